@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SMTPServer } from 'smtp-server';
+import { parseMail, type Mail } from './mime.ts';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A real SMTP server the product delivers to, and a tiny HTTP inbox the tests read. */
+async function startMailServers(): Promise<{ smtpPort: number; inboxUrl: string; close: () => Promise<void> }> {
+  const mails: Mail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase());
+        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  const inbox = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const to = url.searchParams.get('to')?.toLowerCase();
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(mails.filter((mail) => !to || mail.to.includes(to))));
+  });
+  await new Promise<void>((resolve) => inbox.listen(0, '127.0.0.1', resolve));
+  const inboxUrl = `http://127.0.0.1:${(inbox.address() as AddressInfo).port}`;
+
+  return {
+    smtpPort,
+    inboxUrl,
+    close: async () => {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await new Promise<void>((resolve) => inbox.close(() => resolve()));
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createHttpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function waitForServer(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited early:\n${log()}`);
+    try {
+      const res = await fetch(`${url}/api/front/permissions`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the server did not answer in time:\n${log()}`);
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const mail = await startMailServers();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child = spawn(process.execPath, ['apps/api/src/server.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
+      EMBEDDED_PG_PORT: String(await freePort()),
+      SMTP_URL: `smtp://127.0.0.1:${mail.smtpPort}`,
+      // short-lived access tokens make every journey exercise the refresh path
+      ACCESS_TOKEN_TTL: process.env.E2E_ACCESS_TOKEN_TTL ?? '8',
+      RATE_LIMIT_AUTH_MAX: '1000',
+      RATE_LIMIT_USER_MAX: '10000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitForServer(baseUrl, child, () => output);
+
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_INBOX_URL = mail.inboxUrl;
+
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    await mail.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (process.env.E2E_SERVER_LOG) console.log(output);
+  };
+}
