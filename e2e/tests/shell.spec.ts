@@ -1,0 +1,94 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createVerifiedUser, signIn, PASSWORD, uniqueEmail } from '../support/app.ts';
+
+test('the theme and the language are kept across reloads', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/login');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.getByRole('button', { name: /dark theme|switch to dark/i }).first().click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+
+  await page.getByRole('button', { name: /русский|language/i }).first().click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/вход/i);
+
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/вход/i);
+});
+
+test('the theme follows the system preference until the user picks one', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/login');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
+
+async function expectMenu(page: Page, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 800 });
+  const menuButton = page.getByRole('button', { name: /open the menu|menu/i });
+  if (width >= 1280) {
+    await expect(menuButton).toBeHidden();
+    await expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'FAQ' })).toBeVisible();
+    return;
+  }
+  await expect(menuButton).toBeVisible();
+  await menuButton.click();
+  const menu = page.getByRole('dialog');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'FAQ' })).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Logout' })).toBeVisible();
+  const toggles = menu.getByRole('button', { name: /dark theme|light theme|switch to/i });
+  if (width < 768) await expect(toggles.first()).toBeVisible();
+  else await expect(toggles).toHaveCount(0);
+  expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+  await menu.getByRole('button', { name: /close/i }).click();
+  await expect(menu).toBeHidden();
+  expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+
+  await menuButton.click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(menuButton).toBeFocused();
+}
+
+test('the navigation menu at 375, 1024 and 1440 px', async ({ page, request }) => {
+  const user = await createVerifiedUser(request);
+  await signIn(page, user.email);
+  for (const width of [375, 1024, 1440]) await expectMenu(page, width);
+});
+
+test('unknown paths redirect to the root of the current route set', async ({ page, request }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/login$/);
+  const user = await createVerifiedUser(request);
+  await signIn(page, user.email);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/vps$/);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/vps$/);
+});
+
+test('a referral link fills the partner code and links the new user to the partner', async ({ page, request }) => {
+  const partner = await createVerifiedUser(request, { name: 'Paula Partner' });
+  const login = await request.post('/api/user/auth/login', { data: { email: partner.email, password: PASSWORD } });
+  const { token } = (await login.json()) as { token: string };
+  const me = await request.get('/api/user/auth', { headers: { authorization: `Bearer ${token}` } });
+  const { referral_code } = (await me.json()) as { referral_code: string };
+
+  const click = page.waitForResponse((res) => res.url().endsWith('/api/clicks/create'));
+  await page.goto(`/login?ref=${referral_code}`);
+  expect((await click).status()).toBe(201);
+  await expect(page).not.toHaveURL(/ref=/);
+  await page.goto('/signup');
+  await expect(page.getByLabel(/partner code/i)).toHaveValue(referral_code);
+
+  const email = uniqueEmail('referred');
+  await page.getByLabel('Name').fill('Rita Referred');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Repeat password').fill(PASSWORD);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { name: /confirm your e-mail/i })).toBeVisible();
+});
