@@ -18,7 +18,9 @@ export default defineConfig({
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          // one database per file keeps files independent; two cores, so two at a time
+          // one database per file keeps files independent, so they can share a module graph
+          isolate: false,
+          // two cores, so two at a time
           maxWorkers: 2,
         },
       },

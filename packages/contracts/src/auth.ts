@@ -58,10 +58,14 @@ export const signupRequestSchema = z
   .refine(passwordsMatch, passwordsDiffer);
 export type SignupRequest = z.input<typeof signupRequestSchema>;
 
-export const signupResponseSchema = z.object({ message: z.string() });
+/** `code` names the text in SUCCESS_MESSAGES so the console can translate it. */
+export const signupResponseSchema = z.object({ message: z.string(), code: z.string().optional() });
 
 export const verifyEmailRequestSchema = z.object({
-  token: z.string({ error: 'VERIFY_LINK_INVALID' }).min(1, { error: 'VERIFY_LINK_INVALID' }).max(200),
+  token: z
+    .string({ error: 'VERIFY_LINK_INVALID' })
+    .min(1, { error: 'VERIFY_LINK_INVALID' })
+    .max(200),
 });
 export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
 
@@ -94,7 +98,8 @@ export const resetPasswordRequestSchema = z
   .refine(passwordsMatch, passwordsDiffer);
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
-export const messageResponseSchema = z.object({ message: z.string() });
+/** `code` names the text in SUCCESS_MESSAGES so the console can translate it. */
+export const messageResponseSchema = z.object({ message: z.string(), code: z.string().optional() });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 export const LANGUAGES = ['en', 'ru'] as const;
@@ -146,6 +151,10 @@ export const alertResponseSchema = z.object({ alert: alertSchema.nullable() });
 export type AlertResponse = z.infer<typeof alertResponseSchema>;
 
 export const clickCreateRequestSchema = z.object({
-  referral_code: z.string().trim().min(1).max(PARTNER_CODE_MAX),
+  referral_code: z
+    .string({ error: 'PARTNER_CODE_INVALID' })
+    .trim()
+    .min(1, { error: 'PARTNER_CODE_INVALID' })
+    .max(PARTNER_CODE_MAX, { error: 'PARTNER_CODE_INVALID' }),
 });
 export type ClickCreateRequest = z.infer<typeof clickCreateRequestSchema>;

@@ -32,6 +32,8 @@ export const ERROR_MESSAGES = {
   NOT_FOUND: 'Not found',
   TOO_MANY_REQUESTS: 'Too much requests - try later ...',
   PAYLOAD_TOO_LARGE: 'The request is too large',
+  BAD_REQUEST: 'The request is malformed',
+  UNSUPPORTED_MEDIA_TYPE: 'The content type is not supported',
   INTERNAL: 'Internal server error',
 } as const;
 

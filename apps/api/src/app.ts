@@ -1,0 +1,100 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type pg from 'pg';
+import type { Config } from './config.ts';
+import { devMailboxRoutes } from './integrations/mail/dev-mailbox.ts';
+import { createMailer, type Mailer } from './integrations/mail/index.ts';
+import { createAccessTokens } from './modules/auth/access-token.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
+import { createClicksService } from './modules/clicks/clicks.service.ts';
+import type { ServiceDeps } from './modules/deps.ts';
+import { frontRoutes } from './modules/front/front.routes.ts';
+import { createFrontService } from './modules/front/front.service.ts';
+import { userRoutes } from './modules/user/user.routes.ts';
+import { createUserService } from './modules/user/user.service.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { dbPlugin } from './plugins/db.ts';
+import { docsPlugin } from './plugins/docs.ts';
+import { errorHandlerPlugin, notFoundHandler } from './plugins/error-handler.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityPlugin } from './plugins/security.ts';
+import { registerWebConsole } from './plugins/web-console.ts';
+
+export const BODY_LIMIT = 64 * 1024;
+
+export interface AppDeps {
+  /** A pool owned by the caller; without it one is made from config.databaseUrl and closed with the app. */
+  pool?: pg.Pool;
+  /** The clock of every rule (expiries, token times); tests move it. */
+  now?: () => Date;
+  /** Overrides the mail driver chosen from the config. */
+  mailer?: Mailer;
+  /** Where the JSON log goes (default stdout). */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
+export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // no query strings in the log: page URLs can carry one-time tokens (/login?verify=...)
+      serializers: {
+        req: (request) => ({
+          method: request.method,
+          url: request.url.split('?')[0],
+          remoteAddress: request.ip,
+        }),
+      },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // JSON only (text/plain is what cross-site forms can send). POSTs without a body
+  // (refresh-token, logout) may still say application/json.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+
+  const now = deps.now ?? (() => new Date());
+  const fromConfig = deps.mailer ? undefined : createMailer(config, now);
+  const mailer = deps.mailer ?? fromConfig!.mailer;
+  const devMailbox = fromConfig?.devMailbox;
+  const tokens = createAccessTokens(config.jwtSecret, config.accessTokenTtl, now);
+
+  app.register(errorHandlerPlugin);
+  app.register(securityPlugin, { publicUrl: config.publicUrl });
+  app.register(cookie);
+  app.register(dbPlugin, { pool: deps.pool, databaseUrl: config.databaseUrl });
+  app.register(rateLimitPlugin);
+  app.register(authPlugin, { tokens });
+  app.register(docsPlugin, { publicUrl: config.publicUrl });
+
+  app.register(
+    async (api) => {
+      const serviceDeps: ServiceDeps = { db: app.db, config, mailer, tokens, now, log: app.log };
+      await api.register(authRoutes, { auth: createAuthService(serviceDeps), config });
+      await api.register(userRoutes, { user: createUserService(serviceDeps), config });
+      await api.register(frontRoutes, { front: createFrontService(serviceDeps), config });
+      await api.register(clicksRoutes, { clicks: createClicksService(serviceDeps), config });
+      if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
+    },
+    { prefix: '/api' },
+  );
+
+  // after the API: the built console and its SPA fallback
+  app.setNotFoundHandler(notFoundHandler(registerWebConsole(app, config.webDist)));
+  app.addHook('onClose', async () => mailer.close());
+  return app;
+}

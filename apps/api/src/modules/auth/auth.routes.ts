@@ -1,0 +1,182 @@
+import {
+  checkForgotOtpRequestSchema,
+  forgotPasswordRequestSchema,
+  loginRequestSchema,
+  messageResponseSchema,
+  resetPasswordRequestSchema,
+  signupRequestSchema,
+  signupResponseSchema,
+  tokenResponseSchema,
+  userSchema,
+  verifyEmailRequestSchema,
+} from '@tradehost/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/error-handler.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
+import type { AuthService, Session } from './auth.service.ts';
+import { checkRequestOrigin, refreshCookie } from './refresh-cookie.ts';
+
+const bearer = [{ bearer: [] }];
+
+/** /api/user/auth/*: the paths of SPEC.md section 7. */
+export async function authRoutes(
+  app: FastifyInstance,
+  { auth, config }: { auth: AuthService; config: Config },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const limited = perMinute(config.rateLimitAuthMax);
+  const cookie = refreshCookie(config);
+  const sameOrigin = checkRequestOrigin(config);
+  const tags = ['auth'];
+
+  const sendSession = (session: Session, reply: Parameters<typeof cookie.set>[0]) => {
+    cookie.set(reply, session.refreshToken);
+    return { token: session.token, expires: session.expires };
+  };
+
+  r.post(
+    '/user/auth/create',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Sign up; mails a confirmation link',
+        body: signupRequestSchema,
+        response: { 201: signupResponseSchema, ...errorResponses(422, 429) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await auth.signup(request.body)),
+  );
+
+  r.post(
+    '/user/auth/verify-email',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Confirm the e-mail with the token of the mailed link',
+        body: verifyEmailRequestSchema,
+        response: { 200: messageResponseSchema, ...errorResponses(404, 422, 429) },
+      },
+    },
+    async (request) => auth.verifyEmail(request.body.token),
+  );
+
+  r.post(
+    '/user/auth/login',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Sign in: an access token in the body, the refresh token in the th_rt cookie',
+        body: loginRequestSchema,
+        response: { 200: tokenResponseSchema, ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request, reply) =>
+      sendSession(await auth.login(request.body.email, request.body.password), reply),
+  );
+
+  r.post(
+    '/user/auth/refresh-token',
+    {
+      config: limited,
+      onRequest: sameOrigin,
+      schema: {
+        tags,
+        summary:
+          'Rotate the th_rt refresh cookie and get a new access token (needs X-Requested-With: XMLHttpRequest)',
+        response: { 200: tokenResponseSchema, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return sendSession(await auth.refresh(cookie.read(request)), reply);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'SESSION_EXPIRED') cookie.clear(reply);
+        throw error;
+      }
+    },
+  );
+
+  r.post(
+    '/user/auth/logout',
+    {
+      config: { ...limited, auth: 'required' },
+      onRequest: sameOrigin,
+      schema: {
+        tags,
+        summary:
+          'Sign out: revoke the refresh cookie’s session (needs X-Requested-With: XMLHttpRequest)',
+        security: bearer,
+        response: { 200: messageResponseSchema, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await auth.logout(currentUser(request).id, cookie.read(request));
+      cookie.clear(reply);
+      return result;
+    },
+  );
+
+  r.get(
+    '/user/auth',
+    {
+      config: { ...perMinute(config.rateLimitUserMax), auth: 'required' },
+      schema: {
+        tags,
+        summary: 'The signed-in user',
+        security: bearer,
+        response: { 200: userSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => auth.me(currentUser(request).id),
+  );
+
+  r.post(
+    '/user/auth/forgot-password-code',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Mail a 6-digit password reset code (valid 10 minutes)',
+        body: forgotPasswordRequestSchema,
+        response: { 200: messageResponseSchema, ...errorResponses(422, 429) },
+      },
+    },
+    async (request) => auth.forgotPassword(request.body.email),
+  );
+
+  r.post(
+    '/user/auth/check-forgot-otp',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Check a reset code without using it (5 wrong tries lock it)',
+        body: checkForgotOtpRequestSchema,
+        response: { 200: messageResponseSchema, ...errorResponses(400, 422, 429) },
+      },
+    },
+    async (request) => auth.checkForgotOtp(request.body.email, request.body.code),
+  );
+
+  r.post(
+    '/user/auth/reset-password-with-code',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Set a new password with the code; ends every session',
+        body: resetPasswordRequestSchema,
+        response: { 200: messageResponseSchema, ...errorResponses(400, 422, 429) },
+      },
+    },
+    async (request) =>
+      auth.resetPassword(request.body.email, request.body.code, request.body.password),
+  );
+}

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import {
+  SUCCESS_MESSAGES,
+  type Language,
+  type MessageResponse,
+  type TokenResponse,
+  type User,
+} from '@tradehost/contracts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { resetCodeMail, verificationMail } from '../../integrations/mail/templates.ts';
+import { AppError, fieldError, fieldErrors, isUniqueViolation } from '../../lib/errors.ts';
+import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/password.ts';
+import {
+  hmacHex,
+  randomDigits,
+  randomReferralCode,
+  randomToken,
+  sameHex,
+  sha256Hex,
+} from '../../lib/secrets.ts';
+import type { Executor } from '../../db/client.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { toUserResponse } from '../user/user.mapper.ts';
+import { userRepository } from '../user/user.repository.ts';
+import { authRepository } from './auth.repository.ts';
+
+export const VERIFY_LINK_TTL_MS = 48 * 3600_000;
+export const VERIFY_RESEND_INTERVAL_MS = 5 * 60_000;
+export const RESET_CODE_TTL_MS = 10 * 60_000;
+export const RESET_CODE_MAX_ATTEMPTS = 5;
+
+export interface SignupInput {
+  name: string;
+  email: string;
+  password: string;
+  partner_code?: string | undefined;
+  language?: Language | undefined;
+}
+
+/** An access token for the body plus the refresh token for the cookie. */
+export interface Session extends TokenResponse {
+  refreshToken: string;
+}
+
+const done = (code: keyof typeof SUCCESS_MESSAGES): MessageResponse => ({
+  message: SUCCESS_MESSAGES[code],
+  code,
+});
+const sessionExpired = () => new AppError(401, 'SESSION_EXPIRED');
+const plus = (date: Date, ms: number) => new Date(date.getTime() + ms);
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Sign-up, e-mail confirmation, sign-in, sessions (refresh token rotation) and password reset. */
+export function createAuthService({ db, config, mailer, tokens, now, log }: ServiceDeps) {
+  const resetCodeHash = (userId: number, code: string) =>
+    hmacHex(config.jwtSecret, `password-reset:${userId}:${code}`);
+
+  /** Stores a new confirmation link for the user and returns the token to mail. */
+  async function createVerification(executor: Executor, userId: number, at: Date): Promise<string> {
+    const token = randomToken();
+    await authRepository.insertEmailVerification(executor, {
+      userId,
+      tokenHash: sha256Hex(token),
+      createdAt: at,
+      expiresAt: plus(at, VERIFY_LINK_TTL_MS),
+    });
+    return token;
+  }
+
+  /** A failed confirmation mail is logged, not fatal: signing in sends a fresh one. */
+  async function mailVerification(
+    user: Pick<UserRow, 'id' | 'email' | 'name' | 'language'>,
+    token: string,
+  ) {
+    const link = `${config.publicUrl}/login?verify=${encodeURIComponent(token)}`;
+    try {
+      await mailer.send({
+        to: user.email,
+        ...verificationMail(user.language, { name: user.name, link }),
+      });
+    } catch (error) {
+      log.error({ err: error, userId: user.id }, 'could not send the confirmation e-mail');
+    }
+  }
+
+  async function insertUser(
+    input: SignupInput,
+    passwordHash: string,
+    referrerId: number | null,
+    at: Date,
+  ) {
+    // a referral code collision (31^8 codes) is astronomically rare; retry a few times anyway
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await db.transaction(async (tx) => {
+          const user = await userRepository.insert(tx, {
+            email: input.email.toLowerCase(),
+            name: input.name,
+            passwordHash,
+            language: input.language ?? 'en',
+            referralCode: randomReferralCode(),
+            referrerId,
+            createdAt: at,
+          });
+          const token = await createVerification(tx, user.id, at);
+          return { user, token };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_lower_key'))
+          throw fieldError(422, 'email', 'EMAIL_TAKEN');
+        if (!isUniqueViolation(error, 'users_referral_code_key') || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  async function startSession(
+    userId: number,
+    familyId: string,
+    executor: Executor = db,
+  ): Promise<Session> {
+    const at = now();
+    const refreshToken = randomToken();
+    await authRepository.insertRefreshToken(executor, {
+      familyId,
+      userId,
+      tokenHash: sha256Hex(refreshToken),
+      createdAt: at,
+      expiresAt: plus(at, config.refreshTokenTtl * 1000),
+    });
+    const access = await tokens.sign(userId);
+    return { token: access.token, expires: access.expires.toISOString(), refreshToken };
+  }
+
+  /**
+   * Checks a reset code under a row lock so attempts are counted one at a time.
+   * A wrong code counts an attempt (committed even though the answer is an error);
+   * after 5 the code is dead. `onValid` runs in the same transaction.
+   */
+  async function withResetCode(
+    email: string,
+    code: string,
+    onValid?: (tx: Executor, userId: number, codeId: number, at: Date) => Promise<void>,
+  ) {
+    const user = await userRepository.findByEmail(db, email);
+    if (!user) throw fieldError(400, 'email', 'EMAIL_NOT_FOUND');
+    const at = now();
+    const valid = await db.transaction(async (tx) => {
+      const current = await authRepository.lockCurrentResetCode(tx, user.id);
+      if (!current || current.expiresAt <= at || current.attempts >= RESET_CODE_MAX_ATTEMPTS)
+        return false;
+      if (!sameHex(current.codeHash, resetCodeHash(user.id, code))) {
+        await authRepository.countResetAttempt(tx, current.id);
+        return false;
+      }
+      await onValid?.(tx, user.id, current.id, at);
+      return true;
+    });
+    if (!valid) throw fieldError(400, 'code', 'CODE_INVALID');
+  }
+
+  return {
+    async signup(input: SignupInput): Promise<MessageResponse> {
+      const problems: Parameters<typeof fieldErrors>[1] = [];
+      if (await userRepository.findByEmail(db, input.email))
+        problems.push(['email', 'EMAIL_TAKEN']);
+      let referrerId: number | null = null;
+      if (input.partner_code) {
+        referrerId = (await userRepository.findIdByReferralCode(db, input.partner_code)) ?? null;
+        if (referrerId === null) problems.push(['partner_code', 'PARTNER_CODE_INVALID']);
+      }
+      if (problems.length > 0) throw fieldErrors(422, problems);
+
+      const passwordHash = await hashPassword(input.password);
+      const { user, token } = await insertUser(input, passwordHash, referrerId, now());
+      await mailVerification(user, token);
+      return done('SIGNUP_DONE');
+    },
+
+    async verifyEmail(token: string): Promise<MessageResponse> {
+      const found = await authRepository.findEmailVerification(db, sha256Hex(token));
+      if (!found) throw new AppError(404, 'VERIFY_LINK_INVALID');
+      if (found.usedAt || found.userVerifiedAt) throw new AppError(422, 'EMAIL_ALREADY_VERIFIED');
+      const at = now();
+      if (found.expiresAt <= at) throw new AppError(422, 'VERIFY_LINK_EXPIRED');
+      await db.transaction(async (tx) => {
+        if (!(await authRepository.useEmailVerification(tx, found.id, at))) {
+          throw new AppError(422, 'EMAIL_ALREADY_VERIFIED');
+        }
+        await userRepository.markEmailVerified(tx, found.userId, at);
+      });
+      return done('EMAIL_VERIFIED');
+    },
+
+    async login(email: string, password: string): Promise<Session> {
+      const user = await userRepository.findByEmail(db, email);
+      if (!user) {
+        await verifyDummyPassword(password);
+        throw new AppError(404, 'LOGIN_NOT_FOUND');
+      }
+      if (!(await verifyPassword(user.passwordHash, password)))
+        throw new AppError(401, 'LOGIN_NOT_FOUND');
+      if (!user.emailVerifiedAt) {
+        // the right password proves the person: send a fresh link (at most one per 5 minutes)
+        const at = now();
+        const last = await authRepository.lastEmailVerificationAt(db, user.id);
+        if (!last || at.getTime() - last.getTime() >= VERIFY_RESEND_INTERVAL_MS) {
+          await mailVerification(user, await createVerification(db, user.id, at));
+        }
+        throw new AppError(403, 'EMAIL_NOT_VERIFIED');
+      }
+      return startSession(user.id, randomUUID());
+    },
+
+    /** Rotates the refresh token. Presenting an already rotated one revokes its whole family. */
+    async refresh(refreshToken: string | undefined): Promise<Session> {
+      if (!refreshToken) throw sessionExpired();
+      const tokenHash = sha256Hex(refreshToken);
+      const session = await db.transaction(async (tx) => {
+        const current = await authRepository.rotateRefreshToken(tx, tokenHash, now());
+        return current ? startSession(current.userId, current.familyId, tx) : undefined;
+      });
+      if (session) return session;
+      const known = await authRepository.findRefreshToken(db, tokenHash);
+      if (known && known.rotatedAt) {
+        log.warn(
+          { userId: known.userId, familyId: known.familyId },
+          'refresh token reused: family revoked',
+        );
+      }
+      if (known) await authRepository.revokeRefreshFamily(db, known.familyId, now());
+      throw sessionExpired();
+    },
+
+    async logout(userId: number, refreshToken: string | undefined): Promise<MessageResponse> {
+      if (refreshToken) {
+        const known = await authRepository.findRefreshToken(db, sha256Hex(refreshToken));
+        if (known && known.userId === userId)
+          await authRepository.revokeRefreshFamily(db, known.familyId, now());
+      }
+      return done('LOGGED_OUT');
+    },
+
+    async me(userId: number): Promise<User> {
+      const user = await userRepository.findById(db, userId);
+      if (!user) throw new AppError(401, 'UNAUTHORIZED');
+      return toUserResponse(user);
+    },
+
+    async forgotPassword(email: string): Promise<MessageResponse> {
+      const user = await userRepository.findByEmail(db, email);
+      if (!user) throw fieldError(422, 'email', 'EMAIL_NOT_FOUND');
+      const code = randomDigits(6);
+      const at = now();
+      await db.transaction((tx) =>
+        authRepository.replaceResetCode(tx, {
+          userId: user.id,
+          codeHash: resetCodeHash(user.id, code),
+          createdAt: at,
+          expiresAt: plus(at, RESET_CODE_TTL_MS),
+        }),
+      );
+      // unlike the confirmation link, a code that never arrives is useless: a mail failure is a 500
+      await mailer.send({
+        to: user.email,
+        ...resetCodeMail(user.language, { name: user.name, code }),
+      });
+      return done('RESET_CODE_SENT');
+    },
+
+    async checkForgotOtp(email: string, code: string): Promise<MessageResponse> {
+      await withResetCode(email, code);
+      return done('CODE_VALID');
+    },
+
+    /** Sets the password, uses up the code, ends every session and confirms the e-mail (the code proved it). */
+    async resetPassword(email: string, code: string, password: string): Promise<MessageResponse> {
+      await withResetCode(email, code, async (tx, userId, codeId, at) => {
+        await userRepository.setPasswordHash(tx, userId, await hashPassword(password));
+        await authRepository.useResetCode(tx, codeId, at);
+        await authRepository.revokeUserRefreshTokens(tx, userId, at);
+        await userRepository.markEmailVerified(tx, userId, at);
+      });
+      return done('PASSWORD_RESET');
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { User } from '@tradehost/contracts';
+import type { UserRow } from '../../db/schema/index.ts';
+
+/** Cents in the database, dollars on the wire. */
+export const centsToDollars = (cents: number): number => Math.round(cents) / 100;
+
+export function toUserResponse(row: UserRow): User {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    email: row.email,
+    name: row.name,
+    language: row.language,
+    role: row.role,
+    email_verified_at: row.emailVerifiedAt?.toISOString() ?? null,
+    referral_code: row.referralCode,
+    photo_path: row.photoPath,
+    telegram_link: row.telegramLink,
+    telegram_mon_link: row.telegramMonLink,
+    balance: centsToDollars(row.balanceCents),
+    balance_partner: centsToDollars(row.balancePartnerCents),
+  };
+}

@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors.ts';
+import type { AccessTokens } from '../modules/auth/access-token.ts';
+
+export interface AuthUser {
+  id: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The bearer token's user, set on routes with `config.auth`. */
+    user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    /** `required`: 401 UNAUTHORIZED without a valid bearer token; the user is in `request.user`. */
+    auth?: 'required';
+  }
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** The signed-in user of a route with `config: { auth: 'required' }`. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new AppError(401, 'UNAUTHORIZED');
+  return request.user;
+}
+
+/**
+ * Verifies bearer JWTs on the routes that ask for it in `config.auth`. The hook is
+ * appended to the route's onRequest hooks, after the rate limit's (registered first),
+ * so a flood is refused before any token work.
+ */
+export const authPlugin = fp(
+  async (app, { tokens }: { tokens: AccessTokens }) => {
+    app.decorateRequest('user', null);
+
+    const requireUser: onRequestHookHandler = async function requireUser(
+      request: FastifyRequest,
+      _reply: FastifyReply,
+    ) {
+      const token = bearerOf(request);
+      const id = token ? await tokens.verify(token) : null;
+      if (id === null) throw new AppError(401, 'UNAUTHORIZED');
+      request.user = { id };
+    };
+
+    app.addHook('onRoute', (route) => {
+      if (route.config?.auth !== 'required') return;
+      const existing = route.onRequest;
+      route.onRequest = existing
+        ? [...(Array.isArray(existing) ? existing : [existing]), requireUser]
+        : [requireUser];
+    });
+  },
+  { name: 'tradehost-auth', dependencies: ['@fastify/rate-limit'] },
+);

@@ -1,0 +1,28 @@
+import helmet from '@fastify/helmet';
+import fp from 'fastify-plugin';
+
+/**
+ * Helmet's headers with a CSP fitted to the console: everything from our own
+ * origin, inline styles (React style props, Radix), images from data:/blob:
+ * (avatars previews). /api/docs sets its own, looser CSP (plugins/docs.ts).
+ */
+export const securityPlugin = fp(
+  async (app, { publicUrl }: { publicUrl: string }) => {
+    const https = publicUrl.startsWith('https:');
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          scriptSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          // on plain http (local development, a LAN address) upgrading would break every asset
+          upgradeInsecureRequests: https ? [] : null,
+        },
+      },
+      strictTransportSecurity: https ? undefined : false,
+    });
+  },
+  { name: 'tradehost-security' },
+);

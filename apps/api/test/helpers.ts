@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type AppDeps } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { databaseUrl, TEMPLATE_DATABASE } from './global-setup.ts';
+import { startTestSmtp, type ReceivedMail, type TestSmtp } from './smtp.ts';
+
+export const XHR = { 'x-requested-with': 'XMLHttpRequest' } as const;
+export const PASSWORD = 'correct horse 1';
+
+/** Wall-clock time plus an offset the test can move forward. */
+export interface TestClock {
+  now: () => Date;
+  advance(ms: number): void;
+}
+
+export function createTestClock(): TestClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
+/** A parsed response body; the tests' assertions check its shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are arbitrary JSON, asserted field by field
+export type Json = any;
+
+export interface ApiResponse<T = Json> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+interface RequestOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** A fetch client with its own cookie jar: one per simulated browser. */
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly cookies = new Map<string, { value: string; path: string }>();
+
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
+
+  async request<T = Json>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const cookie = [...this.cookies]
+      .filter(
+        ([, c]) =>
+          path === c.path ||
+          path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) ||
+          path.startsWith(`${c.path}?`),
+      )
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join('; ');
+    if (cookie) headers.cookie = cookie;
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body:
+        options.body === undefined
+          ? undefined
+          : typeof options.body === 'string'
+            ? options.body
+            : JSON.stringify(options.body),
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) this.store(line);
+    const text = await response.text();
+    let body: unknown = text;
+    if (response.headers.get('content-type')?.includes('application/json')) body = JSON.parse(text);
+    return { status: response.status, body: body as T, text, headers: response.headers };
+  }
+
+  get<T = Json>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+
+  post<T = Json>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+
+  private store(line: string) {
+    const [pair = '', ...attributes] = line.split(';').map((s) => s.trim());
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    const attr = new Map(
+      attributes.map((a) => [a.split('=')[0]!.toLowerCase(), a.split('=').slice(1).join('=')]),
+    );
+    const expired =
+      attr.get('max-age') === '0' ||
+      (attr.has('expires') && new Date(attr.get('expires')!).getTime() <= Date.now());
+    if (expired || value === '') this.cookies.delete(name);
+    else this.cookies.set(name, { value, path: attr.get('path') || '/' });
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  url: string;
+  /** A fresh browser. */
+  client(): ApiClient;
+  /** The default browser. */
+  api: ApiClient;
+  /** Direct SQL on this file's database (for arranging and checking state). */
+  sql: pg.Pool;
+  smtp: TestSmtp;
+  clock: TestClock;
+  /** The app's JSON log lines. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment on top of the test defaults (e.g. RATE_LIMIT_AUTH_MAX). `SMTP_URL: ''` means no SMTP. */
+  env?: Record<string, string>;
+  deps?: Omit<AppDeps, 'now' | 'logStream'>;
+}
+
+/**
+ * A database of its own (copied from the migrated template), a real SMTP server,
+ * and the app listening on 127.0.0.1:<free port>. Call `close()` in afterAll.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const adminUrl = inject('adminUrl');
+  const database = `th_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${database} template ${TEMPLATE_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+
+  const smtp = await startTestSmtp();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: 'http://localhost:5173',
+    DATABASE_URL: databaseUrl(adminUrl, database),
+    SMTP_URL: smtp.url,
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    RATE_LIMIT_AUTH_MAX: '10000',
+    RATE_LIMIT_USER_MAX: '10000',
+    WEB_DIST: '/nonexistent/tradehost-web-dist',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const clock = createTestClock();
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const app = buildApp(config, { ...options.deps, now: clock.now, logStream });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const sql = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
+
+  return {
+    app,
+    config,
+    url,
+    client: () => new ApiClient(url),
+    api: new ApiClient(url),
+    sql,
+    smtp,
+    clock,
+    logs,
+    async close() {
+      await app.close();
+      await sql.end();
+      await smtp.close();
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${database} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** The confirmation token in a verification mail's link. */
+export function verifyTokenOf(mail: ReceivedMail): string {
+  const match = /\/login\?verify=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`no confirmation link in: ${mail.text}`);
+  return match[1];
+}
+
+/** The 6-digit code in a password reset mail. */
+export function resetCodeOf(mail: ReceivedMail): string {
+  const match = /\b(\d{6})\b/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`no code in: ${mail.text}`);
+  return match[1];
+}
+
+let counter = 0;
+/** A unique address per call. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export function signupBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Test Trader',
+    email: uniqueEmail(),
+    password: PASSWORD,
+    password_confirmation: PASSWORD,
+    consent: true,
+    ...overrides,
+  };
+}
+
+/** Signs up through the API and confirms the e-mail with the mailed link. */
+export async function createVerifiedUser(t: TestApp, overrides: Record<string, unknown> = {}) {
+  const body = signupBody(overrides);
+  const email = String(body.email).toLowerCase();
+  const before = t.smtp.to(email).length;
+  const created = await t.api.post('/api/user/auth/create', body);
+  if (created.status !== 201) throw new Error(`signup failed: ${created.status} ${created.text}`);
+  const mail = await t.smtp.next(email, before);
+  const verified = await t.api.post('/api/user/auth/verify-email', { token: verifyTokenOf(mail) });
+  if (verified.status !== 200)
+    throw new Error(`verification failed: ${verified.status} ${verified.text}`);
+  return { email, password: String(body.password) };
+}
+
+/** A verified user signed in from a fresh browser: its client (holding the refresh cookie) and access token. */
+export async function signIn(t: TestApp, overrides: Record<string, unknown> = {}) {
+  const user = await createVerifiedUser(t, overrides);
+  const browser = t.client();
+  const login = await browser.post('/api/user/auth/login', {
+    email: user.email,
+    password: user.password,
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+  return { ...user, browser, token: login.body.token as string };
+}

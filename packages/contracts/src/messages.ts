@@ -1,0 +1,16 @@
+/**
+ * The English texts of successful answers (`{ message, code }`). The console
+ * shows its own translation of `code` and falls back to `message`.
+ */
+export const SUCCESS_MESSAGES = {
+  SIGNUP_DONE: 'Registration complete. Check your e-mail and follow the link to confirm it.',
+  EMAIL_VERIFIED: 'Your e-mail is confirmed. You can sign in now.',
+  LOGGED_OUT: 'You have signed out',
+  RESET_CODE_SENT: 'A 6-digit code has been sent to your e-mail',
+  CODE_VALID: 'The code is correct',
+  PASSWORD_RESET: 'Your password has been changed. You can sign in now.',
+  LANGUAGE_CHANGED: 'The language has been changed',
+  CLICK_RECORDED: 'The click has been recorded',
+} as const;
+
+export type SuccessCode = keyof typeof SUCCESS_MESSAGES;
