@@ -1,5 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { Mail } from './mime.ts';
+import type { ReceivedMail } from '../../apps/api/test/smtp.ts';
+
+type Mail = Pick<ReceivedMail, 'to' | 'subject' | 'text'>;
 
 export const PASSWORD = 'correct-horse-42';
 

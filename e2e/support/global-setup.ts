@@ -5,45 +5,25 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SMTPServer } from 'smtp-server';
-import { parseMail, type Mail } from './mime.ts';
+import { startTestSmtp } from '../../apps/api/test/smtp.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A real SMTP server the product delivers to, and a tiny HTTP inbox the tests read. */
-async function startMailServers(): Promise<{ smtpPort: number; inboxUrl: string; close: () => Promise<void> }> {
-  const mails: Mail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase());
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
-
+/** The real SMTP server the API suite uses, and a tiny HTTP inbox the journeys read. */
+async function startMailServers(): Promise<{ smtpUrl: string; inboxUrl: string; close: () => Promise<void> }> {
+  const smtp = await startTestSmtp();
   const inbox = createHttpServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const to = url.searchParams.get('to')?.toLowerCase();
+    const to = new URL(req.url ?? '/', 'http://localhost').searchParams.get('to') ?? '';
+    const mails = (to ? smtp.to(to) : smtp.mails).map(({ to, subject, text }) => ({ to, subject, text }));
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(mails.filter((mail) => !to || mail.to.includes(to))));
+    res.end(JSON.stringify(mails));
   });
   await new Promise<void>((resolve) => inbox.listen(0, '127.0.0.1', resolve));
-  const inboxUrl = `http://127.0.0.1:${(inbox.address() as AddressInfo).port}`;
-
   return {
-    smtpPort,
-    inboxUrl,
+    smtpUrl: smtp.url,
+    inboxUrl: `http://127.0.0.1:${(inbox.address() as AddressInfo).port}`,
     close: async () => {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
       await new Promise<void>((resolve) => inbox.close(() => resolve()));
     },
   };
@@ -89,7 +69,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DATA_DIR: dataDir,
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
       EMBEDDED_PG_PORT: String(await freePort()),
-      SMTP_URL: `smtp://127.0.0.1:${mail.smtpPort}`,
+      SMTP_URL: mail.smtpUrl,
       // short-lived access tokens make every journey exercise the refresh path
       ACCESS_TOKEN_TTL: process.env.E2E_ACCESS_TOKEN_TTL ?? '8',
       RATE_LIMIT_AUTH_MAX: '1000',
