@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGetAlertQuery } from '../../../features/auth/api/auth-api';
+import { readStorage, writeStorage } from '../../../shared/lib/preferences';
+import styles from './alert-banner.module.css';
+
+const dismissedKey = (id: number) => `tradehost:alert-dismissed:${id}`;
+
+/** The provider's notice (GET /user/alert) in the reader's language; dismissed for the session. */
+export function AlertBanner() {
+  const { t, i18n } = useTranslation('common');
+  const { data: alert } = useGetAlertQuery();
+  const [dismissed, setDismissed] = useState<number[]>([]);
+  if (!alert || dismissed.includes(alert.id) || readStorage(dismissedKey(alert.id), 'session'))
+    return null;
+
+  const text =
+    i18n.language === 'ru' ? alert.text_ru || alert.text_en : alert.text_en || alert.text_ru;
+  return (
+    <section className={`${styles.banner} ${styles[alert.level]}`} aria-label={t('alert.label')}>
+      <div className={styles.inner}>
+        <svg className={styles.icon} viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+          <path
+            d="M12 8v5M12 16.5v.5M10.3 3.9 2.6 17.5A2 2 0 0 0 4.3 20.5h15.4a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.7"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <p className={styles.text}>{text}</p>
+        <button
+          type="button"
+          className={styles.dismiss}
+          aria-label={t('alert.dismiss')}
+          onClick={() => {
+            writeStorage(dismissedKey(alert.id), '1', 'session');
+            setDismissed((ids) => [...ids, alert.id]);
+          }}
+        >
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+            <path
+              d="M6 6l12 12M18 6L6 18"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+            />
+          </svg>
+        </button>
+      </div>
+    </section>
+  );
+}

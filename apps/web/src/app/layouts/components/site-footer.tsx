@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import styles from './site-footer.module.css';
+
+export function SiteFooter() {
+  const { t } = useTranslation('common');
+  return (
+    <footer className={styles.footer}>
+      <div className={styles.inner}>
+        <p className={styles.copyright}>{t('footer.copyright')}</p>
+        <nav aria-label={t('footer.label')}>
+          <ul className={styles.links}>
+            <li>
+              <Link to="/public-offer">{t('footer.offer')}</Link>
+            </li>
+            <li>
+              <Link to="/privacy-policy">{t('footer.policy')}</Link>
+            </li>
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}

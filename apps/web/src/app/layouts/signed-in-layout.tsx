@@ -1,0 +1,92 @@
+import { DEFAULT_PERMISSIONS } from '@tradehost/contracts';
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { useGetPermissionsQuery } from '../../features/auth/api/auth-api';
+import { useCurrentUser } from '../../features/auth/api/use-current-user';
+import { LanguageSwitcher } from '../../features/settings/components/language-switcher';
+import { ThemeToggle } from '../../features/settings/components/theme-toggle';
+import { selectIsDesktop, selectIsMobile } from '../../shared/model/ui-slice';
+import { FullScreenSpinner } from '../../shared/ui/spinner/spinner';
+import { useAppSelector } from '../hooks';
+import { BalanceBadge, LogoutButton, ProfileButton } from './components/account-controls';
+import { AlertBanner } from './components/alert-banner';
+import { Logo } from './components/logo';
+import { MainNav } from './components/main-nav';
+import { MobileMenu } from './components/mobile-menu';
+import type { NavItem } from './components/nav-items';
+import { SiteFooter } from './components/site-footer';
+import { MAIN_CONTENT_ID, SkipLink } from './components/skip-link';
+import styles from './layout.module.css';
+
+/** The signed-in navigation of SPEC section 2; Monitoring and Partners follow the permissions. */
+export function useSignedInNav(): NavItem[] {
+  const { data: permissions = DEFAULT_PERMISSIONS } = useGetPermissionsQuery();
+  return [
+    { to: '/vps', label: 'nav.vps' },
+    ...(permissions.monitoring ? [{ to: '/online-monitoring', label: 'nav.monitoring' }] : []),
+    ...(permissions.partner ? [{ to: '/partner-program', label: 'nav.partners' }] : []),
+    { to: '/balance-operations', label: 'nav.balance' },
+    { to: '/support', label: 'nav.support' },
+    { to: '/faq', label: 'nav.faq' },
+  ];
+}
+
+/**
+ * Desktop: logo, navigation, balance, theme, language, logout, profile.
+ * Tablet: the navigation and logout move into the slide-in menu.
+ * Mobile: the theme and language toggles move there too.
+ */
+export function SignedInLayout() {
+  const navigation = useNavigation();
+  const isDesktop = useAppSelector(selectIsDesktop);
+  const isMobile = useAppSelector(selectIsMobile);
+  const items = useSignedInNav();
+  const user = useCurrentUser();
+
+  return (
+    <div className={styles.shell}>
+      <SkipLink />
+      <header className={styles.header}>
+        <div className={styles.bar}>
+          {!isDesktop ? (
+            <MobileMenu
+              items={items}
+              extras={
+                <>
+                  {isMobile ? (
+                    <>
+                      <ThemeToggle showLabel />
+                      <LanguageSwitcher />
+                    </>
+                  ) : null}
+                  <LogoutButton block />
+                </>
+              }
+            />
+          ) : null}
+          <Logo />
+          {isDesktop ? <MainNav items={items} /> : null}
+          <div className={styles.tools}>
+            <BalanceBadge balance={user?.balance} />
+            {!isMobile ? (
+              <>
+                <ThemeToggle />
+                <LanguageSwitcher />
+              </>
+            ) : null}
+            {isDesktop ? <LogoutButton /> : null}
+            <ProfileButton user={user} />
+          </div>
+        </div>
+      </header>
+      <AlertBanner />
+      <main id={MAIN_CONTENT_ID} className={styles.main} tabIndex={-1}>
+        <div className={styles.content}>
+          <Outlet />
+        </div>
+      </main>
+      <SiteFooter />
+      {navigation.state === 'loading' ? <FullScreenSpinner /> : null}
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Provider } from 'react-redux';
+import type { Persistor } from 'redux-persist';
+import { PersistGate } from 'redux-persist/integration/react';
+import { i18n } from '../shared/i18n';
+import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
+import { AppShell } from './app-shell';
+import type { AppStore } from './store';
+
+export interface ProvidersProps {
+  store: AppStore;
+  /** Restores the session before the children render (the spinner shows meanwhile); none in tests. */
+  persistor?: Persistor;
+  children: ReactNode;
+}
+
+export function Providers({ store, persistor, children }: ProvidersProps) {
+  return (
+    <Provider store={store}>
+      <I18nextProvider i18n={i18n}>
+        <AppShell>
+          {persistor ? (
+            <PersistGate loading={<FullScreenSpinner />} persistor={persistor}>
+              {children}
+            </PersistGate>
+          ) : (
+            children
+          )}
+        </AppShell>
+      </I18nextProvider>
+    </Provider>
+  );
+}

@@ -1,0 +1,90 @@
+import { waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { stubFetch } from '../test/fetch-stub';
+import { testUser } from '../test/fixtures';
+import { renderApp } from '../test/render';
+import { signedInRoutes, signedOutRoutes } from './router';
+
+function stubSignedInApi(permissions: unknown = { partner: true, monitoring: true }) {
+  return stubFetch({
+    'GET /user/auth': { body: testUser },
+    'GET /front/permissions': { body: permissions },
+    'GET /user/alert': { body: { alert: null } },
+  });
+}
+
+/** Opens `path` and waits until the router has settled (initialised, no navigation under way). */
+async function landsOn(
+  routes: typeof signedOutRoutes,
+  path: string,
+  options: { signedIn?: boolean } = {},
+) {
+  const { router, unmount } = await renderApp({ routes, path, signedIn: options.signedIn });
+  await waitFor(() => {
+    expect(router.state.initialized).toBe(true);
+    expect(router.state.navigation.state).toBe('idle');
+  });
+  const { pathname } = router.state.location;
+  unmount();
+  return pathname;
+}
+
+describe('signed-out routes', () => {
+  it('send the root to /login', async () => {
+    stubFetch();
+    expect(await landsOn(signedOutRoutes, '/')).toBe('/login');
+  });
+
+  it('send an unknown path to the root, hence /login', async () => {
+    stubFetch();
+    expect(await landsOn(signedOutRoutes, '/no/such/page')).toBe('/login');
+  });
+
+  it('send signed-in pages to /login', async () => {
+    stubFetch();
+    expect(await landsOn(signedOutRoutes, '/vps')).toBe('/login');
+    expect(await landsOn(signedOutRoutes, '/support/12')).toBe('/login');
+  });
+
+  it('keep the public pages', async () => {
+    stubFetch();
+    expect(await landsOn(signedOutRoutes, '/signup')).toBe('/signup');
+    expect(await landsOn(signedOutRoutes, '/online-monitoring/77')).toBe('/online-monitoring/77');
+  });
+});
+
+describe('signed-in routes', () => {
+  it('send the root to /vps', async () => {
+    stubSignedInApi();
+    expect(await landsOn(signedInRoutes, '/', { signedIn: true })).toBe('/vps');
+  });
+
+  it('send an unknown path to the root, hence /vps', async () => {
+    stubSignedInApi();
+    expect(await landsOn(signedInRoutes, '/no/such/page', { signedIn: true })).toBe('/vps');
+  });
+
+  it('send the account screens to /vps', async () => {
+    stubSignedInApi();
+    expect(await landsOn(signedInRoutes, '/login', { signedIn: true })).toBe('/vps');
+    expect(await landsOn(signedInRoutes, '/signup', { signedIn: true })).toBe('/vps');
+  });
+
+  it('keep the nested pages', async () => {
+    stubSignedInApi();
+    expect(await landsOn(signedInRoutes, '/online-monitoring/guide', { signedIn: true })).toBe(
+      '/online-monitoring/guide',
+    );
+    expect(await landsOn(signedInRoutes, '/support/12', { signedIn: true })).toBe('/support/12');
+  });
+
+  it('send a section its permission flag hides back to the root', async () => {
+    stubSignedInApi({ partner: false, monitoring: true });
+    const { router } = await renderApp({
+      routes: signedInRoutes,
+      path: '/partner-program',
+      signedIn: true,
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/vps'));
+  });
+});

@@ -1,0 +1,148 @@
+import { createBrowserRouter, redirect, RouterProvider, type RouteObject } from 'react-router';
+import { selectAuthorized } from '../features/auth/model/auth-slice';
+import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
+import { useAppSelector } from './hooks';
+import { RequirePermission } from './layouts/require-permission';
+import { RouteError } from './layouts/route-error';
+import { SignedInLayout } from './layouts/signed-in-layout';
+import { SignedOutLayout } from './layouts/signed-out-layout';
+
+/** A route that only sends the reader elsewhere, before anything renders (element null: nothing to show). */
+const redirectTo = (path: string) => ({ loader: () => redirect(path), element: null });
+
+const legalRoutes: RouteObject[] = [
+  { path: 'public-offer', lazy: () => import('../features/legal/pages/public-offer-page') },
+  { path: 'privacy-policy', lazy: () => import('../features/legal/pages/privacy-policy-page') },
+];
+
+/** The routes while signed out (state.auth.authorized false). Pages load on demand. */
+export const signedOutRoutes: RouteObject[] = [
+  {
+    path: '/',
+    Component: SignedOutLayout,
+    HydrateFallback: FullScreenSpinner,
+    ErrorBoundary: RouteError,
+    children: [
+      {
+        ErrorBoundary: RouteError,
+        children: [
+          { index: true, ...redirectTo('/login') },
+          { path: 'login', lazy: () => import('../features/auth/pages/login-page') },
+          { path: 'signup', lazy: () => import('../features/auth/pages/signup-page') },
+          {
+            path: 'forgot-password',
+            lazy: () => import('../features/auth/pages/forgot-password-page'),
+          },
+          {
+            path: 'password-reset',
+            lazy: () => import('../features/auth/pages/password-reset-page'),
+          },
+          ...legalRoutes,
+          {
+            path: 'online-monitoring/:monitoringId',
+            lazy: () => import('../features/monitoring/pages/public-account-page'),
+          },
+          { path: '*', ...redirectTo('/') },
+        ],
+      },
+    ],
+  },
+];
+
+/** The routes while signed in. Monitoring and Partners also need their permission flag. */
+export const signedInRoutes: RouteObject[] = [
+  {
+    path: '/',
+    Component: SignedInLayout,
+    HydrateFallback: FullScreenSpinner,
+    ErrorBoundary: RouteError,
+    children: [
+      {
+        ErrorBoundary: RouteError,
+        children: [
+          { index: true, ...redirectTo('/vps') },
+          { path: 'vps', lazy: () => import('../features/vps/pages/vps-page') },
+          {
+            path: 'online-monitoring',
+            element: <RequirePermission flag="monitoring" />,
+            children: [
+              {
+                lazy: () => import('../features/monitoring/pages/monitoring-layout'),
+                children: [
+                  {
+                    index: true,
+                    lazy: () => import('../features/monitoring/pages/subscription-page'),
+                  },
+                  {
+                    path: 'accounts',
+                    lazy: () => import('../features/monitoring/pages/accounts-page'),
+                  },
+                  { path: 'guide', lazy: () => import('../features/monitoring/pages/guide-page') },
+                  {
+                    path: ':monitoringId',
+                    lazy: () => import('../features/monitoring/pages/account-page'),
+                  },
+                ],
+              },
+            ],
+          },
+          {
+            path: 'partner-program',
+            element: <RequirePermission flag="partner" />,
+            children: [
+              {
+                index: true,
+                lazy: () => import('../features/partners/pages/partner-program-page'),
+              },
+            ],
+          },
+          {
+            path: 'balance-operations',
+            lazy: () => import('../features/balance/pages/balance-operations-page'),
+          },
+          {
+            path: 'support',
+            children: [
+              { index: true, lazy: () => import('../features/support/pages/support-page') },
+              { path: ':ticketId', lazy: () => import('../features/support/pages/ticket-page') },
+            ],
+          },
+          { path: 'profile', lazy: () => import('../features/profile/pages/profile-page') },
+          { path: 'faq', lazy: () => import('../features/faq/pages/faq-page') },
+          ...legalRoutes,
+          ...['login', 'signup', 'forgot-password', 'password-reset'].map((path) => ({
+            path,
+            ...redirectTo('/vps'),
+          })),
+          { path: '*', ...redirectTo('/') },
+        ],
+      },
+    ],
+  },
+];
+
+export function routesFor(authorized: boolean): RouteObject[] {
+  return authorized ? signedInRoutes : signedOutRoutes;
+}
+
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+let current: { authorized: boolean; router: AppRouter } | null = null;
+
+/**
+ * The browser router of the current route set. Signing in or out swaps it: the old one is
+ * disposed (it stops listening to the history) and the new one starts from the current URL, so
+ * /login becomes /vps after sign-in and any signed-in page becomes /login after sign-out.
+ */
+function browserRouterFor(authorized: boolean): AppRouter {
+  if (current?.authorized !== authorized) {
+    current?.router.dispose();
+    current = { authorized, router: createBrowserRouter(routesFor(authorized)) };
+  }
+  return current.router;
+}
+
+/** The router of the auth state; render it after the session is restored (PersistGate). */
+export function AppRouter() {
+  const authorized = useAppSelector(selectAuthorized);
+  return <RouterProvider router={browserRouterFor(authorized)} />;
+}

@@ -1,0 +1,69 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { forgotPasswordRequestSchema, type ForgotPasswordRequest } from '@tradehost/contracts';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { useForgotPasswordCodeMutation } from '../api/auth-api';
+import { applyFieldErrors } from './server-errors';
+import { useErrorText } from './use-error-text';
+import { useFormMessage } from './use-form-message';
+import styles from './auth-card.module.css';
+
+export interface ForgotEmailStepProps {
+  defaultEmail?: string;
+  /** Called with the e-mail the code went to. */
+  onCodeSent: (email: string) => void;
+}
+
+/** Step 1 of the recovery: the e-mail the 6-digit code goes to. */
+export function ForgotEmailStep({ defaultEmail = '', onCodeSent }: ForgotEmailStepProps) {
+  const { t } = useTranslation('auth');
+  const errorText = useErrorText();
+  const { message, alertRef, show: showMessage, clear: clearMessage } = useFormMessage();
+  const [sendCode] = useForgotPasswordCodeMutation();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<ForgotPasswordRequest>({
+    resolver: zodResolver(forgotPasswordRequestSchema),
+    defaultValues: { email: defaultEmail },
+  });
+
+  const onSubmit = async (data: ForgotPasswordRequest) => {
+    clearMessage();
+    try {
+      await sendCode(data).unwrap();
+      onCodeSent(data.email);
+    } catch (error) {
+      const firstField = applyFieldErrors(error, ['email'] as const, setError);
+      showMessage('error', errorText.request(error), { focus: !firstField });
+      if (firstField) setFocus(firstField);
+    }
+  };
+
+  return (
+    <form className={styles.form} noValidate onSubmit={handleSubmit(onSubmit)}>
+      {message ? (
+        <FormAlert ref={alertRef} tone={message.tone}>
+          {message.text}
+        </FormAlert>
+      ) : null}
+      <TextField
+        label={t('fields.email')}
+        type="email"
+        autoComplete="email"
+        autoCapitalize="off"
+        spellCheck={false}
+        required
+        error={errorText.field(errors.email?.message)}
+        {...register('email')}
+      />
+      <Button type="submit" fullWidth loading={isSubmitting} loadingText={t('forgot.sending')}>
+        {t('forgot.sendCode')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,152 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { signupRequestSchema, type Language } from '@tradehost/contracts';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { z } from 'zod';
+import { useAppSelector } from '../../../app/hooks';
+import { Button, Checkbox, FormAlert, PasswordField, TextField } from '../../../shared/ui/form';
+import { useSignupMutation } from '../api/auth-api';
+import { applyFieldErrors, asApiError } from './server-errors';
+import { useErrorText } from './use-error-text';
+import { useFormMessage } from './use-form-message';
+import styles from './auth-card.module.css';
+
+type SignupValues = z.input<typeof signupRequestSchema>;
+type SignupData = z.output<typeof signupRequestSchema>;
+
+const FIELDS = [
+  'name',
+  'email',
+  'password',
+  'password_confirmation',
+  'consent',
+  'partner_code',
+] as const satisfies readonly (keyof SignupValues)[];
+
+export interface SignupFormProps {
+  /** Called with the e-mail the confirmation link went to. */
+  onSignedUp: (email: string) => void;
+}
+
+export function SignupForm({ onSignedUp }: SignupFormProps) {
+  const { t, i18n } = useTranslation('auth');
+  const errorText = useErrorText();
+  const { message, alertRef, show: showMessage, clear: clearMessage } = useFormMessage();
+  const referralCode = useAppSelector((state) => state.auth.referralCode) ?? '';
+  const [signup] = useSignupMutation();
+  const language: Language = i18n.language?.startsWith('ru') ? 'ru' : 'en';
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setFocus,
+    setValue,
+    getFieldState,
+    formState: { errors, isSubmitting },
+  } = useForm<SignupValues, unknown, SignupData>({
+    resolver: zodResolver(signupRequestSchema),
+    defaultValues: {
+      name: '',
+      email: '',
+      password: '',
+      password_confirmation: '',
+      partner_code: referralCode,
+    },
+  });
+
+  // The referral code may arrive after the first render (persisted state, ?ref= link).
+  useEffect(() => {
+    if (referralCode && !getFieldState('partner_code').isDirty) {
+      setValue('partner_code', referralCode);
+    }
+  }, [referralCode, getFieldState, setValue]);
+
+  const onSubmit = async (data: SignupData) => {
+    clearMessage();
+    try {
+      await signup({ ...data, language }).unwrap();
+      onSignedUp(data.email);
+    } catch (error) {
+      // SPEC section 8: a 401 from sign-up is ignored.
+      if (asApiError(error)?.status === 401) return;
+      const firstField = applyFieldErrors(error, FIELDS, setError);
+      showMessage('error', errorText.request(error), { focus: !firstField });
+      if (firstField) setFocus(firstField);
+    }
+  };
+
+  return (
+    <form className={styles.form} noValidate onSubmit={handleSubmit(onSubmit)}>
+      {message ? (
+        <FormAlert ref={alertRef} tone={message.tone}>
+          {message.text}
+        </FormAlert>
+      ) : null}
+      <TextField
+        label={t('fields.name')}
+        autoComplete="name"
+        required
+        error={errorText.field(errors.name?.message)}
+        {...register('name')}
+      />
+      <TextField
+        label={t('fields.email')}
+        type="email"
+        autoComplete="email"
+        autoCapitalize="off"
+        spellCheck={false}
+        required
+        error={errorText.field(errors.email?.message)}
+        {...register('email')}
+      />
+      <PasswordField
+        label={t('fields.password')}
+        autoComplete="new-password"
+        required
+        hint={t('hints.password')}
+        toggleLabel={t('fields.showPassword')}
+        error={errorText.field(errors.password?.message)}
+        {...register('password')}
+      />
+      <PasswordField
+        label={t('fields.passwordConfirmation')}
+        autoComplete="new-password"
+        required
+        toggleLabel={t('fields.showPassword')}
+        error={errorText.field(errors.password_confirmation?.message)}
+        {...register('password_confirmation')}
+      />
+      <TextField
+        label={t('fields.partnerCode')}
+        optionalText={t('fields.optional')}
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        hint={referralCode ? t('hints.partnerCodeFromLink') : t('hints.partnerCode')}
+        error={errorText.field(errors.partner_code?.message)}
+        {...register('partner_code')}
+      />
+      <Checkbox
+        label={
+          <Trans
+            t={t}
+            i18nKey="signup.consent"
+            components={{
+              offer: <Link to="/public-offer" className={styles.link} />,
+              policy: <Link to="/privacy-policy" className={styles.link} />,
+            }}
+          />
+        }
+        required
+        error={errorText.field(errors.consent?.message)}
+        {...register('consent')}
+      />
+      <Button type="submit" fullWidth loading={isSubmitting} loadingText={t('signup.submitting')}>
+        {t('signup.submit')}
+      </Button>
+    </form>
+  );
+}

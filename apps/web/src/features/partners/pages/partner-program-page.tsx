@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { PlaceholderPage } from '../../../shared/ui/page/page';
+
+/** Route module (lazy): the partners section, a placeholder until the section is built. */
+export function Component() {
+  const { t } = useTranslation('partners');
+  return <PlaceholderPage title={t('title')} description={t('description')} />;
+}

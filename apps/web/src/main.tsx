@@ -1,0 +1,21 @@
+import './shared/styles/global.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { persistStore } from 'redux-persist';
+import { App } from './app/app';
+import { makeStore } from './app/store';
+import { recordReferral, takeReferralCode } from './features/auth/model/referral';
+
+// The ?ref= code leaves the URL before the router reads it; it is recorded once the persisted
+// session is back (the restore would otherwise overwrite it).
+const referralCode = takeReferralCode();
+const store = makeStore();
+const persistor = persistStore(store, null, () => {
+  if (referralCode) store.dispatch(recordReferral(referralCode));
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App store={store} persistor={persistor} />
+  </StrictMode>,
+);

@@ -1,0 +1,1 @@
+export { i18n, namespaces, resources } from './i18n';

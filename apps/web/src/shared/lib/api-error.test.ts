@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { i18n } from '../i18n';
+import { errorText, toApiRequestError } from './api-error';
+
+const en = i18n.getFixedT('en');
+const ru = i18n.getFixedT('ru');
+
+describe('errorText', () => {
+  it('translates the code', () => {
+    const error = { status: 401, code: 'LOGIN_NOT_FOUND', message: 'Login or password not found' };
+    expect(errorText(en, error)).toBe('Login or password not found');
+    expect(errorText(ru, error)).toBe('Неверный логин или пароль');
+  });
+
+  it('translates a connection failure', () => {
+    expect(
+      errorText(ru, { status: 0, code: 'NETWORK', message: 'TypeError: Failed to fetch' }),
+    ).toMatch(/^Нет связи с сервером/);
+  });
+
+  it('falls back to the server message for an unknown code', () => {
+    const error = { status: 409, code: 'TXID_TAKEN', message: 'This txid is already in use.' };
+    expect(errorText(ru, error)).toBe('This txid is already in use.');
+  });
+
+  it('translates a server message that is one of the known English texts', () => {
+    expect(errorText(ru, { status: 400, code: 'UNKNOWN', message: 'Email not found' })).toBe(
+      'E-mail не найден',
+    );
+  });
+
+  it('falls back to "Request X failure" without code or message', () => {
+    expect(errorText(en, { status: 500 }, 'getUser')).toBe('Request getUser failure');
+    expect(errorText(ru, undefined, 'getUser')).toBe('Ошибка запроса getUser');
+    expect(errorText(en, undefined)).toBe('The request failed');
+  });
+
+  it('takes a bare code or text, as a form field keeps them', () => {
+    expect(errorText(ru, 'PASSWORDS_DIFFER')).toBe('Пароли не совпадают');
+    expect(errorText(ru, 'Some server text')).toBe('Some server text');
+  });
+});
+
+describe('toApiRequestError', () => {
+  it('keeps an API error body with its status', () => {
+    expect(
+      toApiRequestError({ status: 404, data: { message: 'Not found', code: 'NOT_FOUND' } }),
+    ).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'Not found',
+    });
+  });
+
+  it('names a failed connection NETWORK with status 0', () => {
+    expect(
+      toApiRequestError({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' }),
+    ).toMatchObject({
+      status: 0,
+      code: 'NETWORK',
+    });
+  });
+
+  it('gives an answer that is not JSON the code of its status', () => {
+    expect(
+      toApiRequestError({
+        status: 'PARSING_ERROR',
+        originalStatus: 502,
+        data: '<html>',
+        error: 'SyntaxError',
+      }),
+    ).toEqual({ status: 502, code: 'INTERNAL', message: '' });
+    expect(toApiRequestError({ status: 429, data: {} })).toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+    });
+  });
+
+  it('keeps a message that comes without a code', () => {
+    expect(toApiRequestError({ status: 400, data: { message: 'Wallet is required' } })).toEqual({
+      status: 400,
+      code: 'UNKNOWN',
+      message: 'Wallet is required',
+    });
+  });
+
+  it('keeps only the text entries of the field errors', () => {
+    expect(
+      toApiRequestError({
+        status: 422,
+        data: {
+          message: 'x',
+          code: 'VALIDATION',
+          errors: { email: ['EMAIL_INVALID', 3], name: [] },
+        },
+      }),
+    ).toEqual({
+      status: 422,
+      code: 'VALIDATION',
+      message: 'x',
+      errors: { email: ['EMAIL_INVALID'] },
+    });
+  });
+});

@@ -1,0 +1,107 @@
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { errorCodeOf, isErrorCode, type ApiError } from '@tradehost/contracts';
+import type { TFunction } from 'i18next';
+
+/** The code of a call that never got an answer (offline, DNS, CORS, server down). */
+export const NETWORK_ERROR_CODE = 'NETWORK';
+
+/**
+ * Every failed call, as the base API hands it to the components: the API's error body
+ * `{message, code, errors?}` and the HTTP status (0 when there was no answer).
+ */
+export interface ApiRequestError extends ApiError {
+  status: number;
+}
+
+export function isApiRequestError(value: unknown): value is ApiRequestError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApiRequestError).status === 'number' &&
+    typeof (value as ApiRequestError).code === 'string'
+  );
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'VALIDATION',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  422: 'VALIDATION',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+function codeForStatus(status: number): string {
+  return STATUS_CODES[status] ?? 'INTERNAL';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fieldErrors(value: unknown): Record<string, string[]> | undefined {
+  if (!isRecord(value)) return undefined;
+  const result: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(value)) {
+    const texts = (Array.isArray(messages) ? messages : [messages]).filter(
+      (message): message is string => typeof message === 'string',
+    );
+    if (texts.length > 0) result[field] = texts;
+  }
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/**
+ * RTK Query's fetch error as an ApiRequestError. A body in the API's shape is kept as it is; an
+ * answer without one (a proxy's HTML page, an empty 502) gets the code of its status; a body with
+ * a message but no code keeps the message under the code UNKNOWN so that it is what shows.
+ */
+export function toApiRequestError(error: FetchBaseQueryError): ApiRequestError {
+  if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') {
+    return { status: 0, code: NETWORK_ERROR_CODE, message: error.error };
+  }
+  if (error.status === 'CUSTOM_ERROR') {
+    return { status: 0, code: 'INTERNAL', message: error.error };
+  }
+  const status = error.status === 'PARSING_ERROR' ? error.originalStatus : error.status;
+  const body = isRecord(error.data) ? error.data : {};
+  const message = typeof body.message === 'string' ? body.message : '';
+  const code =
+    typeof body.code === 'string' && body.code
+      ? body.code
+      : status === 429 || !message
+        ? codeForStatus(status)
+        : 'UNKNOWN';
+  const errors = fieldErrors(body.errors);
+  return errors ? { status, code, message, errors } : { status, code, message };
+}
+
+const MISSING = '\u0000missing';
+
+function codeAndMessage(error: unknown): { code?: string; message?: string } {
+  if (typeof error === 'string') return isErrorCode(error) ? { code: error } : { message: error };
+  if (!isRecord(error)) return {};
+  return {
+    code: typeof error.code === 'string' ? error.code : undefined,
+    message: typeof error.message === 'string' ? error.message : undefined,
+  };
+}
+
+/**
+ * The reader's text for a failed call (or a bare error code or server text): the translation of
+ * `errors:<code>`, else the server's message (translated when it is one of the known English
+ * texts), else `Request {{name}} failure`. Any `t` works: the keys carry their namespaces.
+ */
+export function errorText(t: TFunction, error: unknown, name?: string): string {
+  const { code, message } = codeAndMessage(error);
+  if (code) {
+    const text = t(`errors:${code}`, { defaultValue: MISSING });
+    if (text !== MISSING) return text;
+  }
+  if (message) {
+    const known = errorCodeOf(message);
+    return known ? t(`errors:${known}`, { defaultValue: message }) : message;
+  }
+  return name ? t('common:requestFailure', { name }) : t('common:requestFailed');
+}

@@ -1,0 +1,14 @@
+import styles from './button.module.css';
+
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost';
+
+/** The class names of a button, also for links that look like buttons. */
+export function buttonClassName({
+  variant = 'primary',
+  fullWidth = false,
+  className,
+}: { variant?: ButtonVariant; fullWidth?: boolean; className?: string } = {}): string {
+  return [styles.button, styles[variant], fullWidth ? styles.fullWidth : null, className]
+    .filter(Boolean)
+    .join(' ');
+}

@@ -1,0 +1,37 @@
+import type { ComponentPropsWithRef, ReactNode } from 'react';
+import { buttonClassName, type ButtonVariant } from './button-styles';
+import styles from './button.module.css';
+
+export interface ButtonProps extends ComponentPropsWithRef<'button'> {
+  variant?: ButtonVariant;
+  /** Shows a spinner, sets aria-busy and disables the button. */
+  loading?: boolean;
+  /** What the button says while loading (its children otherwise). */
+  loadingText?: ReactNode;
+  fullWidth?: boolean;
+}
+
+export function Button({
+  variant = 'primary',
+  loading = false,
+  loadingText,
+  fullWidth = false,
+  type = 'button',
+  disabled,
+  className,
+  children,
+  ...props
+}: ButtonProps) {
+  return (
+    <button
+      type={type}
+      className={buttonClassName({ variant, fullWidth, className })}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      {...props}
+    >
+      {loading ? <span className={styles.spinner} aria-hidden="true" /> : null}
+      <span>{loading && loadingText ? loadingText : children}</span>
+    </button>
+  );
+}

@@ -1,0 +1,99 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { Button, Checkbox, FormAlert, OtpInput, PasswordField, TextField } from '.';
+
+describe('form controls', () => {
+  it('TextField ties the label, hint and error to the input', () => {
+    const { rerender } = render(<TextField label="E-mail" hint="We never share it" name="email" />);
+    const input = screen.getByLabelText('E-mail');
+    expect(input).toHaveAccessibleDescription('We never share it');
+    expect(input).not.toHaveAttribute('aria-invalid');
+
+    rerender(
+      <TextField label="E-mail" hint="We never share it" name="email" error="E-mail is invalid" />,
+    );
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription('E-mail is invalid We never share it');
+  });
+
+  it('TextField marks an optional field in its label', () => {
+    render(<TextField label="Partner code" optionalText="optional" />);
+    expect(screen.getByLabelText('Partner code (optional)')).toBeInTheDocument();
+  });
+
+  it('PasswordField has a named toggle that shows the password', async () => {
+    const user = userEvent.setup();
+    render(<PasswordField label="Password" toggleLabel="Show password" />);
+    const input = screen.getByLabelText('Password', { selector: 'input' });
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+    expect(toggle).toHaveAttribute('type', 'button');
+    expect(toggle).toHaveAttribute('aria-controls', input.id);
+    expect(input).toHaveAttribute('type', 'password');
+    await user.click(toggle);
+    expect(input).toHaveAttribute('type', 'text');
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('Checkbox keeps links in its label usable', async () => {
+    const user = userEvent.setup();
+    render(
+      <Checkbox
+        label={
+          <>
+            I accept the <a href="#offer">offer</a>
+          </>
+        }
+        error="You must accept"
+      />,
+    );
+    const box = screen.getByRole('checkbox', { name: 'I accept the offer' });
+    expect(box).toHaveAccessibleDescription('You must accept');
+    expect(screen.getByRole('link', { name: 'offer' })).toBeInTheDocument();
+    await user.click(box);
+    expect(box).toBeChecked();
+  });
+
+  it('Button shows a busy, disabled state while loading', async () => {
+    const onClick = vi.fn();
+    const { rerender } = render(
+      <Button variant="secondary" onClick={onClick}>
+        Save
+      </Button>,
+    );
+    const button = screen.getByRole('button', { name: 'Save' });
+    expect(button).toHaveAttribute('type', 'button');
+    rerender(
+      <Button variant="secondary" onClick={onClick} loading loadingText="Saving…">
+        Save
+      </Button>,
+    );
+    expect(screen.getByRole('button', { name: 'Saving…' })).toBeDisabled();
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    await userEvent.setup().click(button);
+    expect(onClick).not.toHaveBeenCalled();
+  });
+
+  it('FormAlert is an alert for errors and a status for the rest', () => {
+    const { rerender } = render(<FormAlert tone="error">Bad</FormAlert>);
+    expect(screen.getByRole('alert')).toHaveTextContent('Bad');
+    rerender(<FormAlert tone="success">Good</FormAlert>);
+    expect(screen.getByRole('status')).toHaveTextContent('Good');
+    rerender(<FormAlert tone="info">Note</FormAlert>);
+    expect(screen.getByRole('status')).toHaveTextContent('Note');
+  });
+
+  it('OtpInput is one numeric one-time-code input that keeps digits only', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<OtpInput label="Code" hint="6 digits" onChange={onChange} />);
+    const input = screen.getByLabelText('Code');
+    expect(input).toHaveAttribute('inputmode', 'numeric');
+    expect(input).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(input).toHaveAttribute('pattern', '[0-9]{6}');
+    expect(input).toHaveAccessibleDescription('6 digits');
+    await user.type(input, '12-34 5x67');
+    expect(input).toHaveValue('123456');
+    expect(onChange).toHaveBeenCalled();
+  });
+});

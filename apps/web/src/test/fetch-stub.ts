@@ -1,0 +1,58 @@
+import { vi } from 'vitest';
+
+/** One answer of the stub: a status and a JSON body (or a thrown network failure). */
+export type Reply = { status?: number; body?: unknown } | 'network-error';
+export type Handler = Reply | ((call: StubCall) => Reply | Promise<Reply>);
+
+export interface StubCall {
+  method: string;
+  /** The path under /api, e.g. /user/auth */
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+
+/**
+ * Replaces the global fetch for a test. `routes` maps "METHOD /path" (the path under /api) to a
+ * reply or a function of the call; anything else answers 404 in the API's error shape.
+ */
+export function stubFetch(routes: Record<string, Handler> = {}) {
+  const calls: StubCall[] = [];
+  const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    const text = await request.clone().text();
+    const call: StubCall = {
+      method: request.method,
+      path: url.pathname.replace(/^\/api/, ''),
+      headers: request.headers,
+      body: text ? (JSON.parse(text) as unknown) : undefined,
+    };
+    calls.push(call);
+    const handler = routes[`${call.method} ${call.path}`] ?? {
+      status: 404,
+      body: { message: 'Not found', code: 'NOT_FOUND' },
+    };
+    const reply = typeof handler === 'function' ? await handler(call) : handler;
+    if (reply === 'network-error') throw new TypeError('Failed to fetch');
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+      status: reply.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchStub);
+  return {
+    calls,
+    callsTo: (method: string, path: string) =>
+      calls.filter((c) => c.method === method && c.path === path),
+  };
+}
+
+/** A promise the test resolves when it wants (to hold a call in flight). */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
