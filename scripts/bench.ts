@@ -6,7 +6,7 @@
  * - Console: gzipped bytes of the first view of /login and of each route chunk.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -40,6 +40,8 @@ async function bareHelloWorld(): Promise<{ url: string; close: () => Promise<voi
 
 async function startProduct(): Promise<{ url: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-bench-'));
+  // reachable by the postgres user the embedded cluster runs as under root
+  chmodSync(dataDir, 0o755);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['apps/api/src/server.ts'], {
@@ -72,7 +74,11 @@ async function startProduct(): Promise<{ url: string; stop: () => Promise<void> 
 }
 
 async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Signs up, confirms through the development mailbox, signs in: a bearer token. */
@@ -87,7 +93,10 @@ async function benchUser(url: string): Promise<{ email: string; password: string
     consent: true,
   });
   if (created.status !== 201) throw new Error(`signup: ${created.status} ${await created.text()}`);
-  const mails = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as Array<{ to: string | string[]; text: string }>;
+  const mails = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as Array<{
+    to: string | string[];
+    text: string;
+  }>;
   const text = mails.find((mail) => [mail.to].flat().join(',').includes(email))?.text ?? '';
   const token = /verify=([\w-]+)/.exec(text)?.[1];
   if (!token) throw new Error('no confirmation link in the development mailbox');
@@ -100,18 +109,27 @@ async function benchUser(url: string): Promise<{ email: string; password: string
 
 function row(name: string, figure: Figure, bare: Figure): string {
   const ratio = (figure.rps / bare.rps).toFixed(3);
-  return `${name.padEnd(28)} ${figure.rps.toFixed(0).padStart(8)} req/s  p99 ${String(figure.p99).padStart(5)} ms  ` +
-    `${ratio} x bare req/s  ${(figure.p99 / Math.max(bare.p99, 1)).toFixed(1)} x bare p99  errors ${figure.errors}`;
+  return (
+    `${name.padEnd(28)} ${figure.rps.toFixed(0).padStart(8)} req/s  p99 ${String(figure.p99).padStart(5)} ms  ` +
+    `${ratio} x bare req/s  ${(figure.p99 / Math.max(bare.p99, 1)).toFixed(1)} x bare p99  errors ${figure.errors}`
+  );
 }
 
 const hello = await bareHelloWorld();
 const product = await startProduct();
 try {
   const user = await benchUser(product.url);
-  console.log(`API, ${CONNECTIONS} connections, ${DURATION} s each, two cores shared by client and server\n`);
+  console.log(
+    `API, ${CONNECTIONS} connections, ${DURATION} s each, two cores shared by client and server\n`,
+  );
   const bare = await measure({ url: hello.url });
-  console.log(`${'bare Fastify hello-world'.padEnd(28)} ${bare.rps.toFixed(0).padStart(8)} req/s  p99 ${String(bare.p99).padStart(5)} ms  (the unit)`);
-  const me = await measure({ url: `${product.url}/api/user/auth`, headers: { authorization: `Bearer ${user.token}` } });
+  console.log(
+    `${'bare Fastify hello-world'.padEnd(28)} ${bare.rps.toFixed(0).padStart(8)} req/s  p99 ${String(bare.p99).padStart(5)} ms  (the unit)`,
+  );
+  const me = await measure({
+    url: `${product.url}/api/user/auth`,
+    headers: { authorization: `Bearer ${user.token}` },
+  });
   console.log(row('GET /api/user/auth', me, bare));
   const login = await measure({
     url: `${product.url}/api/user/auth/login`,
@@ -120,7 +138,9 @@ try {
     body: JSON.stringify({ email: user.email, password: user.password }),
   });
   console.log(row('POST /api/user/auth/login', login, bare));
-  console.log('  (login hashes with argon2id, m=19 MiB t=2: its cost is the point, not the framework)');
+  console.log(
+    '  (login hashes with argon2id, m=19 MiB t=2: its cost is the point, not the framework)',
+  );
 } finally {
   await product.stop();
   await hello.close();

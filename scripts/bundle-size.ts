@@ -22,7 +22,10 @@ interface Chunk {
 }
 
 const dist = join(repoRoot, 'apps/web/dist');
-const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
+const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+  string,
+  Chunk
+>;
 const gz = (file: string) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -53,7 +56,9 @@ if (!manifest[LOGIN_PAGE]) throw new Error(`${LOGIN_PAGE} is not a chunk of its 
 
 const firstView = weigh(new Set([...closure(entry), ...closure(LOGIN_PAGE)]));
 console.log(`first view of /login: ${kb(firstView.js)} JS + ${kb(firstView.css)} CSS (gzip)`);
-console.log(`budget: ${kb(FIRST_VIEW_JS_BUDGET)} JS, used ${((firstView.js / FIRST_VIEW_JS_BUDGET) * 100).toFixed(0)}%`);
+console.log(
+  `budget: ${kb(FIRST_VIEW_JS_BUDGET)} JS, used ${((firstView.js / FIRST_VIEW_JS_BUDGET) * 100).toFixed(0)}%`,
+);
 console.log('\nroute chunks (own file + CSS, gzip):');
 for (const key of Object.keys(manifest).filter((k) => manifest[k]?.isDynamicEntry)) {
   const own = weigh([key]);

@@ -9,7 +9,11 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Runs a command with inherited output; resolves with its exit code. */
 export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
@@ -23,10 +27,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits until `url` answers 2xx, failing early if `child` exits. */
-export async function waitFor(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+export async function waitFor(
+  url: string,
+  child: ChildProcess,
+  timeoutMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    if (child.exitCode !== null)
+      throw new Error(`${url}: the process exited with ${child.exitCode}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {

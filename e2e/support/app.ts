@@ -18,13 +18,19 @@ export async function mailsTo(email: string): Promise<Mail[]> {
 }
 
 /** Waits for the newest mail to `email` that matches, as delivered over SMTP. */
-export async function waitForMail(email: string, match: (mail: Mail) => boolean = () => true): Promise<Mail> {
+export async function waitForMail(
+  email: string,
+  match: (mail: Mail) => boolean = () => true,
+): Promise<Mail> {
   let found: Mail | undefined;
   await expect
-    .poll(async () => {
-      found = (await mailsTo(email)).filter(match).at(-1);
-      return found !== undefined;
-    }, { timeout: 15_000, message: `a mail to ${email}` })
+    .poll(
+      async () => {
+        found = (await mailsTo(email)).filter(match).at(-1);
+        return found !== undefined;
+      },
+      { timeout: 15_000, message: `a mail to ${email}` },
+    )
     .toBe(true);
   return found as Mail;
 }
@@ -52,7 +58,12 @@ export async function createVerifiedUser(
     password: fields.password ?? PASSWORD,
   };
   const created = await request.post('/api/user/auth/create', {
-    data: { ...user, password_confirmation: user.password, consent: true, partner_code: fields.partner_code },
+    data: {
+      ...user,
+      password_confirmation: user.password,
+      consent: true,
+      partner_code: fields.partner_code,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const token = new URL(verificationLink(await waitForMail(user.email))).searchParams.get('verify');

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,11 +10,19 @@ import { startTestSmtp } from '../../apps/api/test/smtp.ts';
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The real SMTP server the API suite uses, and a tiny HTTP inbox the journeys read. */
-async function startMailServers(): Promise<{ smtpUrl: string; inboxUrl: string; close: () => Promise<void> }> {
+async function startMailServers(): Promise<{
+  smtpUrl: string;
+  inboxUrl: string;
+  close: () => Promise<void>;
+}> {
   const smtp = await startTestSmtp();
   const inbox = createHttpServer((req, res) => {
     const to = new URL(req.url ?? '/', 'http://localhost').searchParams.get('to') ?? '';
-    const mails = (to ? smtp.to(to) : smtp.mails).map(({ to, subject, text }) => ({ to, subject, text }));
+    const mails = (to ? smtp.to(to) : smtp.mails).map(({ to, subject, text }) => ({
+      to,
+      subject,
+      text,
+    }));
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify(mails));
   });
@@ -55,6 +63,8 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const mail = await startMailServers();
   const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-e2e-'));
+  // reachable by the postgres user the embedded cluster runs as under root
+  chmodSync(dataDir, 0o755);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';

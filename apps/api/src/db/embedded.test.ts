@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { clusterDirectory } from './embedded.ts';
+
+describe('clusterDirectory', () => {
+  const closed = mkdtempSync(join(tmpdir(), 'closed-')); // mkdtemp makes it 0700
+  afterAll(() => rmSync(closed, { recursive: true, force: true }));
+
+  it('keeps the data directory for an ordinary user', () => {
+    expect(clusterDirectory(join(closed, 'data/postgres'), false)).toBe(
+      join(closed, 'data/postgres'),
+    );
+  });
+
+  it('moves the cluster out of a directory the postgres user cannot reach when running as root', () => {
+    const moved = clusterDirectory(join(closed, 'data/postgres'), true);
+    expect(moved).not.toContain(closed);
+    expect(moved.startsWith(tmpdir())).toBe(true);
+    expect(clusterDirectory(join(closed, 'data/postgres'), true)).toBe(moved);
+    expect(clusterDirectory(moved, true)).toBe(moved);
+  });
+
+  it('keeps a reachable directory as it is under root', () => {
+    expect(clusterDirectory('/tmp/tradehost-x/postgres', true)).toBe('/tmp/tradehost-x/postgres');
+  });
+});
