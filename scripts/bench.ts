@@ -93,10 +93,12 @@ async function benchUser(url: string): Promise<{ email: string; password: string
     consent: true,
   });
   if (created.status !== 201) throw new Error(`signup: ${created.status} ${await created.text()}`);
-  const mails = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as Array<{
-    to: string | string[];
-    text: string;
-  }>;
+  const { mails } = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as {
+    mails: Array<{
+      to: string | string[];
+      text: string;
+    }>;
+  };
   const text = mails.find((mail) => [mail.to].flat().join(',').includes(email))?.text ?? '';
   const token = /verify=([\w-]+)/.exec(text)?.[1];
   if (!token) throw new Error('no confirmation link in the development mailbox');

@@ -53,6 +53,7 @@ const server = spawn(process.execPath, ['apps/api/src/server.ts'], {
     EMBEDDED_PG_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
     ACCESS_TOKEN_TTL: '3600',
+    RATE_LIMIT_AUTH_MAX: '1000',
   },
 });
 const browser = await chromium.launch({
@@ -76,9 +77,11 @@ try {
     password_confirmation: password,
     consent: true,
   });
-  const mails = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as Array<{
-    text: string;
-  }>;
+  const { mails } = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as {
+    mails: Array<{
+      text: string;
+    }>;
+  };
   const token = /verify=([\w-]+)/.exec(mails.map((mail) => mail.text).join('\n'))?.[1];
   await post('/api/user/auth/verify-email', { token });
 
