@@ -22,6 +22,8 @@ export default defineConfig({
           isolate: false,
           // two cores, so two at a time
           maxWorkers: 2,
+          // its own worker limit needs its own group (vitest 4): it runs after the others
+          sequence: { groupOrder: 1 },
         },
       },
       'apps/web/vite.config.ts',

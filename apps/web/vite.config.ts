@@ -1,21 +1,58 @@
 // vitest/config's defineConfig is vite's, typed with the `test` block.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-export default defineConfig({
+const reactRouterDir = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+
+export default defineConfig(({ command }) => ({
   plugins: [react()],
+  // The production build leaves out what only development needs (scripts/bundle-size.ts weighs
+  // the first view): react-router's own production build, whose only change is that its
+  // development warnings are off (its package exports the development one to every bundler),
+  // and React's useSyncExternalStore in place of the shim react-i18next imports for React < 18.
+  resolve:
+    command === 'build'
+      ? {
+          alias: [
+            {
+              find: /^react-router$/,
+              replacement: join(reactRouterDir, 'dist/production/index.mjs'),
+            },
+            {
+              find: /^use-sync-external-store\/shim$/,
+              replacement: fileURLToPath(
+                new URL('src/shared/lib/use-sync-external-store.ts', import.meta.url),
+              ),
+            },
+          ],
+        }
+      : {},
   server: {
     port: 8080,
     proxy: { '/api': { target: 'http://127.0.0.1:8081', changeOrigin: false } },
   },
   build: {
     outDir: 'dist',
-    // Pages are chunks of their own (the router's lazy imports). The entry still holds React, the
-    // router, Redux Toolkit, i18next and zod, which the first screen needs anyway (~640 kB
-    // minified, ~200 kB gzipped); splitting them into vendor chunks only added bytes.
+    // Pages are chunks of their own (the router's lazy imports). The first view (scripts/
+    // bundle-size.ts) holds React, the router, Redux Toolkit, redux-persist and i18next; RTK Query,
+    // react-hook-form and zod load with the first form or signed-in screen. Splitting the first
+    // view's libraries into vendor chunks only added bytes.
     chunkSizeWarningLimit: 700,
     // scripts/bundle-size.ts reads it to weigh the first view and each route chunk
     manifest: true,
+    // every browser of the build target preloads modules itself
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // Everything the entry imports statically is one chunk with it (the page chunks import
+        // from it): no small shared chunks for the first view (React, i18next's React part,
+        // react-redux…), which compress worse apart and cost a request each.
+        codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+      },
+    },
   },
   test: {
     name: 'web',
@@ -23,4 +60,4 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
   },
-});
+}));

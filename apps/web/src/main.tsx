@@ -5,6 +5,7 @@ import { persistStore } from 'redux-persist';
 import { App } from './app/app';
 import { makeStore } from './app/store';
 import { recordReferral, takeReferralCode } from './features/auth/model/referral';
+import { i18nReady } from './shared/i18n';
 
 // The ?ref= code leaves the URL before the router reads it; it is recorded once the persisted
 // session is back (the restore would otherwise overwrite it).
@@ -14,8 +15,11 @@ const persistor = persistStore(store, null, () => {
   if (referralCode) store.dispatch(recordReferral(referralCode));
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App store={store} persistor={persistor} />
-  </StrictMode>,
+// At once in English; a reader who chose another language waits for its texts (a chunk of their own).
+void i18nReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App store={store} persistor={persistor} />
+    </StrictMode>,
+  ),
 );

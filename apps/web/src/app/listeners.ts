@@ -1,5 +1,11 @@
-import { createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
-import { authApi } from '../features/auth/api/auth-api';
+import {
+  createListenerMiddleware,
+  isAnyOf,
+  type PayloadAction,
+  type UnknownAction,
+} from '@reduxjs/toolkit';
+import type { User } from '@tradehost/contracts';
+import type { authApi } from '../features/auth/api/auth-api';
 import { loggedOut } from '../features/auth/model/auth-slice';
 import {
   languageChanged,
@@ -7,7 +13,7 @@ import {
   themeChanged,
   type SettingsState,
 } from '../features/settings/model/settings-slice';
-import { baseApi } from '../shared/api/base-api';
+import { loadedApi } from '../shared/api/api-registry';
 import { LANGUAGE_STORAGE_KEY, THEME_STORAGE_KEY, writeStorage } from '../shared/lib/preferences';
 
 interface ListenerState {
@@ -17,18 +23,26 @@ interface ListenerState {
 
 // matchers in variables: the listener API infers their actions only so
 const isLanguageSet = isAnyOf(languageChanged, languageRestored);
-const isUserFetched = isAnyOf(authApi.endpoints.getUser.matchFulfilled);
+
+/**
+ * The API loads after the store (shared/api/api-registry.ts), so these listeners reach it at
+ * run time instead of importing it: no action of the API can come before it has loaded.
+ */
+type AuthEndpoints = Partial<(typeof authApi)['endpoints']>;
+const isUserFetched = (action: UnknownAction): action is PayloadAction<User> =>
+  (loadedApi()?.endpoints as AuthEndpoints | undefined)?.getUser?.matchFulfilled(action) ?? false;
 
 /** Where the features meet (they do not import each other). */
 export function createAppListeners() {
   const listeners = createListenerMiddleware();
   const listen = listeners.startListening.withTypes<ListenerState>();
 
-  // Logging out clears the API cache too (the slices clear themselves).
+  // Logging out clears the API cache too (the slices clear themselves); none before it loaded.
   listen({
     actionCreator: loggedOut,
     effect: (_action, api) => {
-      api.dispatch(baseApi.util.resetApiState());
+      const rtkApi = loadedApi();
+      if (rtkApi) api.dispatch(rtkApi.util.resetApiState());
     },
   });
 
@@ -43,11 +57,13 @@ export function createAppListeners() {
   });
 
   // Signed in, the account's language follows the reader's choice (upper-case code, SPEC 7).
+  // The signed-in layout has loaded the account endpoints already: the import only reaches them.
   listen({
     actionCreator: languageChanged,
-    effect: (action, api) => {
+    effect: async (action, api) => {
       if (!api.getState().auth.authorized) return;
       const language = action.payload === 'ru' ? 'RU' : 'EN';
+      const { authApi } = await import('../features/auth/api/auth-api');
       void api.dispatch(authApi.endpoints.changeLanguage.initiate({ language }, { track: false }));
     },
   });

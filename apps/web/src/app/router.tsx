@@ -1,10 +1,9 @@
+import type { Permissions } from '@tradehost/contracts';
 import { createBrowserRouter, redirect, RouterProvider, type RouteObject } from 'react-router';
 import { selectAuthorized } from '../features/auth/model/auth-slice';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
 import { useAppSelector } from './hooks';
-import { RequirePermission } from './layouts/require-permission';
 import { RouteError } from './layouts/route-error';
-import { SignedInLayout } from './layouts/signed-in-layout';
 import { SignedOutLayout } from './layouts/signed-out-layout';
 
 /** A route that only sends the reader elsewhere, before anything renders (element null: nothing to show). */
@@ -49,11 +48,26 @@ export const signedOutRoutes: RouteObject[] = [
   },
 ];
 
-/** The routes while signed in. Monitoring and Partners also need their permission flag. */
+/** A section shown only when its permission flag allows it (the guard loads with the section). */
+const requirePermission = (flag: keyof Permissions): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => {
+    const { RequirePermission } = await import('./layouts/require-permission');
+    return { element: <RequirePermission flag={flag} /> };
+  },
+});
+
+/**
+ * The routes while signed in. Monitoring and Partners also need their permission flag. The
+ * layout (header with balance, profile and logout, the alert banner) is a chunk of its own, so
+ * the signed-out first view does not load it.
+ */
 export const signedInRoutes: RouteObject[] = [
   {
     path: '/',
-    Component: SignedInLayout,
+    lazy: async () => {
+      const { SignedInLayout } = await import('./layouts/signed-in-layout');
+      return { Component: SignedInLayout };
+    },
     HydrateFallback: FullScreenSpinner,
     ErrorBoundary: RouteError,
     children: [
@@ -64,7 +78,7 @@ export const signedInRoutes: RouteObject[] = [
           { path: 'vps', lazy: () => import('../features/vps/pages/vps-page') },
           {
             path: 'online-monitoring',
-            element: <RequirePermission flag="monitoring" />,
+            ...requirePermission('monitoring'),
             children: [
               {
                 lazy: () => import('../features/monitoring/pages/monitoring-layout'),
@@ -88,7 +102,7 @@ export const signedInRoutes: RouteObject[] = [
           },
           {
             path: 'partner-program',
-            element: <RequirePermission flag="partner" />,
+            ...requirePermission('partner'),
             children: [
               {
                 index: true,

@@ -1,5 +1,6 @@
 import { persistStore } from 'redux-persist';
 import { describe, expect, it } from 'vitest';
+import { stubFetch } from '../test/fetch-stub';
 import { makeStore } from './store';
 
 const token = { token: 'jwt', expires: '2030-01-01T00:00:00.000Z' };
@@ -45,5 +46,27 @@ describe('persisted session', () => {
       .toContain('"authorized\\":false');
     const next = await restoredStore();
     expect(next.getState().auth.authorized).toBe(false);
+  });
+});
+
+describe('the API', () => {
+  // Nothing in this file imports it: the store comes first, as in the console's first view.
+  it('joins a store made before it loaded, and serves it', async () => {
+    const store = makeStore();
+    expect(store.getState()).not.toHaveProperty('api');
+
+    const { baseApi } = await import('../shared/api/base-api');
+    expect(store.getState().api).toEqual(baseApi.reducer(undefined, { type: 'init' }));
+
+    const http = stubFetch({ 'GET /probe': { body: { ok: true } } });
+    const probeApi = baseApi.injectEndpoints({
+      endpoints: (build) => ({ probe: build.query<unknown, void>({ query: () => '/probe' }) }),
+    });
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate());
+    expect(result.data).toEqual({ ok: true });
+    expect(http.calls).toHaveLength(1);
+
+    // and a store made afterwards has it from the start
+    expect(makeStore().getState()).toHaveProperty('api');
   });
 });

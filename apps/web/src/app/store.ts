@@ -1,24 +1,34 @@
 import {
-  combineReducers,
+  combineSlices,
   configureStore,
+  createAction,
+  createDynamicMiddleware,
   type Reducer,
   type UnknownAction,
 } from '@reduxjs/toolkit';
 import { FLUSH, PAUSE, PERSIST, persistReducer, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import { authPersistTransform, authReducer } from '../features/auth/model/auth-slice';
 import { settingsReducer } from '../features/settings/model/settings-slice';
-import { baseApi } from '../shared/api/base-api';
+import { whenApiLoaded, type BaseApi } from '../shared/api/api-registry';
 import { readStorage, writeStorage } from '../shared/lib/preferences';
 import { uiReducer } from '../shared/model/ui-slice';
 import { createAppListeners } from './listeners';
 
-const rootReducer = combineReducers({
-  [baseApi.reducerPath]: baseApi.reducer,
+/** The RTK Query cache, there once the API has loaded (shared/api/api-registry.ts). */
+type ApiState = { [path in BaseApi['reducerPath']]: ReturnType<BaseApi['reducer']> };
+
+const rootReducer = combineSlices({
   auth: authReducer,
   settings: settingsReducer,
   ui: uiReducer,
-});
+}).withLazyLoadedSlices<ApiState>();
 export type RootState = ReturnType<typeof rootReducer>;
+
+// One root reducer for every store (tests make many): the API's slice joins it when it loads.
+whenApiLoaded((api) => rootReducer.inject(api));
+
+/** The API joined the store: the action gives the store the API's slice before its middleware runs. */
+export const apiAttached = createAction('app/apiAttached');
 
 /**
  * localStorage for redux-persist (its own `redux-persist/lib/storage` is CommonJS with a default
@@ -48,8 +58,8 @@ export const persistConfig = {
 
 /**
  * A store with everything wired: the persisted auth slice (persistStore starts the saving and
- * the restoring; without it the store works, unpersisted, as in tests), the API middleware and
- * the listeners that join the features.
+ * the restoring; without it the store works, unpersisted, as in tests), the API (its slice and
+ * middleware as soon as it has loaded) and the listeners that join the features.
  */
 // redux-persist's types predate Redux 5: state as the app sees it (its `_persist` key is the library's).
 const persistedReducer = persistReducer(
@@ -59,7 +69,8 @@ const persistedReducer = persistReducer(
 
 export function makeStore(preloadedState?: Partial<RootState>) {
   const listeners = createAppListeners();
-  return configureStore({
+  const apiMiddleware = createDynamicMiddleware();
+  const store = configureStore({
     reducer: persistedReducer,
     preloadedState,
     middleware: (getDefaultMiddleware) =>
@@ -67,8 +78,13 @@ export function makeStore(preloadedState?: Partial<RootState>) {
         serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
       })
         .prepend(listeners.middleware)
-        .concat(baseApi.middleware),
+        .concat(apiMiddleware.middleware),
   });
+  whenApiLoaded((api) => {
+    store.dispatch(apiAttached());
+    apiMiddleware.addMiddleware(api.middleware);
+  });
+  return store;
 }
 
 export type AppStore = ReturnType<typeof makeStore>;

@@ -7,6 +7,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { ERROR_MESSAGES } from '@tradehost/contracts';
 import { i18n } from '../i18n';
+import { registerApi } from './api-registry';
 import { errorText, toApiRequestError, type ApiRequestError } from '../lib/api-error';
 import { needsRefresh } from '../lib/token';
 import { notify } from '../ui/toast/notify';
@@ -107,3 +108,6 @@ export const baseApi = createApi({
   tagTypes: ['User', 'Permissions', 'Alert'],
   endpoints: () => ({}),
 });
+
+// the store takes the API's reducer and middleware now (see api-registry.ts)
+registerApi(baseApi);

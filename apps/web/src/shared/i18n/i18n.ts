@@ -1,43 +1,55 @@
-import i18next, { type Resource } from 'i18next';
+import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, readLanguage, UI_LANGUAGES } from '../lib/preferences';
-
-type Messages = Record<string, unknown>;
+import { resourcesFrom, type Messages } from './resources';
 
 /**
- * Every src/locales/<language>/<namespace>.json, bundled (they are small). A feature adds its
- * namespace by adding the two files; nothing to register.
+ * Every src/locales/en/<namespace>.json, bundled (they are small). A feature adds its namespace
+ * by adding its files; nothing to register.
  */
-const files = import.meta.glob<Messages>('../../locales/*/*.json', {
+const files = import.meta.glob<Messages>('../../locales/en/*.json', {
   eager: true,
   import: 'default',
 });
 
-export function resourcesFrom(modules: Record<string, Messages>): Resource {
-  const resources: Resource = {};
-  for (const [path, messages] of Object.entries(modules)) {
-    const match = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-    if (!match) continue;
-    const [, language = '', namespace = ''] = match;
-    (resources[language] ??= {})[namespace] = messages;
-  }
-  return resources;
-}
-
+/** The bundled texts: English, the default and the fallback of every other language. */
 export const resources = resourcesFrom(files);
-export const namespaces = [...new Set(Object.values(resources).flatMap((r) => Object.keys(r)))];
+export const namespaces = Object.keys(resources[DEFAULT_LANGUAGE] ?? {});
+
+/**
+ * The other languages' texts come from a chunk of their own, loaded the first time one is wanted
+ * (at start-up for a reader who chose it before, or on a switch): the English reader does not
+ * download them. i18next switches the language once its texts are in, so a switch never shows a
+ * half-translated screen; if the chunk cannot be loaded the screen stays in English.
+ */
+const otherLanguagesBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    import('./other-languages').then(
+      ({ otherLanguages }) => callback(null, otherLanguages[language]?.[namespace] ?? {}),
+      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+    );
+  },
+};
 
 export const i18n = i18next.createInstance();
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: readLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...UI_LANGUAGES],
-  ns: namespaces,
-  defaultNS: 'common',
-  interpolation: { escapeValue: false }, // React escapes
-  initAsync: false,
-  returnNull: false,
-  showSupportNotice: false,
-});
+/** Settles once the start-up language's texts are in (at once for English); render after it. */
+export const i18nReady: Promise<unknown> = i18n
+  .use(otherLanguagesBackend)
+  .use(initReactI18next)
+  .init({
+    resources,
+    // the languages missing from `resources` come from the backend above
+    partialBundledLanguages: true,
+    lng: readLanguage(),
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...UI_LANGUAGES],
+    ns: namespaces,
+    defaultNS: 'common',
+    interpolation: { escapeValue: false }, // React escapes
+    initAsync: false,
+    returnNull: false,
+    showSupportNotice: false,
+  });

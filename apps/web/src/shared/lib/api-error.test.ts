@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n';
 import { errorText, toApiRequestError } from './api-error';
 
 const en = i18n.getFixedT('en');
 const ru = i18n.getFixedT('ru');
+// the app bundles English only; Russian loads when first wanted
+beforeAll(() => i18n.loadLanguages('ru'));
 
 describe('errorText', () => {
   it('translates the code', () => {

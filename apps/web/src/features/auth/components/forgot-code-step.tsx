@@ -3,7 +3,7 @@ import { checkForgotOtpRequestSchema } from '@tradehost/contracts';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { Button, FormAlert, OtpInput } from '../../../shared/ui/form';
 import { useCheckForgotOtpMutation, useForgotPasswordCodeMutation } from '../api/auth-api';
 import { saveResetSession, type ResetSession } from './reset-session';
@@ -12,7 +12,7 @@ import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
 
-const codeFormSchema = checkForgotOtpRequestSchema.pick({ code: true });
+const codeFormSchema = z.pick(checkForgotOtpRequestSchema, { code: true });
 type CodeForm = z.infer<typeof codeFormSchema>;
 
 export interface ForgotCodeStepProps {

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { useAppSelector } from '../../../app/hooks';
 import { Button, Checkbox, FormAlert, PasswordField, TextField } from '../../../shared/ui/form';
 import { useSignupMutation } from '../api/auth-api';

@@ -12,7 +12,8 @@ import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, type InitialEntry } from 'react-router';
 import { makeStore } from '../../../app/store';
-import { namespaces, resources } from '../../../shared/i18n';
+import { namespaces } from '../../../shared/i18n';
+import { allResources } from '../../../test/i18n-resources';
 import type { Reply } from '../../../test/fetch-stub';
 import { Component as ForgotPasswordPage } from '../pages/forgot-password-page';
 import { Component as LoginPage } from '../pages/login-page';
@@ -32,7 +33,7 @@ export function createTestI18n(language: 'en' | 'ru' = 'en'): I18n {
     lng: language,
     fallbackLng: 'en',
     supportedLngs: ['en', 'ru'],
-    resources,
+    resources: allResources,
     ns: namespaces,
     defaultNS: 'common',
     interpolation: { escapeValue: false },

@@ -1,29 +1,32 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { FormAlert } from '../../../shared/ui/form';
-import { useVerifyEmailMutation } from '../api/auth-api';
-import { useErrorText } from './use-error-text';
 
 const VERIFY_PARAM = 'verify';
 
+// The call (and the API behind it) loads only when a confirmation link brought the reader here.
+const VerifyEmailRequest = lazy(() =>
+  import('./verify-email-request').then((module) => ({ default: module.VerifyEmailRequest })),
+);
+
 /**
- * The e-mail confirmation link lands on /login?verify=<token>: confirm it once
- * (StrictMode runs effects twice; the ref remembers the token already sent),
- * drop the token from the address bar, and show how it went.
+ * The e-mail confirmation link lands on /login?verify=<token>: confirm it once (StrictMode runs
+ * effects twice; the ref remembers the token already taken), drop the token from the address
+ * bar, and show how it went.
  */
 export function VerifyEmailStatus() {
   const { t } = useTranslation('auth');
-  const errorText = useErrorText();
   const [searchParams, setSearchParams] = useSearchParams();
   const token = searchParams.get(VERIFY_PARAM);
-  const [verify, result] = useVerifyEmailMutation();
-  const sentToken = useRef<string | null>(null);
+  // the link's token, kept once it has left the address bar
+  const [linkToken, setLinkToken] = useState(token);
+  const takenToken = useRef<string | null>(null);
 
   useEffect(() => {
-    if (token === null || sentToken.current === token) return;
-    sentToken.current = token;
-    void verify({ token });
+    if (token === null || takenToken.current === token) return;
+    takenToken.current = token;
+    setLinkToken(token);
     setSearchParams(
       (params) => {
         const next = new URLSearchParams(params);
@@ -32,14 +35,13 @@ export function VerifyEmailStatus() {
       },
       { replace: true },
     );
-  }, [token, verify, setSearchParams]);
+  }, [token, setSearchParams]);
 
-  if (result.isUninitialized && token === null) return null;
-  if (result.isUninitialized || result.isLoading) {
-    return <FormAlert tone="info">{t('verify.pending')}</FormAlert>;
-  }
-  if (result.isSuccess) {
-    return <FormAlert tone="success">{t('verify.success')}</FormAlert>;
-  }
-  return <FormAlert tone="error">{errorText.request(result.error)}</FormAlert>;
+  if (linkToken === null) return null;
+  const pending = <FormAlert tone="info">{t('verify.pending')}</FormAlert>;
+  return (
+    <Suspense fallback={pending}>
+      <VerifyEmailRequest key={linkToken} token={linkToken} pending={pending} />
+    </Suspense>
+  );
 }

@@ -3,7 +3,11 @@ import { makeStore } from '../../../app/store';
 import { stubFetch } from '../../../test/fetch-stub';
 import { recordReferral, takeReferralCode } from './referral';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+// the click goes once the API has loaded (it is not part of the first view)
+const settle = async () => {
+  await import('../api/auth-api');
+  await new Promise((resolve) => setTimeout(resolve, 0));
+};
 
 describe('referral capture', () => {
   afterEach(() => window.history.replaceState(null, '', '/'));

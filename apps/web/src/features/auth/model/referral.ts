@@ -1,7 +1,6 @@
 import { PARTNER_CODE_MAX } from '@tradehost/contracts';
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { readStorage, writeStorage } from '../../../shared/lib/preferences';
-import { authApi } from '../api/auth-api';
 import { referralCodeStored } from './auth-slice';
 
 export const REFERRAL_PARAM = 'ref';
@@ -27,15 +26,16 @@ export function takeReferralCode(
 /**
  * Keeps the code for the signup form (state.auth.referralCode, persisted) and reports the click
  * (POST /clicks/create) once per tab session, so reloads and repeated links do not count again.
- * Dispatch it after the session is restored, or the restore would overwrite the code.
+ * Dispatch it after the session is restored, or the restore would overwrite the code. The API
+ * loads for the report (it is not part of the first view).
  */
 export function recordReferral(code: string): ThunkAction<void, unknown, unknown, UnknownAction> {
   return (dispatch) => {
     dispatch(referralCodeStored(code));
     if (readStorage(clickKey(code), 'session')) return;
     writeStorage(clickKey(code), '1', 'session');
-    void dispatch(
-      authApi.endpoints.createClick.initiate({ referral_code: code }, { track: false }),
+    void import('../api/auth-api').then(({ authApi }) =>
+      dispatch(authApi.endpoints.createClick.initiate({ referral_code: code }, { track: false })),
     );
   };
 }

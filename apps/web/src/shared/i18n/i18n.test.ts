@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { i18n, namespaces, resources } from './i18n';
+
+describe('i18n', () => {
+  it('bundles the English texts only, every namespace of them', () => {
+    expect(Object.keys(resources)).toEqual(['en']);
+    expect(namespaces).toEqual(expect.arrayContaining(['common', 'errors', 'auth']));
+    expect(i18n.hasResourceBundle('ru', 'common')).toBe(false);
+  });
+
+  it('loads Russian when it is first wanted, then switches to it', async () => {
+    expect(i18n.t('common:requestFailed')).toBe('The request failed');
+    const switching = i18n.changeLanguage('ru');
+    // still English while the Russian texts load: never a half-translated screen
+    expect(i18n.language).toBe('en');
+    await switching;
+    expect(i18n.language).toBe('ru');
+    expect(i18n.t('common:requestFailed')).toBe('Запрос не выполнен');
+    for (const namespace of namespaces) expect(i18n.hasResourceBundle('ru', namespace)).toBe(true);
+    await i18n.changeLanguage('en');
+    expect(i18n.t('common:requestFailed')).toBe('The request failed');
+  });
+});
