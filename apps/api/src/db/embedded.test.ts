@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closedAncestor, clusterDirectory } from './embedded.ts';
+import { closedAncestor, clusterDirectory, loadEmbeddedPostgres } from './embedded.ts';
 
 describe('clusterDirectory', () => {
   const closed = mkdtempSync(join(tmpdir(), 'closed-')); // mkdtemp makes it 0700
@@ -39,5 +39,15 @@ describe('closedAncestor', () => {
 
   it('finds none on a path open all the way', () => {
     expect(closedAncestor('/tmp/anything')).toBeUndefined();
+  });
+});
+
+describe('loadEmbeddedPostgres', () => {
+  it('leaves no process hook behind that could turn a failing exit code into 0', async () => {
+    const events = ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const before = events.map((event) => process.listenerCount(event));
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
+    expect(typeof EmbeddedPostgres).toBe('function');
+    expect(events.map((event) => process.listenerCount(event))).toEqual(before);
   });
 });

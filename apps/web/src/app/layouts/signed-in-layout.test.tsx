@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch, type Handler } from '../../test/fetch-stub';
 import { testUser } from '../../test/fixtures';
@@ -40,7 +40,7 @@ describe('signed-in header', () => {
     expect(within(mainNav()).getByRole('link', { name: 'Support' })).not.toHaveAttribute(
       'aria-current',
     );
-    expect(document.title).toBe('VPS servers · TradeHost');
+    await waitFor(() => expect(document.title).toBe('VPS servers · TradeHost'));
   });
 
   it('hides Partners when the partner flag is off', async () => {

@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, within, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -43,7 +43,7 @@ describe('legal pages', () => {
     const title = await screen.findByRole('heading', { level: 1, name: offerEn.title });
     expect(title).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
-    expect(document.title).toBe(`${offerEn.title} · TradeHost`);
+    await waitFor(() => expect(document.title).toBe(`${offerEn.title} · TradeHost`));
     expect(screen.getByText(offerEn.effectiveDate)).toBeInTheDocument();
     expect(screen.getByText(offerEn.intro)).toBeInTheDocument();
 
@@ -92,7 +92,7 @@ describe('legal pages', () => {
     expect(
       screen.getByRole('heading', { level: 2, name: offerRu.sections[0]!.heading }),
     ).toBeInTheDocument();
-    expect(document.title).toBe(`${offerRu.title} · TradeHost`);
+    await waitFor(() => expect(document.title).toBe(`${offerRu.title} · TradeHost`));
   });
 
   it('offers a retry when the document cannot be loaded', async () => {
