@@ -2,6 +2,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { buttonClassName } from '../../../shared/ui/form';
 import { AuthCard } from './auth-card';
+import { DevMailboxLink } from './dev-mailbox-link';
 import { useFocusOnMount } from './use-focus-on-mount';
 import styles from './auth-card.module.css';
 
@@ -35,6 +36,7 @@ export function SignupSent({ email }: { email: string }) {
           />
         </p>
         <p className={styles.muted}>{t('signup.sent.spam')}</p>
+        <DevMailboxLink />
         <Link to="/login" className={buttonClassName({ variant: 'primary', fullWidth: true })}>
           {t('signup.sent.toLogin')}
         </Link>
