@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type AppDeps } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { databaseUrl, TEMPLATE_DATABASE } from './global-setup.ts';
@@ -199,6 +199,21 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await dropper.end();
     },
   };
+}
+
+/**
+ * Starts a test app (startTestApp) in beforeAll and closes it in afterAll of the calling file or
+ * describe block. The returned object is filled in by beforeAll: use it inside tests and hooks.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  const t = {} as TestApp;
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(options);
+    Object.assign(t, started);
+  });
+  afterAll(async () => started?.close());
+  return t;
 }
 
 /** The confirmation token in a verification mail's link. */

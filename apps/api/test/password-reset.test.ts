@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createVerifiedUser,
   resetCodeOf,
   signIn,
   signupBody,
-  startTestApp,
+  useTestApp,
   verifyTokenOf,
   XHR,
-  type TestApp,
 } from './helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 const FORGOT = '/api/user/auth/forgot-password-code';
 const CHECK = '/api/user/auth/check-forgot-otp';

@@ -2,13 +2,16 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, signupBody, startTestApp, verifyTokenOf, type TestApp } from './helpers.ts';
+import {
+  signIn,
+  signupBody,
+  startTestApp,
+  useTestApp,
+  verifyTokenOf,
+  type TestApp,
+} from './helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 describe('HTTP basics', () => {
   it('sends helmet’s security headers with a CSP that allows the console', async () => {
@@ -149,11 +152,7 @@ describe('server errors', () => {
 });
 
 describe('development mailbox', () => {
-  let dev: TestApp;
-  beforeAll(async () => {
-    dev = await startTestApp({ env: { SMTP_URL: '' } });
-  });
-  afterAll(async () => dev?.close());
+  const dev = useTestApp({ env: { SMTP_URL: '' } });
 
   it('keeps the mails without SMTP and shows them at /api/dev/mailbox with clickable links', async () => {
     const body = signupBody({ name: '<Eve>' });

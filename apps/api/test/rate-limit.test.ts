@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { passwordStats } from '../src/lib/password.ts';
-import { PASSWORD, signupBody, startTestApp, XHR, type TestApp } from './helpers.ts';
+import { PASSWORD, signupBody, useTestApp, XHR } from './helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_AUTH_MAX: '3', RATE_LIMIT_USER_MAX: '4' } });
-});
-afterAll(async () => t?.close());
+const t = useTestApp({ env: { RATE_LIMIT_AUTH_MAX: '3', RATE_LIMIT_USER_MAX: '4' } });
 
 const TOO_MANY = { message: 'Too much requests - try later ...', code: 'TOO_MANY_REQUESTS' };
 

@@ -1,14 +1,10 @@
 import { userSchema } from '@tradehost/contracts';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { signIn, startTestApp, XHR, type ApiClient, type TestApp } from './helpers.ts';
+import { signIn, useTestApp, XHR, type ApiClient } from './helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 const REFRESH = '/api/user/auth/refresh-token';
 const LOGOUT = '/api/user/auth/logout';

@@ -1,19 +1,8 @@
 import { ERROR_MESSAGES, SUCCESS_MESSAGES } from '@tradehost/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PASSWORD,
-  signupBody,
-  startTestApp,
-  uniqueEmail,
-  verifyTokenOf,
-  type TestApp,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, signupBody, uniqueEmail, useTestApp, verifyTokenOf } from './helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 const SIGNUP = '/api/user/auth/create';
 
@@ -191,12 +180,8 @@ describe('POST /api/user/auth/create', () => {
 });
 
 describe('sign-up when the mail server is down', () => {
-  let down: TestApp;
-  beforeAll(async () => {
-    // port 9 (discard) on localhost: nothing listens there, the connection is refused at once
-    down = await startTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
-  });
-  afterAll(async () => down?.close());
+  // port 9 (discard) on localhost: nothing listens there, the connection is refused at once
+  const down = useTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
 
   it('still answers 201, keeps the account and logs the failure', async () => {
     const body = signupBody();

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetCodeOf, signIn, signupBody, startTestApp, type TestApp } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { resetCodeOf, signIn, signupBody, useTestApp } from './helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 describe('POST /api/user/change_language', () => {
   it('stores the language lower-case; later e-mails use it', async () => {

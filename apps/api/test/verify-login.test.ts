@@ -1,20 +1,9 @@
 import { SUCCESS_MESSAGES, tokenResponseSchema } from '@tradehost/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { passwordStats } from '../src/lib/password.ts';
-import {
-  createVerifiedUser,
-  PASSWORD,
-  signupBody,
-  startTestApp,
-  verifyTokenOf,
-  type TestApp,
-} from './helpers.ts';
+import { createVerifiedUser, PASSWORD, signupBody, useTestApp, verifyTokenOf } from './helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => t?.close());
+const t = useTestApp();
 
 const VERIFY = '/api/user/auth/verify-email';
 const LOGIN = '/api/user/auth/login';
