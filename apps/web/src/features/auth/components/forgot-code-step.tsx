@@ -4,8 +4,9 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import * as z from 'zod/mini';
-import { Button, FormAlert, OtpInput } from '../../../shared/ui/form';
+import { Button, OtpInput } from '../../../shared/ui/form';
 import { useCheckForgotOtpMutation, useForgotPasswordCodeMutation } from '../api/auth-api';
+import { FormMessage } from './auth-fields';
 import { saveResetSession, type ResetSession } from './reset-session';
 import { applyFieldErrors } from './server-errors';
 import { useErrorText } from './use-error-text';
@@ -66,11 +67,7 @@ export function ForgotCodeStep({ email, onChangeEmail }: ForgotCodeStepProps) {
 
   return (
     <form className={styles.form} noValidate onSubmit={handleSubmit(onSubmit)}>
-      {message ? (
-        <FormAlert ref={alertRef} tone={message.tone}>
-          {message.text}
-        </FormAlert>
-      ) : null}
+      <FormMessage message={message} alertRef={alertRef} />
       <OtpInput
         label={t('fields.code')}
         hint={t('hints.code')}

@@ -2,8 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { forgotPasswordRequestSchema, type ForgotPasswordRequest } from '@tradehost/contracts';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { Button } from '../../../shared/ui/form';
 import { useForgotPasswordCodeMutation } from '../api/auth-api';
+import { EmailField, FormMessage } from './auth-fields';
 import { applyFieldErrors } from './server-errors';
 import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
@@ -46,21 +47,8 @@ export function ForgotEmailStep({ defaultEmail = '', onCodeSent }: ForgotEmailSt
 
   return (
     <form className={styles.form} noValidate onSubmit={handleSubmit(onSubmit)}>
-      {message ? (
-        <FormAlert ref={alertRef} tone={message.tone}>
-          {message.text}
-        </FormAlert>
-      ) : null}
-      <TextField
-        label={t('fields.email')}
-        type="email"
-        autoComplete="email"
-        autoCapitalize="off"
-        spellCheck={false}
-        required
-        error={errorText.field(errors.email?.message)}
-        {...register('email')}
-      />
+      <FormMessage message={message} alertRef={alertRef} />
+      <EmailField error={errors.email?.message} {...register('email')} />
       <Button type="submit" fullWidth loading={isSubmitting} loadingText={t('forgot.sending')}>
         {t('forgot.sendCode')}
       </Button>

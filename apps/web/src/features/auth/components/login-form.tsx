@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
 import { NETWORK_ERROR_CODE } from '../../../shared/lib/api-error';
-import { Button, FormAlert, PasswordField, TextField } from '../../../shared/ui/form';
+import { Button, PasswordField } from '../../../shared/ui/form';
+import { EmailField, FormMessage } from './auth-fields';
 import type { LoginFormControl } from './login-form-logic';
 import { applyFieldErrors, hasCode } from './server-errors';
 import { useErrorText } from './use-error-text';
@@ -131,26 +132,8 @@ export function LoginForm() {
 
   return (
     <form className={styles.form} noValidate={loaded !== null} onFocus={load} onSubmit={onSubmit}>
-      {message ? (
-        <FormAlert
-          ref={alertRef}
-          tone={message.tone}
-          title={message.detail ? message.text : undefined}
-        >
-          {message.detail ?? message.text}
-        </FormAlert>
-      ) : null}
-      <TextField
-        label={t('fields.email')}
-        type="email"
-        autoComplete="email"
-        autoCapitalize="off"
-        spellCheck={false}
-        required
-        error={errorText.field(errors.email?.message)}
-        {...beforeLogic}
-        {...field('email')}
-      />
+      <FormMessage message={message} alertRef={alertRef} />
+      <EmailField error={errors.email?.message} {...beforeLogic} {...field('email')} />
       <PasswordField
         label={t('fields.password')}
         autoComplete="current-password"

@@ -3,8 +3,9 @@ import { resetPasswordRequestSchema, type ResetPasswordRequest } from '@tradehos
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Button, FormAlert, PasswordField } from '../../../shared/ui/form';
+import { Button, FormAlert } from '../../../shared/ui/form';
 import { useResetPasswordWithCodeMutation } from '../api/auth-api';
+import { NewPasswordFields } from './auth-fields';
 import type { ResetSession } from './reset-session';
 import { applyFieldErrors, hasCode } from './server-errors';
 import { useErrorText } from './use-error-text';
@@ -79,22 +80,14 @@ export function ResetPasswordForm({ session, onPasswordReset }: ResetPasswordFor
         readOnly
         hidden
       />
-      <PasswordField
-        label={t('fields.newPassword')}
-        autoComplete="new-password"
-        required
-        hint={t('hints.password')}
-        toggleLabel={t('fields.showPassword')}
-        error={errorText.field(errors.password?.message)}
-        {...register('password')}
-      />
-      <PasswordField
-        label={t('fields.newPasswordConfirmation')}
-        autoComplete="new-password"
-        required
-        toggleLabel={t('fields.showPassword')}
-        error={errorText.field(errors.password_confirmation?.message)}
-        {...register('password_confirmation')}
+      <NewPasswordFields
+        labels={{
+          password: t('fields.newPassword'),
+          confirmation: t('fields.newPasswordConfirmation'),
+        }}
+        password={register('password')}
+        confirmation={register('password_confirmation')}
+        errors={errors}
       />
       <Button type="submit" fullWidth loading={isSubmitting} loadingText={t('reset.submitting')}>
         {t('reset.submit')}

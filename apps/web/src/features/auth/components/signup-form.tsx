@@ -6,8 +6,9 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type * as z from 'zod/mini';
 import { useAppSelector } from '../../../app/hooks';
-import { Button, Checkbox, FormAlert, PasswordField, TextField } from '../../../shared/ui/form';
+import { Button, Checkbox, TextField } from '../../../shared/ui/form';
 import { useSignupMutation } from '../api/auth-api';
+import { EmailField, FormMessage, NewPasswordFields } from './auth-fields';
 import { applyFieldErrors, asApiError } from './server-errors';
 import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
@@ -80,11 +81,7 @@ export function SignupForm({ onSignedUp }: SignupFormProps) {
 
   return (
     <form className={styles.form} noValidate onSubmit={handleSubmit(onSubmit)}>
-      {message ? (
-        <FormAlert ref={alertRef} tone={message.tone}>
-          {message.text}
-        </FormAlert>
-      ) : null}
+      <FormMessage message={message} alertRef={alertRef} />
       <TextField
         label={t('fields.name')}
         autoComplete="name"
@@ -92,32 +89,12 @@ export function SignupForm({ onSignedUp }: SignupFormProps) {
         error={errorText.field(errors.name?.message)}
         {...register('name')}
       />
-      <TextField
-        label={t('fields.email')}
-        type="email"
-        autoComplete="email"
-        autoCapitalize="off"
-        spellCheck={false}
-        required
-        error={errorText.field(errors.email?.message)}
-        {...register('email')}
-      />
-      <PasswordField
-        label={t('fields.password')}
-        autoComplete="new-password"
-        required
-        hint={t('hints.password')}
-        toggleLabel={t('fields.showPassword')}
-        error={errorText.field(errors.password?.message)}
-        {...register('password')}
-      />
-      <PasswordField
-        label={t('fields.passwordConfirmation')}
-        autoComplete="new-password"
-        required
-        toggleLabel={t('fields.showPassword')}
-        error={errorText.field(errors.password_confirmation?.message)}
-        {...register('password_confirmation')}
+      <EmailField error={errors.email?.message} {...register('email')} />
+      <NewPasswordFields
+        labels={{ password: t('fields.password'), confirmation: t('fields.passwordConfirmation') }}
+        password={register('password')}
+        confirmation={register('password_confirmation')}
+        errors={errors}
       />
       <TextField
         label={t('fields.partnerCode')}

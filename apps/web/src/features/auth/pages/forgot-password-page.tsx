@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AuthCard } from '../components/auth-card';
+import { DevMailboxLink } from '../components/dev-mailbox-link';
 import { ForgotCodeStep } from '../components/forgot-code-step';
 import { ForgotEmailStep } from '../components/forgot-email-step';
 import { useDocumentTitle } from '../components/use-document-title';
@@ -36,14 +37,17 @@ export function Component() {
       }
     >
       {codeSentTo ? (
-        <ForgotCodeStep
-          key={codeSentTo}
-          email={codeSentTo}
-          onChangeEmail={() => {
-            setDraftEmail(codeSentTo);
-            setCodeSentTo(null);
-          }}
-        />
+        <>
+          <ForgotCodeStep
+            key={codeSentTo}
+            email={codeSentTo}
+            onChangeEmail={() => {
+              setDraftEmail(codeSentTo);
+              setCodeSentTo(null);
+            }}
+          />
+          <DevMailboxLink />
+        </>
       ) : (
         <ForgotEmailStep defaultEmail={draftEmail} onCodeSent={setCodeSentTo} />
       )}
