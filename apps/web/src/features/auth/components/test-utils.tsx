@@ -6,14 +6,12 @@
  */
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18next, { type i18n as I18n } from 'i18next';
 import { StrictMode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, type InitialEntry } from 'react-router';
 import { makeStore } from '../../../app/store';
-import { namespaces } from '../../../shared/i18n';
-import { allResources } from '../../../test/i18n-resources';
+import { createTestI18n } from '../../../test/i18n-resources';
 import type { Reply } from '../../../test/fetch-stub';
 import { Component as ForgotPasswordPage } from '../pages/forgot-password-page';
 import { Component as LoginPage } from '../pages/login-page';
@@ -21,26 +19,11 @@ import { Component as PasswordResetPage } from '../pages/password-reset-page';
 import { Component as SignupPage } from '../pages/signup-page';
 
 export { deferred, stubFetch } from '../../../test/fetch-stub';
+export { createTestI18n };
 
 /** A reply of the fetch stub: the status and the JSON body of the API. */
 export function json(status: number, body: unknown): Reply {
   return { status, body };
-}
-
-export function createTestI18n(language: 'en' | 'ru' = 'en'): I18n {
-  const instance = i18next.createInstance();
-  void instance.init({
-    lng: language,
-    fallbackLng: 'en',
-    supportedLngs: ['en', 'ru'],
-    resources: allResources,
-    ns: namespaces,
-    defaultNS: 'common',
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    showSupportNotice: false,
-  });
-  return instance;
 }
 
 function Placeholder({ title }: { title: string }) {

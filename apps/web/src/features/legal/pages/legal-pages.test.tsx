@@ -3,7 +3,9 @@ import { StrictMode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestI18n } from '../components/test-i18n';
+import { createTestI18n as createI18n } from '../../../test/i18n-resources';
+
+const createTestI18n = (language: 'en' | 'ru') => createI18n(language, 'legal');
 import { document as offerEn } from '../content/public-offer.en';
 import { document as offerRu } from '../content/public-offer.ru';
 import { document as policyEn } from '../content/privacy-policy.en';
