@@ -8,7 +8,6 @@ import { Button, OtpInput } from '../../../shared/ui/form';
 import { useCheckForgotOtpMutation, useForgotPasswordCodeMutation } from '../api/auth-api';
 import { FormMessage } from './auth-fields';
 import { saveResetSession, type ResetSession } from './reset-session';
-import { applyFieldErrors } from './server-errors';
 import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
@@ -25,7 +24,7 @@ export interface ForgotCodeStepProps {
 export function ForgotCodeStep({ email, onChangeEmail }: ForgotCodeStepProps) {
   const { t } = useTranslation('auth');
   const errorText = useErrorText();
-  const { message, alertRef, show: showMessage, clear: clearMessage } = useFormMessage();
+  const { message, alertRef, show: showMessage, fail, clear: clearMessage } = useFormMessage();
   const navigate = useNavigate();
   const [checkCode] = useCheckForgotOtpMutation();
   const [sendCode, sendState] = useForgotPasswordCodeMutation();
@@ -48,9 +47,7 @@ export function ForgotCodeStep({ email, onChangeEmail }: ForgotCodeStepProps) {
       saveResetSession(session);
       await navigate('/password-reset', { state: session });
     } catch (error) {
-      const firstField = applyFieldErrors(error, ['code'] as const, setError);
-      showMessage('error', errorText.request(error), { focus: !firstField });
-      if (firstField) setFocus(firstField);
+      fail(error, { fields: ['code'], setError, setFocus });
     }
   };
 

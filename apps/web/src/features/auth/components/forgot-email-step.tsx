@@ -5,8 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../shared/ui/form';
 import { useForgotPasswordCodeMutation } from '../api/auth-api';
 import { EmailField, FormMessage } from './auth-fields';
-import { applyFieldErrors } from './server-errors';
-import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
 
@@ -19,8 +17,7 @@ export interface ForgotEmailStepProps {
 /** Step 1 of the recovery: the e-mail the 6-digit code goes to. */
 export function ForgotEmailStep({ defaultEmail = '', onCodeSent }: ForgotEmailStepProps) {
   const { t } = useTranslation('auth');
-  const errorText = useErrorText();
-  const { message, alertRef, show: showMessage, clear: clearMessage } = useFormMessage();
+  const { message, alertRef, fail, clear: clearMessage } = useFormMessage();
   const [sendCode] = useForgotPasswordCodeMutation();
   const {
     register,
@@ -39,9 +36,7 @@ export function ForgotEmailStep({ defaultEmail = '', onCodeSent }: ForgotEmailSt
       await sendCode(data).unwrap();
       onCodeSent(data.email);
     } catch (error) {
-      const firstField = applyFieldErrors(error, ['email'] as const, setError);
-      showMessage('error', errorText.request(error), { focus: !firstField });
-      if (firstField) setFocus(firstField);
+      fail(error, { fields: ['email'], setError, setFocus });
     }
   };
 

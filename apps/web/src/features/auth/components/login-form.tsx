@@ -8,7 +8,7 @@ import { NETWORK_ERROR_CODE } from '../../../shared/lib/api-error';
 import { Button, PasswordField } from '../../../shared/ui/form';
 import { EmailField, FormMessage } from './auth-fields';
 import type { LoginFormControl } from './login-form-logic';
-import { applyFieldErrors, hasCode } from './server-errors';
+import { hasCode } from './server-errors';
 import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
@@ -39,7 +39,7 @@ interface LoadedLogic {
 export function LoginForm() {
   const { t } = useTranslation('auth');
   const errorText = useErrorText();
-  const { message, alertRef, show: showMessage, clear: clearMessage } = useFormMessage();
+  const { message, alertRef, show: showMessage, fail, clear: clearMessage } = useFormMessage();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
 
@@ -71,13 +71,12 @@ export function LoginForm() {
         // The shell stores the token and swaps to the signed-in routes.
         await navigate('/vps', { replace: true });
       } catch (error) {
-        const firstField = applyFieldErrors(error, FIELDS, form.setError);
-        showMessage('error', errorText.request(error), {
+        fail(
+          error,
+          { fields: FIELDS, setError: form.setError, setFocus: form.setFocus },
           // an unconfirmed address gets a fresh confirmation link from the API
-          detail: hasCode(error, 'EMAIL_NOT_VERIFIED') ? t('login.newLinkSent') : undefined,
-          focus: !firstField,
-        });
-        if (firstField) form.setFocus(firstField);
+          hasCode(error, 'EMAIL_NOT_VERIFIED') ? t('login.newLinkSent') : undefined,
+        );
       }
     };
 

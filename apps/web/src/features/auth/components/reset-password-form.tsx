@@ -7,8 +7,7 @@ import { Button, FormAlert } from '../../../shared/ui/form';
 import { useResetPasswordWithCodeMutation } from '../api/auth-api';
 import { NewPasswordFields } from './auth-fields';
 import type { ResetSession } from './reset-session';
-import { applyFieldErrors, hasCode } from './server-errors';
-import { useErrorText } from './use-error-text';
+import { hasCode } from './server-errors';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
 
@@ -22,8 +21,7 @@ export interface ResetPasswordFormProps {
 /** The new password and its confirmation; the e-mail and code ride along unseen. */
 export function ResetPasswordForm({ session, onPasswordReset }: ResetPasswordFormProps) {
   const { t } = useTranslation('auth');
-  const errorText = useErrorText();
-  const { message, alertRef, show: showMessage, clear: clearMessage } = useFormMessage();
+  const { message, alertRef, fail, clear: clearMessage } = useFormMessage();
   const [resetPassword] = useResetPasswordWithCodeMutation();
   const {
     register,
@@ -47,17 +45,15 @@ export function ResetPasswordForm({ session, onPasswordReset }: ResetPasswordFor
       await resetPassword(data).unwrap();
       onPasswordReset();
     } catch (error) {
-      const firstField = applyFieldErrors(error, FIELDS, setError);
-      showMessage('error', errorText.request(error), {
-        detail:
-          hasCode(error, 'CODE_INVALID') || hasCode(error, 'EMAIL_NOT_FOUND') ? (
-            <Link to="/forgot-password" className={styles.link}>
-              {t('reset.requestNewCode')}
-            </Link>
-          ) : undefined,
-        focus: !firstField,
-      });
-      if (firstField) setFocus(firstField);
+      fail(
+        error,
+        { fields: FIELDS, setError, setFocus },
+        hasCode(error, 'CODE_INVALID') || hasCode(error, 'EMAIL_NOT_FOUND') ? (
+          <Link to="/forgot-password" className={styles.link}>
+            {t('reset.requestNewCode')}
+          </Link>
+        ) : undefined,
+      );
     }
   };
 

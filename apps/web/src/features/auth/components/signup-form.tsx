@@ -9,7 +9,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { Button, Checkbox, TextField } from '../../../shared/ui/form';
 import { useSignupMutation } from '../api/auth-api';
 import { EmailField, FormMessage, NewPasswordFields } from './auth-fields';
-import { applyFieldErrors, asApiError } from './server-errors';
+import { asApiError } from './server-errors';
 import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
@@ -34,7 +34,7 @@ export interface SignupFormProps {
 export function SignupForm({ onSignedUp }: SignupFormProps) {
   const { t, i18n } = useTranslation('auth');
   const errorText = useErrorText();
-  const { message, alertRef, show: showMessage, clear: clearMessage } = useFormMessage();
+  const { message, alertRef, fail, clear: clearMessage } = useFormMessage();
   const referralCode = useAppSelector((state) => state.auth.referralCode) ?? '';
   const [signup] = useSignupMutation();
   const language: Language = i18n.language?.startsWith('ru') ? 'ru' : 'en';
@@ -73,9 +73,7 @@ export function SignupForm({ onSignedUp }: SignupFormProps) {
     } catch (error) {
       // SPEC section 8: a 401 from sign-up is ignored.
       if (asApiError(error)?.status === 401) return;
-      const firstField = applyFieldErrors(error, FIELDS, setError);
-      showMessage('error', errorText.request(error), { focus: !firstField });
-      if (firstField) setFocus(firstField);
+      fail(error, { fields: FIELDS, setError, setFocus });
     }
   };
 

@@ -1,5 +1,16 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { FieldValues, Path, UseFormSetError, UseFormSetFocus } from 'react-hook-form';
 import type { FormAlertTone } from '../../../shared/ui/form';
+import { applyFieldErrors } from './server-errors';
+import { useErrorText } from './use-error-text';
+
+/** The parts of a react-hook-form form a failed submit writes to. */
+export interface FailingForm<T extends FieldValues> {
+  /** The fields in form order: the first that gets a server error takes the focus. */
+  fields: readonly Path<T>[];
+  setError: UseFormSetError<T>;
+  setFocus: UseFormSetFocus<T>;
+}
 
 export interface FormMessage {
   tone: FormAlertTone;
@@ -38,5 +49,19 @@ export function useFormMessage() {
   );
   const clear = useCallback(() => setMessage(null), []);
 
-  return { message, alertRef, show, clear };
+  const errorText = useErrorText();
+  /**
+   * After a failed submit: the server's field errors on their fields, its message in the
+   * alert, and the focus on the first field that got one, or else on the alert.
+   */
+  const fail = useCallback(
+    <T extends FieldValues>(error: unknown, form: FailingForm<T>, detail?: ReactNode) => {
+      const firstField = applyFieldErrors(error, form.fields, form.setError);
+      show('error', errorText.request(error), { detail, focus: !firstField });
+      if (firstField) form.setFocus(firstField);
+    },
+    [errorText, show],
+  );
+
+  return { message, alertRef, show, clear, fail };
 }
