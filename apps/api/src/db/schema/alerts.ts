@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 
 /** Notices shown to every signed-in user while active and within their window. */
 export const alerts = pgTable(
@@ -10,9 +11,9 @@ export const alerts = pgTable(
     textEn: text('text_en').notNull(),
     textRu: text('text_ru').notNull(),
     active: boolean('active').notNull().default(true),
-    startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
-    endsAt: timestamp('ends_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startsAt: timestamptz('starts_at').notNull().defaultNow(),
+    endsAt: timestamptz('ends_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [
     check('alerts_level_check', sql`${t.level} in ('info', 'warning', 'danger')`),

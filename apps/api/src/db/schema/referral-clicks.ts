@@ -1,15 +1,14 @@
-import { bigint, bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from './users.ts';
+import { bigserial, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
+import { userRef } from './users.ts';
 
 /** One visit through a partner's link (`?ref=CODE`). */
 export const referralClicks = pgTable(
   'referral_clicks',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    partnerId: bigint('partner_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    partnerId: userRef('partner_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
     ip: text('ip'),
     userAgent: text('user_agent'),
   },

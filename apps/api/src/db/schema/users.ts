@@ -6,22 +6,22 @@ import {
   index,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 
 export const users = pgTable(
   'users',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
     /** Stored lower-cased; unique regardless of case. */
     email: text('email').notNull(),
     name: text('name').notNull(),
     /** argon2id, PHC string. */
     passwordHash: text('password_hash').notNull(),
-    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    emailVerifiedAt: timestamptz('email_verified_at'),
     language: text('language').$type<'en' | 'ru'>().notNull().default('en'),
     role: text('role').$type<'user' | 'admin'>().notNull().default('user'),
     /** 8 characters of REFERRAL_ALPHABET, upper-case. */
@@ -49,3 +49,9 @@ export const users = pgTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
+
+/** A column pointing at a user, removed with the user. */
+export const userRef = (name: string) =>
+  bigint(name, { mode: 'number' })
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
