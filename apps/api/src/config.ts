@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +28,57 @@ export interface Config {
   rateLimitAuthMax: number;
   rateLimitUserMax: number;
   trustProxy: boolean;
+  payments: PaymentsConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
+
+export type GatewayId = 'sandbox' | 'payeer';
+export const GATEWAY_IDS = ['sandbox', 'payeer'] as const;
+
+export interface PaymentsConfig {
+  /** The card/e-wallet gateways switched on, in order of preference. */
+  drivers: GatewayId[];
+  /** Where gateways send their notifications: `${notifyBaseUrl}/api/payments/webhook/<driver>`. */
+  notifyBaseUrl: string;
+  /** The minimum top-up of each method, in cents. */
+  minimumCents: Record<'card' | 'ewallet' | 'crypto' | 'balance', number>;
+  /** The provider's wallet of each crypto network: [network id, display name, address]. */
+  cryptoWallets: { id: string; name: string; address: string }[];
+  sandbox: {
+    /** HMAC key of the sandbox gateway's signatures (derived from JWT_SECRET unless set). */
+    secret: string;
+    /** How long the sandbox waits before it sends its notification. */
+    delayMs: number;
+  };
+  payeer:
+    | {
+        shopId: string;
+        secretKey: string;
+        merchantUrl: string;
+        /** Notifications are accepted from these addresses only (empty: from any). */
+        allowedIps: string[];
+      }
+    | undefined;
+}
+
+/** Payeer's documented notification addresses. */
+export const PAYEER_IPS = ['185.71.65.92', '185.71.65.189', '149.202.17.210'];
+
+/**
+ * Development defaults: addresses of the documentation examples, never a real wallet. Production
+ * has no crypto method until CRYPTO_WALLETS names the provider's own wallets.
+ */
+export const EXAMPLE_CRYPTO_WALLETS = 'USDT-TRC20=TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE,BTC=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+const CRYPTO_NAMES: Record<string, string> = {
+  'USDT-TRC20': 'USDT (TRC-20)',
+  'USDT-ERC20': 'USDT (ERC-20)',
+  'USDT-BEP20': 'USDT (BEP-20)',
+  BTC: 'Bitcoin',
+  ETH: 'Ethereum',
+  LTC: 'Litecoin',
+  TRX: 'TRON',
+};
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -67,6 +116,31 @@ const envSchema = z
     RATE_LIMIT_AUTH_MAX: positiveInt.default(10),
     RATE_LIMIT_USER_MAX: positiveInt.default(120),
     TRUST_PROXY: flag.default(false),
+    PAYMENT_DRIVERS: z
+      .string()
+      .regex(/^(sandbox|payeer)(,(sandbox|payeer))*$/, 'a comma list of sandbox, payeer')
+      .optional(),
+    PAYMENT_NOTIFY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    TOPUP_MINIMUMS: z
+      .string()
+      .regex(
+        /^(card|ewallet|crypto|balance)=\d+(\.\d{1,2})?(,(card|ewallet|crypto|balance)=\d+(\.\d{1,2})?)*$/,
+        'a comma list such as card=10,ewallet=5,crypto=20,balance=1 (dollars)',
+      )
+      .optional(),
+    CRYPTO_WALLETS: z
+      .string()
+      .regex(
+        /^[A-Z0-9]{2,10}(-[A-Z0-9]{2,10})?=[A-Za-z0-9:_-]{16,128}(,[A-Z0-9]{2,10}(-[A-Z0-9]{2,10})?=[A-Za-z0-9:_-]{16,128})*$/,
+        'a comma list of NETWORK=address, such as USDT-TRC20=T...',
+      )
+      .optional(),
+    SANDBOX_GATEWAY_SECRET: z.string().min(JWT_SECRET_MIN).optional(),
+    SANDBOX_GATEWAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
+    PAYEER_SHOP_ID: z.string().regex(/^\d+$/, 'the shop id, digits').optional(),
+    PAYEER_SECRET_KEY: z.string().min(8).optional(),
+    PAYEER_MERCHANT_URL: z.url({ protocol: /^https?$/ }).default('https://payeer.com/merchant/'),
+    PAYEER_ALLOWED_IPS: z.string().optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -84,7 +158,67 @@ const envSchema = z
         'DATABASE_URL',
         'is required in production (the embedded PostgreSQL is for development)',
       );
+    if (env.PAYMENT_DRIVERS?.split(',').includes('sandbox'))
+      refuse('PAYMENT_DRIVERS', 'the sandbox gateway never runs in production');
+  })
+  .superRefine((env, ctx) => {
+    const drivers = env.PAYMENT_DRIVERS?.split(',') ?? [];
+    if (drivers.includes('payeer') && (!env.PAYEER_SHOP_ID || !env.PAYEER_SECRET_KEY))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_DRIVERS'],
+        message: 'payeer needs PAYEER_SHOP_ID and PAYEER_SECRET_KEY',
+      });
   });
+
+function paymentsConfig(e: z.infer<typeof envSchema>, publicUrl: string, jwtSecret: string): PaymentsConfig {
+  const drivers = [
+    ...new Set(
+      (e.PAYMENT_DRIVERS ?? (e.NODE_ENV === 'production' ? '' : 'sandbox'))
+        .split(',')
+        .filter(Boolean) as GatewayId[],
+    ),
+  ];
+  const minimumCents = { card: 1000, ewallet: 500, crypto: 2000, balance: 100 };
+  for (const pair of e.TOPUP_MINIMUMS?.split(',') ?? []) {
+    const [method, dollars] = pair.split('=') as [keyof typeof minimumCents, string];
+    minimumCents[method] = Math.round(Number(dollars) * 100);
+  }
+  const wallets = e.CRYPTO_WALLETS ?? (e.NODE_ENV === 'production' ? '' : EXAMPLE_CRYPTO_WALLETS);
+  const cryptoWallets = wallets
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const [id, address] = pair.split('=') as [string, string];
+      return { id, name: CRYPTO_NAMES[id] ?? id, address };
+    });
+  return {
+    drivers,
+    notifyBaseUrl: (e.PAYMENT_NOTIFY_BASE_URL ?? publicUrl).replace(/\/+$/, ''),
+    minimumCents,
+    cryptoWallets,
+    sandbox: {
+      secret:
+        e.SANDBOX_GATEWAY_SECRET ??
+        createHmac('sha256', jwtSecret).update('tradehost sandbox gateway').digest('base64url'),
+      delayMs: e.SANDBOX_GATEWAY_DELAY_MS,
+    },
+    payeer:
+      e.PAYEER_SHOP_ID && e.PAYEER_SECRET_KEY
+        ? {
+            shopId: e.PAYEER_SHOP_ID,
+            secretKey: e.PAYEER_SECRET_KEY,
+            merchantUrl: e.PAYEER_MERCHANT_URL,
+            allowedIps:
+              e.PAYEER_ALLOWED_IPS === undefined
+                ? PAYEER_IPS
+                : e.PAYEER_ALLOWED_IPS.split(',')
+                    .map((ip) => ip.trim())
+                    .filter(Boolean),
+          }
+        : undefined,
+  };
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -106,6 +240,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const e = parsed.data;
   const dataDir = resolve(cwd, e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const jwtSecret = e.JWT_SECRET ?? readOrCreateSecret(join(dataDir, 'jwt-secret'));
   return {
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
@@ -117,13 +252,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(join(dataDir, 'jwt-secret')),
+    jwtSecret,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     webDist: e.WEB_DIST ? resolve(cwd, e.WEB_DIST) : DEFAULT_WEB_DIST,
     rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,
     rateLimitUserMax: e.RATE_LIMIT_USER_MAX,
     trustProxy: e.TRUST_PROXY,
+    payments: paymentsConfig(e, publicUrl, jwtSecret),
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,3 +1,5 @@
 export * from './errors.ts';
 export * from './messages.ts';
 export * from './auth.ts';
+export * from './balance.ts';
+export * from './admin.ts';

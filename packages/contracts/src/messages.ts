@@ -11,6 +11,13 @@ export const SUCCESS_MESSAGES = {
   PASSWORD_RESET: 'Your password has been changed. You can sign in now.',
   LANGUAGE_CHANGED: 'The language has been changed',
   CLICK_RECORDED: 'The click has been recorded',
+  PAYMENT_CREATED: 'The payment has been created. Complete it on the payment page.',
+  BALANCE_MOVED: 'The partner balance has been moved to the balance',
+  CRYPTO_SUBMITTED: 'The payment has been sent for review',
+  TRANSFER_DONE: 'The transfer is complete',
+  PAYMENT_CONFIRMED: 'The payment is confirmed and the balance credited',
+  PAYMENT_REJECTED: 'The payment has been rejected',
+  BALANCE_ADJUSTED: 'The balance has been adjusted',
 } as const;
 
 export type SuccessCode = keyof typeof SUCCESS_MESSAGES;

@@ -1,0 +1,120 @@
+import * as z from 'zod/mini';
+import { pageOf, paymentSchema, PAYMENT_STATUSES, signedAmountSchema } from './balance.ts';
+
+/** The operator area (role admin): the crypto review queue, users' ledgers, adjustments, audit. */
+
+export const REASON_MAX = 500;
+
+const reasonSchema = z
+  .string({ error: 'REASON_REQUIRED' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'REASON_REQUIRED' }),
+    z.maxLength(REASON_MAX, { error: 'REASON_TOO_LONG' }),
+  );
+
+export const userRefSchema = z.object({ id: z.int(), email: z.string(), name: z.string() });
+export type UserRef = z.infer<typeof userRefSchema>;
+
+export const adminPaymentSchema = z.extend(paymentSchema, {
+  user: userRefSchema,
+  reviewed_by: z.nullable(userRefSchema),
+  reviewed_at: z.nullable(z.iso.datetime()),
+});
+export type AdminPayment = z.infer<typeof adminPaymentSchema>;
+
+export const adminPaymentsQuerySchema = z.object({
+  status: z._default(z.enum(PAYMENT_STATUSES), 'under_review'),
+  method: z.optional(z.enum(['card', 'ewallet', 'crypto', 'balance'])),
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+});
+export const adminPaymentsPageSchema = pageOf(adminPaymentSchema);
+
+export const rejectPaymentRequestSchema = z.object({ reason: reasonSchema });
+export type RejectPaymentRequest = z.infer<typeof rejectPaymentRequestSchema>;
+export const adminPaymentResponseSchema = z.object({
+  payment: adminPaymentSchema,
+  message: z.string(),
+  code: z.optional(z.string()),
+});
+
+export const adminUserSchema = z.object({
+  id: z.int(),
+  created_at: z.iso.datetime(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['user', 'admin']),
+  balance: z.number(),
+  balance_partner: z.number(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+export const adminUsersQuerySchema = z.object({
+  query: z._default(z.string().check(z.trim(), z.maxLength(254)), ''),
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+});
+export const adminUsersPageSchema = pageOf(adminUserSchema);
+export const adminUserResponseSchema = z.object({ user: adminUserSchema });
+
+export const LEDGER_ACCOUNTS = ['balance', 'balance_partner'] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+export const LEDGER_KINDS = ['topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export const ledgerEntrySchema = z.object({
+  id: z.int(),
+  transaction_id: z.int(),
+  created_at: z.iso.datetime(),
+  kind: z.enum(LEDGER_KINDS),
+  account: z.enum(LEDGER_ACCOUNTS),
+  /** Signed dollars: credit > 0, debit < 0. */
+  amount: z.number(),
+  /** Dollars on the account after this entry. */
+  balance_after: z.number(),
+  memo: z.nullable(z.string()),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+export const ledgerQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+});
+export const ledgerPageSchema = pageOf(ledgerEntrySchema);
+
+export const adjustmentRequestSchema = z.object({
+  account: z._default(z.enum(LEDGER_ACCOUNTS), 'balance'),
+  /** Signed dollars: "25" credits, "-25" debits. */
+  amount: signedAmountSchema,
+  reason: reasonSchema,
+});
+export type AdjustmentRequest = z.input<typeof adjustmentRequestSchema>;
+export const adjustmentResponseSchema = z.object({
+  user: adminUserSchema,
+  entry: ledgerEntrySchema,
+  message: z.string(),
+  code: z.optional(z.string()),
+});
+
+export const AUDIT_ACTIONS = [
+  'payment.confirm',
+  'payment.reject',
+  'balance.adjust',
+  'payment.mismatch',
+] as const;
+export const auditEntrySchema = z.object({
+  id: z.int(),
+  created_at: z.iso.datetime(),
+  /** Null for the system (a gateway's notification). */
+  actor: z.nullable(userRefSchema),
+  action: z.string(),
+  subject_type: z.string(),
+  subject_id: z.nullable(z.string()),
+  target_user: z.nullable(userRefSchema),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
+  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+});
+export const auditPageSchema = pageOf(auditEntrySchema);
