@@ -68,7 +68,8 @@ export const PAYEER_IPS = ['185.71.65.92', '185.71.65.189', '149.202.17.210'];
  * Development defaults: addresses of the documentation examples, never a real wallet. Production
  * has no crypto method until CRYPTO_WALLETS names the provider's own wallets.
  */
-export const EXAMPLE_CRYPTO_WALLETS = 'USDT-TRC20=TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE,BTC=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+export const EXAMPLE_CRYPTO_WALLETS =
+  'USDT-TRC20=TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE,BTC=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 const CRYPTO_NAMES: Record<string, string> = {
   'USDT-TRC20': 'USDT (TRC-20)',
@@ -171,7 +172,11 @@ const envSchema = z
       });
   });
 
-function paymentsConfig(e: z.infer<typeof envSchema>, publicUrl: string, jwtSecret: string): PaymentsConfig {
+function paymentsConfig(
+  e: z.infer<typeof envSchema>,
+  publicUrl: string,
+  jwtSecret: string,
+): PaymentsConfig {
   const drivers = [
     ...new Set(
       (e.PAYMENT_DRIVERS ?? (e.NODE_ENV === 'production' ? '' : 'sandbox'))

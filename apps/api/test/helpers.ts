@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type AppDeps } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import { createAccessTokens } from '../src/modules/auth/access-token.ts';
 import { databaseUrl, TEMPLATE_DATABASE } from './global-setup.ts';
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from './smtp.ts';
 
@@ -135,6 +136,17 @@ export interface TestAppOptions {
   /** Environment on top of the test defaults (e.g. RATE_LIMIT_AUTH_MAX). `SMTP_URL: ''` means no SMTP. */
   env?: Record<string, string>;
   deps?: Omit<AppDeps, 'now' | 'logStream'>;
+  /** Listen on a port picked before the config is read, and send gateway notifications there. */
+  notifyItself?: boolean;
+}
+
+/** A port free right now (the kernel's pick, released at once). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /**
@@ -153,6 +165,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 
   const smtp = await startTestSmtp();
+  const fixedPort = options.notifyItself ? await freePort() : 0;
   const config = loadConfig({
     NODE_ENV: 'test',
     PUBLIC_URL: 'http://localhost:5173',
@@ -163,6 +176,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     RATE_LIMIT_USER_MAX: '10000',
     WEB_DIST: '/nonexistent/tradehost-web-dist',
     LOG_LEVEL: 'info',
+    SANDBOX_GATEWAY_DELAY_MS: '0',
+    ...(fixedPort ? { PAYMENT_NOTIFY_BASE_URL: `http://127.0.0.1:${fixedPort}` } : {}),
     ...options.env,
   });
   const clock = createTestClock();
@@ -174,7 +189,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   });
   const app = buildApp(config, { ...options.deps, now: clock.now, logStream });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: fixedPort });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   const sql = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
@@ -272,4 +287,90 @@ export async function signIn(t: TestApp, overrides: Record<string, unknown> = {}
   });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
   return { ...user, browser, token: login.body.token as string };
+}
+
+/** A verified account made with SQL (no sign-up mail, no password hashing) and a bearer token for it. */
+export async function quickUser(
+  t: TestApp,
+  fields: { name?: string; email?: string; role?: 'user' | 'admin' } = {},
+): Promise<{ id: number; email: string; name: string; token: string }> {
+  const email = fields.email ?? uniqueEmail('quick');
+  const name = fields.name ?? 'Quick Trader';
+  const { rows } = await t.sql.query<{ id: string }>(
+    `insert into users (email, name, password_hash, email_verified_at, role, referral_code)
+     values ($1, $2, 'not-a-hash', now(), $3, upper(substr(md5(random()::text), 1, 8)))
+     returning id`,
+    [email, name, fields.role ?? 'user'],
+  );
+  const id = Number(rows[0]!.id);
+  const tokens = createAccessTokens(t.config.jwtSecret, 3600, () => new Date());
+  const { token } = await tokens.sign(id);
+  return { id, email, name, token };
+}
+
+/**
+ * Money onto a user's purse the only way there is: a balanced ledger transaction (an adjustment
+ * against the provider's `adjustments` account).
+ */
+export async function fund(
+  t: TestApp,
+  userId: number,
+  cents: number,
+  account: 'balance' | 'balance_partner' = 'balance',
+): Promise<void> {
+  const client = await t.sql.connect();
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{ id: string }>(
+      `insert into ledger_transactions (kind, memo) values ('adjustment', 'test funding') returning id`,
+    );
+    await client.query(
+      `insert into ledger_entries (transaction_id, user_id, account, amount_cents)
+       values ($1, $2, $3, $4), ($1, null, 'adjustments', $5)`,
+      [rows[0]!.id, userId, account, cents, -cents],
+    );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Balances in cents as stored on the users row. */
+export async function balancesOf(t: TestApp, userId: number) {
+  const { rows } = await t.sql.query<{ b: string; p: string }>(
+    'select balance_cents as b, balance_partner_cents as p from users where id = $1',
+    [userId],
+  );
+  return { balance: Number(rows[0]!.b), partner: Number(rows[0]!.p) };
+}
+
+/** The ledger's invariants: every transaction balances, every purse equals its entries, none negative. */
+export async function ledgerInvariants(t: TestApp) {
+  const { rows: unbalanced } = await t.sql.query(
+    `select transaction_id from ledger_entries group by transaction_id
+     having sum(amount_cents) <> 0 or count(*) < 2`,
+  );
+  const { rows: total } = await t.sql.query<{ s: string }>(
+    'select coalesce(sum(amount_cents), 0) as s from ledger_entries',
+  );
+  const { rows: drift } = await t.sql.query(
+    `select u.id from users u
+     left join (select user_id,
+                  sum(amount_cents) filter (where account = 'balance') as b,
+                  sum(amount_cents) filter (where account = 'balance_partner') as p
+                from ledger_entries where user_id is not null group by user_id) e on e.user_id = u.id
+     where u.balance_cents <> coalesce(e.b, 0) or u.balance_partner_cents <> coalesce(e.p, 0)`,
+  );
+  const { rows: negative } = await t.sql.query(
+    'select id from users where balance_cents < 0 or balance_partner_cents < 0',
+  );
+  return {
+    unbalanced: unbalanced.length,
+    sum: Number(total[0]!.s),
+    drift: drift.length,
+    negative: negative.length,
+  };
 }

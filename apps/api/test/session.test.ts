@@ -2,7 +2,7 @@ import { userSchema } from '@tradehost/contracts';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { signIn, useTestApp, XHR, type ApiClient } from './helpers.ts';
+import { fund, signIn, useTestApp, XHR, type ApiClient } from './helpers.ts';
 
 const t = useTestApp();
 
@@ -22,10 +22,9 @@ const clearsCookie = (headers: Headers) =>
 describe('GET /api/user/auth', () => {
   it('returns the signed-in user per the contract, money in dollars', async () => {
     const { browser, token, email } = await signIn(t, { name: 'Money Maker' });
-    await t.sql.query(
-      'update users set balance_cents = 123456, balance_partner_cents = 5 where email = $1',
-      [email],
-    );
+    const { rows } = await t.sql.query('select id from users where email = $1', [email]);
+    await fund(t, Number(rows[0].id), 123456);
+    await fund(t, Number(rows[0].id), 5, 'balance_partner');
     const res = await browser.get(ME, { token });
     expect(res.status).toBe(200);
     expect(z.strictObject(userSchema.shape).parse(res.body)).toEqual(res.body);

@@ -59,7 +59,14 @@ export const adminUserResponseSchema = z.object({ user: adminUserSchema });
 
 export const LEDGER_ACCOUNTS = ['balance', 'balance_partner'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
-export const LEDGER_KINDS = ['topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move'] as const;
+export const LEDGER_KINDS = [
+  'topup',
+  'transfer',
+  'charge',
+  'withdrawal',
+  'adjustment',
+  'partner_move',
+] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const ledgerEntrySchema = z.object({

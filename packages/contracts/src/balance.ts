@@ -36,7 +36,13 @@ export const OPERATION_STATUSES = [
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /** Card and e-wallet: processing -> paid | not_paid. Crypto: under_review -> paid | rejected. */
-export const PAYMENT_STATUSES = ['processing', 'paid', 'not_paid', 'under_review', 'rejected'] as const;
+export const PAYMENT_STATUSES = [
+  'processing',
+  'paid',
+  'not_paid',
+  'under_review',
+  'rejected',
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const CHARGE_STATUSES = ['paid', 'cancelled'] as const;
 export const WITHDRAWAL_STATUSES = ['under_review', 'paid_out', 'cancelled', 'rejected'] as const;
@@ -122,10 +128,14 @@ export type PaymentMethodsResponse = z.infer<typeof paymentMethodsResponseSchema
 
 // ---- payments (top-ups) -------------------------------------------------------------------
 
+/** A payment's method: a top-up method, or `adjustment` (an operator's correction, with its reason). */
+export const PAYMENT_KINDS = [...PAYMENT_METHODS, 'adjustment'] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
 export const paymentSchema = z.object({
   id: z.int(),
   created_at: z.iso.datetime(),
-  method: z.enum(PAYMENT_METHODS),
+  method: z.enum(PAYMENT_KINDS),
   /** Dollars. */
   amount: z.number(),
   currency: z.string(),
@@ -134,7 +144,7 @@ export const paymentSchema = z.object({
   network: z.nullable(z.string()),
   wallet: z.nullable(z.string()),
   txid: z.nullable(z.string()),
-  /** Rejected crypto payments: the operator's reason, shown to the user. */
+  /** Rejected crypto payments and adjustments: the operator's reason, shown to the user. */
   reason: z.nullable(z.string()),
   paid_at: z.nullable(z.iso.datetime()),
 });
@@ -181,7 +191,9 @@ export const cryptoWalletResponseSchema = z.object({
 export type CryptoWalletResponse = z.infer<typeof cryptoWalletResponseSchema>;
 
 export const cryptoPaymentRequestSchema = z.object({
-  network: z.string({ error: 'NETWORK_UNKNOWN' }).check(z.maxLength(32, { error: 'NETWORK_UNKNOWN' })),
+  network: z
+    .string({ error: 'NETWORK_UNKNOWN' })
+    .check(z.maxLength(32, { error: 'NETWORK_UNKNOWN' })),
   amount: amountSchema,
   wallet: walletSchema,
   txid: txidSchema,

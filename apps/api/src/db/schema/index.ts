@@ -3,3 +3,4 @@ export * from './auth.ts';
 export * from './settings.ts';
 export * from './alerts.ts';
 export * from './referral-clicks.ts';
+export * from './money.ts';

@@ -1,0 +1,269 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
+import { userRef, users } from './users.ts';
+
+/*
+ * Money. An append-only double-entry ledger: every movement is one ledger_transactions row and
+ * two or more ledger_entries rows summing to zero (a deferred constraint trigger checks it at
+ * commit). Entries on a user's purse (`balance`, `balance_partner`) carry the user's id and, by
+ * a trigger, change users.balance_cents / balance_partner_cents in the same statement, where
+ * the users table's checks refuse a negative balance; no other way can change those columns.
+ * Entries on the provider's own accounts (`gateway:<driver>`, `crypto:<network>`, `adjustments`,
+ * `revenue`, `payouts`) have no user and no stored balance: they are sums of their entries, so
+ * no row is a hot spot. Triggers refuse UPDATE, DELETE and TRUNCATE on both tables. See
+ * migrations/0001_money.sql.
+ */
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const userIdOrNull = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id);
+
+export const LEDGER_KINDS = [
+  'topup',
+  'transfer',
+  'charge',
+  'withdrawal',
+  'adjustment',
+  'partner_move',
+] as const;
+export type LedgerKindValue = (typeof LEDGER_KINDS)[number];
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    kind: text('kind').$type<LedgerKindValue>().notNull(),
+    /** The operator who made it (adjustments, confirmed crypto), else null. */
+    actorId: userIdOrNull('actor_id'),
+    memo: text('memo'),
+  },
+  (t) => [
+    check(
+      'ledger_transactions_kind_check',
+      sql`${t.kind} in ('topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move')`,
+    ),
+  ],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** Set for a user's purse, null for the provider's accounts. */
+    userId: userIdOrNull('user_id'),
+    /** `balance` | `balance_partner` for users; `gateway:sandbox`, `crypto:BTC`, ... for the provider. */
+    account: text('account').notNull(),
+    /** Signed: a credit to the account is positive. */
+    amountCents: cents('amount_cents').notNull(),
+    /** The user's purse after this entry (filled by the trigger), null for provider accounts. */
+    balanceAfterCents: cents('balance_after_cents'),
+  },
+  (t) => [
+    index('ledger_entries_transaction_id_idx').on(t.transactionId),
+    index('ledger_entries_user_id_idx').on(t.userId, t.id),
+    index('ledger_entries_account_idx').on(t.account),
+    check('ledger_entries_amount_check', sql`${t.amountCents} <> 0`),
+    check(
+      'ledger_entries_account_check',
+      sql`(${t.userId} is not null and ${t.account} in ('balance', 'balance_partner'))
+        or (${t.userId} is null and ${t.account} ~ '^(gateway|crypto|adjustments|revenue|payouts)(:[A-Za-z0-9-]+)?$')`,
+    ),
+  ],
+);
+
+export const PAYMENT_METHOD_VALUES = [
+  'card',
+  'ewallet',
+  'crypto',
+  'balance',
+  'adjustment',
+] as const;
+export const PAYMENT_STATUS_VALUES = [
+  'processing',
+  'paid',
+  'not_paid',
+  'under_review',
+  'rejected',
+] as const;
+
+/** Top-ups: card and e-wallet through a gateway, crypto reviewed by an operator, partner balance moved in. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    userId: userRef('user_id'),
+    method: text('method').$type<(typeof PAYMENT_METHOD_VALUES)[number]>().notNull(),
+    /** The gateway (card, e-wallet) or null. */
+    driver: text('driver'),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    status: text('status').$type<(typeof PAYMENT_STATUS_VALUES)[number]>().notNull(),
+    network: text('network'),
+    wallet: text('wallet'),
+    txid: text('txid'),
+    reason: text('reason'),
+    /** The gateway's id of the operation, from its notification. */
+    operationId: text('operation_id'),
+    paidAt: timestamptz('paid_at'),
+    reviewedBy: userIdOrNull('reviewed_by'),
+    reviewedAt: timestamptz('reviewed_at'),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(
+      () => ledgerTransactions.id,
+    ),
+  },
+  (t) => [
+    index('payments_user_id_created_at_idx').on(t.userId, t.createdAt),
+    index('payments_status_idx').on(t.status, t.createdAt),
+    // a TXID can be used once, whatever its case (hex hashes come in either)
+    uniqueIndex('payments_txid_key').on(sql`lower(${t.txid})`),
+    check('payments_amount_check', sql`${t.amountCents} > 0`),
+    check(
+      'payments_method_check',
+      sql`${t.method} in ('card', 'ewallet', 'crypto', 'balance', 'adjustment')`,
+    ),
+    check(
+      'payments_status_check',
+      sql`${t.status} in ('processing', 'paid', 'not_paid', 'under_review', 'rejected')`,
+    ),
+    check(
+      'payments_crypto_check',
+      sql`(${t.method} = 'crypto') = (${t.txid} is not null and ${t.network} is not null and ${t.wallet} is not null)`,
+    ),
+    check(
+      'payments_paid_check',
+      sql`(${t.status} = 'paid') = (${t.ledgerTransactionId} is not null)`,
+    ),
+  ],
+);
+
+export const transfers = pgTable(
+  'transfers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    fromUserId: userRef('from_user_id'),
+    toUserId: userRef('to_user_id'),
+    amountCents: cents('amount_cents').notNull(),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+  },
+  (t) => [
+    index('transfers_from_idx').on(t.fromUserId, t.createdAt),
+    index('transfers_to_idx').on(t.toUserId, t.createdAt),
+    check('transfers_amount_check', sql`${t.amountCents} > 0`),
+    check('transfers_not_self_check', sql`${t.fromUserId} <> ${t.toUserId}`),
+  ],
+);
+
+/** What the balance paid for (VPS rentals, monitoring); written by those sections. */
+export const charges = pgTable(
+  'charges',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    userId: userRef('user_id'),
+    amountCents: cents('amount_cents').notNull(),
+    descriptionEn: text('description_en').notNull(),
+    descriptionRu: text('description_ru').notNull(),
+    status: text('status').$type<'paid' | 'cancelled'>().notNull().default('paid'),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+  },
+  (t) => [
+    index('charges_user_id_created_at_idx').on(t.userId, t.createdAt),
+    check('charges_amount_check', sql`${t.amountCents} > 0`),
+    check('charges_status_check', sql`${t.status} in ('paid', 'cancelled')`),
+  ],
+);
+
+/** Partner withdrawals; requested and processed by the partner section. */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    userId: userRef('user_id'),
+    amountCents: cents('amount_cents').notNull(),
+    method: text('method').notNull(),
+    wallet: text('wallet').notNull(),
+    status: text('status')
+      .$type<'under_review' | 'paid_out' | 'cancelled' | 'rejected'>()
+      .notNull()
+      .default('under_review'),
+    processedAt: timestamptz('processed_at'),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(
+      () => ledgerTransactions.id,
+    ),
+  },
+  (t) => [
+    index('withdrawals_user_id_created_at_idx').on(t.userId, t.createdAt),
+    check('withdrawals_amount_check', sql`${t.amountCents} > 0`),
+    check(
+      'withdrawals_status_check',
+      sql`${t.status} in ('under_review', 'paid_out', 'cancelled', 'rejected')`,
+    ),
+  ],
+);
+
+/**
+ * Idempotency keys of money-moving POSTs, per user. `response_status` null: the first request
+ * is still running (or died: its transaction rolled back, so a stale row may be taken over).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: userRef('user_id'),
+    key: text('key').notNull(),
+    /** METHOD + route pattern: a key is never shared between two kinds of call. */
+    scope: text('scope').notNull(),
+    /** SHA-256 of the route's parameters and body. */
+    requestHash: text('request_hash').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index('idempotency_keys_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** Who did what and when: every operator action and every refused gateway notification. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** Null: the system (a gateway's notification). */
+    actorId: userIdOrNull('actor_id'),
+    action: text('action').notNull(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id'),
+    targetUserId: userIdOrNull('target_user_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('audit_log_created_at_idx').on(t.createdAt),
+    index('audit_log_target_user_id_idx').on(t.targetUserId),
+  ],
+);

@@ -1,0 +1,71 @@
+import {
+  centsToDollars,
+  type Charge,
+  type Payment,
+  type Transfer,
+  type Withdrawal,
+} from '@tradehost/contracts';
+import type { charges, withdrawals } from '../../db/schema/index.ts';
+import type { PaymentRow } from './balance.repository.ts';
+
+export function toPayment(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    method: row.method,
+    amount: centsToDollars(row.amountCents),
+    currency: row.currency,
+    status: row.status,
+    network: row.network,
+    wallet: row.wallet,
+    txid: row.txid,
+    reason: row.reason,
+    paid_at: row.paidAt?.toISOString() ?? null,
+  };
+}
+
+export interface TransferView {
+  id: number;
+  createdAt: Date;
+  amountCents: number;
+  fromUserId: number;
+  fromName: string;
+  fromEmail: string;
+  toName: string;
+  toEmail: string;
+}
+
+/** A transfer as `viewerId` sees it: Sent with the recipient, or Received with the sender. */
+export function toTransfer(row: TransferView, viewerId: number): Transfer {
+  const sent = row.fromUserId === viewerId;
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    amount: centsToDollars(row.amountCents),
+    status: sent ? 'sent' : 'received',
+    counterparty: sent
+      ? { name: row.toName, email: row.toEmail }
+      : { name: row.fromName, email: row.fromEmail },
+  };
+}
+
+export function toCharge(row: typeof charges.$inferSelect, language: 'en' | 'ru'): Charge {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    amount: centsToDollars(row.amountCents),
+    description: language === 'ru' ? row.descriptionRu : row.descriptionEn,
+    status: row.status,
+  };
+}
+
+export function toWithdrawal(row: typeof withdrawals.$inferSelect): Withdrawal {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    amount: centsToDollars(row.amountCents),
+    method: row.method,
+    wallet: row.wallet,
+    status: row.status,
+  };
+}

@@ -1,0 +1,149 @@
+import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.ts';
+import {
+  charges,
+  payments,
+  transfers,
+  users,
+  withdrawals,
+  type PAYMENT_STATUS_VALUES,
+} from '../../db/schema/index.ts';
+
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPaymentRow = typeof payments.$inferInsert;
+export type PaymentStatusValue = (typeof PAYMENT_STATUS_VALUES)[number];
+
+/** [from, to) on a creation time; either end open. */
+export interface Period {
+  from?: Date;
+  to?: Date;
+}
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+function inPeriod(column: AnyPgColumn, period: Period): SQL[] {
+  return [
+    ...(period.from ? [gte(column, period.from)] : []),
+    ...(period.to ? [lt(column, period.to)] : []),
+  ];
+}
+
+const sender = alias(users, 'sender');
+const recipient = alias(users, 'recipient');
+
+/** SQL of payments, transfers, charges and withdrawals. */
+export const balanceRepository = {
+  async insertPayment(db: Executor, values: NewPaymentRow): Promise<PaymentRow> {
+    const [row] = await db.insert(payments).values(values).returning();
+    if (!row) throw new Error('insert into payments returned no row');
+    return row;
+  },
+
+  async findPayment(db: Executor, id: number): Promise<PaymentRow | undefined> {
+    const [row] = await db.select().from(payments).where(eq(payments.id, id));
+    return row;
+  },
+
+  /** The payment, locked for this transaction (crediting and reviewing take this lock first). */
+  async lockPayment(db: Executor, id: number): Promise<PaymentRow | undefined> {
+    const [row] = await db.select().from(payments).where(eq(payments.id, id)).for('update');
+    return row;
+  },
+
+  async updatePayment(
+    db: Executor,
+    id: number,
+    values: Partial<NewPaymentRow>,
+  ): Promise<PaymentRow> {
+    const [row] = await db
+      .update(payments)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(payments.id, id))
+      .returning();
+    if (!row) throw new Error(`payment ${id} vanished`);
+    return row;
+  },
+
+  async paymentsOf(db: Executor, userId: number, period: Period, paging: Paging) {
+    const where = and(eq(payments.userId, userId), ...inPeriod(payments.createdAt, period));
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(paging.limit)
+      .offset(paging.offset);
+    const [total] = await db.select({ n: count() }).from(payments).where(where);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  async insertTransfer(db: Executor, values: typeof transfers.$inferInsert) {
+    const [row] = await db.insert(transfers).values(values).returning();
+    if (!row) throw new Error('insert into transfers returned no row');
+    return row;
+  },
+
+  /** Transfers sent or received by the user, with both parties' names and e-mails. */
+  async transfersOf(db: Executor, userId: number, period: Period, paging: Paging) {
+    const where = and(
+      or(eq(transfers.fromUserId, userId), eq(transfers.toUserId, userId)),
+      ...inPeriod(transfers.createdAt, period),
+    );
+    const rows = await db
+      .select({
+        id: transfers.id,
+        createdAt: transfers.createdAt,
+        amountCents: transfers.amountCents,
+        fromUserId: transfers.fromUserId,
+        fromName: sender.name,
+        fromEmail: sender.email,
+        toName: recipient.name,
+        toEmail: recipient.email,
+      })
+      .from(transfers)
+      .innerJoin(sender, eq(sender.id, transfers.fromUserId))
+      .innerJoin(recipient, eq(recipient.id, transfers.toUserId))
+      .where(where)
+      .orderBy(desc(transfers.createdAt), desc(transfers.id))
+      .limit(paging.limit)
+      .offset(paging.offset);
+    const [total] = await db.select({ n: count() }).from(transfers).where(where);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  async chargesOf(db: Executor, userId: number, period: Period, paging: Paging) {
+    const where = and(eq(charges.userId, userId), ...inPeriod(charges.createdAt, period));
+    const rows = await db
+      .select()
+      .from(charges)
+      .where(where)
+      .orderBy(desc(charges.createdAt), desc(charges.id))
+      .limit(paging.limit)
+      .offset(paging.offset);
+    const [total] = await db.select({ n: count() }).from(charges).where(where);
+    return { rows, total: total?.n ?? 0 };
+  },
+
+  async insertCharge(db: Executor, values: typeof charges.$inferInsert) {
+    const [row] = await db.insert(charges).values(values).returning();
+    if (!row) throw new Error('insert into charges returned no row');
+    return row;
+  },
+
+  async withdrawalsOf(db: Executor, userId: number, period: Period, paging: Paging) {
+    const where = and(eq(withdrawals.userId, userId), ...inPeriod(withdrawals.createdAt, period));
+    const rows = await db
+      .select()
+      .from(withdrawals)
+      .where(where)
+      .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+      .limit(paging.limit)
+      .offset(paging.offset);
+    const [total] = await db.select({ n: count() }).from(withdrawals).where(where);
+    return { rows, total: total?.n ?? 0 };
+  },
+};

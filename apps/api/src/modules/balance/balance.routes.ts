@@ -1,0 +1,242 @@
+import {
+  chargesPageSchema,
+  cryptoPaymentRequestSchema,
+  cryptoWalletQuerySchema,
+  cryptoWalletResponseSchema,
+  depositRequestSchema,
+  depositResponseSchema,
+  HISTORY_KINDS,
+  historyQuerySchema,
+  idParamsSchema,
+  paymentMethodsResponseSchema,
+  paymentResponseSchema,
+  paymentsPageSchema,
+  transferPreviewResponseSchema,
+  transferRequestSchema,
+  transferResponseSchema,
+  transfersPageSchema,
+  withdrawalsPageSchema,
+  type HistoryKind,
+} from '@tradehost/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import type { Config } from '../../config.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/error-handler.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
+import { idempotencyKeyOf, sendOutcome, type Idempotency } from '../idempotency/idempotency.ts';
+import { transferFailure, type BalanceService } from './balance.service.ts';
+
+const PAGE_SCHEMAS = {
+  payments: paymentsPageSchema,
+  transfers: transfersPageSchema,
+  charges: chargesPageSchema,
+  withdrawals: withdrawalsPageSchema,
+} as const;
+
+/** Documented here, checked by idempotencyKeyOf (400 when missing or malformed). */
+const idempotencyHeaders = z.object({ 'idempotency-key': z.optional(z.string()) });
+
+/** /api/user/balance/*: top-ups, transfers and the four histories. */
+export async function balanceRoutes(
+  app: FastifyInstance,
+  {
+    balance,
+    idempotency,
+    config,
+  }: { balance: BalanceService; idempotency: Idempotency; config: Config },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
+  const security = [{ bearer: [] }];
+  const tags = ['balance'];
+
+  r.get(
+    '/user/balance/methods',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'The top-up methods with their minimum and maximum (dollars)',
+        security,
+        response: { 200: paymentMethodsResponseSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async () => balance.methods(),
+  );
+
+  r.post(
+    '/user/balance/deposit',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'Top up by card or e-wallet (a payment and the gateway form) or move the partner balance in',
+        security,
+        headers: idempotencyHeaders,
+        body: depositRequestSchema,
+        response: { 201: depositResponseSchema, ...errorResponses(400, 401, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      const outcome = await idempotency.run(
+        {
+          userId,
+          key: idempotencyKeyOf(request),
+          scope: 'POST /user/balance/deposit',
+          request: request.body,
+        },
+        (tx) => balance.deposit(tx, userId, request.body),
+      );
+      return sendOutcome(reply, outcome);
+    },
+  );
+
+  r.get(
+    '/user/balance/crypto-wallet',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: "The provider's wallet address of a network, with its QR code",
+        security,
+        querystring: cryptoWalletQuerySchema,
+        response: { 200: cryptoWalletResponseSchema, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => balance.cryptoWallet(request.query.network),
+  );
+
+  r.post(
+    '/user/balance/crypto',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Report a crypto payment (wallet and TXID) for review',
+        security,
+        headers: idempotencyHeaders,
+        body: cryptoPaymentRequestSchema,
+        response: { 201: paymentResponseSchema, ...errorResponses(400, 401, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      const outcome = await idempotency.run(
+        {
+          userId,
+          key: idempotencyKeyOf(request),
+          scope: 'POST /user/balance/crypto',
+          request: request.body,
+        },
+        (tx) => balance.submitCrypto(tx, userId, request.body),
+      );
+      return sendOutcome(reply, outcome);
+    },
+  );
+
+  r.get(
+    '/user/balance/payments/:id',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: "One of the reader's payments (the status page after the gateway)",
+        security,
+        params: idParamsSchema,
+        response: { 200: paymentResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => balance.payment(currentUser(request).id, request.params.id),
+  );
+
+  r.post(
+    '/user/balance/transfer/preview',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Check a transfer and name its recipient (the confirmation step); nothing moves',
+        security,
+        body: transferRequestSchema,
+        response: { 200: transferPreviewResponseSchema, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => balance.previewTransfer(currentUser(request).id, request.body),
+  );
+
+  r.post(
+    '/user/balance/transfer',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Transfer money to another user by e-mail',
+        security,
+        headers: idempotencyHeaders,
+        body: transferRequestSchema,
+        response: { 201: transferResponseSchema, ...errorResponses(400, 401, 409, 422, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      try {
+        const outcome = await idempotency.run(
+          {
+            userId,
+            key: idempotencyKeyOf(request),
+            scope: 'POST /user/balance/transfer',
+            request: request.body,
+          },
+          (tx) => balance.transfer(tx, userId, request.body),
+        );
+        return sendOutcome(reply, outcome);
+      } catch (error) {
+        throw transferFailure(error);
+      }
+    },
+  );
+
+  for (const kind of HISTORY_KINDS) {
+    r.get(
+      `/user/balance/history/${kind}`,
+      {
+        config: routeConfig,
+        schema: {
+          tags,
+          summary: `The ${kind} history of a period, a page at a time`,
+          security,
+          querystring: historyQuerySchema,
+          response: { 200: PAGE_SCHEMAS[kind], ...errorResponses(401, 422, 429) },
+        },
+      },
+      async (request) => balance.history(kind, currentUser(request).id, request.query) as never,
+    );
+
+    r.get(
+      `/user/balance/history/${kind}.csv`,
+      {
+        config: routeConfig,
+        schema: {
+          tags,
+          summary: `The ${kind} history of a period as a CSV file`,
+          security,
+          querystring: historyQuerySchema,
+          produces: ['text/csv'],
+        },
+      },
+      async (request, reply) => {
+        const csv = await balance.csv(kind as HistoryKind, currentUser(request).id, request.query);
+        const day = new Date().toISOString().slice(0, 10);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${kind}-${day}.csv"`)
+          .header('cache-control', 'no-store')
+          .send(csv);
+      },
+    );
+  }
+}

@@ -1,0 +1,509 @@
+import {
+  CURRENCY,
+  centsToDollars,
+  formatCents,
+  MAX_AMOUNT_CENTS,
+  SUCCESS_MESSAGES,
+  type CryptoPaymentRequest,
+  type CryptoWalletResponse,
+  type DepositResponse,
+  type HistoryFilter,
+  type HistoryKind,
+  type Page,
+  type PaymentMethodInfo,
+  type PaymentMethodsResponse,
+  type PaymentResponse,
+  type TransferPreviewResponse,
+  type TransferResponse,
+} from '@tradehost/contracts';
+import QRCode from 'qrcode';
+import { inTransaction, TransactionRetriesExhausted, type Tx } from '../../db/transaction.ts';
+import { gatewayFor } from '../../integrations/payments/index.ts';
+import {
+  GatewaySignatureError,
+  type GatewayAck,
+  type GatewayId,
+  type PaymentGateway,
+} from '../../integrations/payments/port.ts';
+import { AppError, fieldError, isUniqueViolation, pgErrorOf } from '../../lib/errors.ts';
+import type { ServiceDeps } from '../deps.ts';
+import type { Outcome } from '../idempotency/idempotency.ts';
+import { userRepository } from '../user/user.repository.ts';
+import { auditRepository } from '../audit/audit.repository.ts';
+import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
+import { balanceRepository, type Period } from './balance.repository.ts';
+import { ledgerRepository } from './ledger.repository.ts';
+
+/** The largest card or e-wallet top-up; crypto and balance moves go up to MAX_AMOUNT_CENTS. */
+export const GATEWAY_MAX_CENTS = 1_000_000;
+/** Rows in one CSV export. */
+export const CSV_MAX_ROWS = 50_000;
+
+export interface BalanceDeps extends ServiceDeps {
+  gateways: Map<GatewayId, PaymentGateway>;
+}
+
+/** True when a statement failed because it would take a purse of the users table below zero. */
+export function isNegativeBalance(error: unknown): boolean {
+  const pg = pgErrorOf(error);
+  return (
+    pg?.code === '23514' &&
+    (pg.constraint === 'users_balance_check' || pg.constraint === 'users_balance_partner_check')
+  );
+}
+
+const periodOf = (filter: HistoryFilter): Period => ({
+  ...(filter.from ? { from: new Date(filter.from) } : {}),
+  ...(filter.to ? { to: new Date(filter.to) } : {}),
+});
+
+export type BalanceService = ReturnType<typeof createBalanceService>;
+
+export function createBalanceService(deps: BalanceDeps) {
+  const { db, config, gateways, log } = deps;
+  const { minimumCents, cryptoWallets } = config.payments;
+
+  function methodInfo(): PaymentMethodInfo[] {
+    const gatewayMethod = (id: 'card' | 'ewallet'): PaymentMethodInfo => ({
+      id,
+      min: centsToDollars(minimumCents[id]),
+      max: centsToDollars(GATEWAY_MAX_CENTS),
+      available: gatewayFor(gateways, id) !== undefined,
+    });
+    return [
+      gatewayMethod('card'),
+      gatewayMethod('ewallet'),
+      {
+        id: 'crypto',
+        min: centsToDollars(minimumCents.crypto),
+        max: centsToDollars(MAX_AMOUNT_CENTS),
+        available: cryptoWallets.length > 0,
+        networks: cryptoWallets.map(({ id, name }) => ({ id, name })),
+      },
+      {
+        id: 'balance',
+        min: centsToDollars(minimumCents.balance),
+        max: centsToDollars(MAX_AMOUNT_CENTS),
+        available: true,
+      },
+    ];
+  }
+
+  function checkLimits(method: keyof typeof minimumCents, amountCents: number) {
+    const info = methodInfo().find((m) => m.id === method);
+    if (!info?.available) throw fieldError(422, 'method', 'METHOD_UNAVAILABLE');
+    if (amountCents < minimumCents[method]) throw fieldError(422, 'amount', 'AMOUNT_BELOW_MINIMUM');
+    if (amountCents > Math.round(info.max * 100))
+      throw fieldError(422, 'amount', 'AMOUNT_ABOVE_MAXIMUM');
+  }
+
+  function walletOf(network: string) {
+    const wallet = cryptoWallets.find((w) => w.id === network.trim().toUpperCase());
+    if (!wallet) throw fieldError(422, 'network', 'NETWORK_UNKNOWN');
+    return wallet;
+  }
+
+  async function userOf(userId: number) {
+    const user = await userRepository.findById(db, userId);
+    if (!user) throw new AppError(401, 'UNAUTHORIZED');
+    return user;
+  }
+
+  return {
+    methods(): PaymentMethodsResponse {
+      return { currency: CURRENCY, methods: methodInfo() };
+    },
+
+    async cryptoWallet(network: string): Promise<CryptoWalletResponse> {
+      const wallet = walletOf(network);
+      const svg = await QRCode.toString(wallet.address, { type: 'svg', margin: 1, width: 200 });
+      return {
+        network: wallet.id,
+        address: wallet.address,
+        wallet_qr_url: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+      };
+    },
+
+    /**
+     * Card / e-wallet: a Processing payment and the gateway's form. Balance: the partner
+     * balance moves to the main balance at once (a Paid payment).
+     */
+    async deposit(
+      tx: Tx,
+      userId: number,
+      request: { method: 'card' | 'ewallet' | 'balance'; amount: number },
+    ): Promise<Outcome<DepositResponse>> {
+      const { method, amount: amountCents } = request;
+      checkLimits(method, amountCents);
+      if (method === 'balance') {
+        let posted;
+        try {
+          posted = await ledgerRepository.post(tx, { kind: 'partner_move' }, [
+            { userId, account: 'balance_partner', amountCents: -amountCents },
+            { userId, account: 'balance', amountCents },
+          ]);
+        } catch (error) {
+          if (isNegativeBalance(error)) throw fieldError(422, 'amount', 'INSUFFICIENT_FUNDS');
+          throw error;
+        }
+        const payment = await balanceRepository.insertPayment(tx, {
+          userId,
+          method,
+          amountCents,
+          status: 'paid',
+          paidAt: deps.now(),
+          ledgerTransactionId: posted.transactionId,
+        });
+        return {
+          status: 201,
+          body: {
+            payment: toPayment(payment),
+            checkout: null,
+            message: SUCCESS_MESSAGES.BALANCE_MOVED,
+            code: 'BALANCE_MOVED',
+          },
+        };
+      }
+      const gateway = gatewayFor(gateways, method)!;
+      const user = await userOf(userId);
+      const payment = await balanceRepository.insertPayment(tx, {
+        userId,
+        method,
+        driver: gateway.id,
+        amountCents,
+        status: 'processing',
+      });
+      const form = gateway.checkout({
+        orderId: String(payment.id),
+        amountCents,
+        currency: CURRENCY,
+        description: `TradeHost balance top-up #${payment.id}`,
+        method,
+        returnUrl: `${config.publicUrl}/balance-operations?payment=${payment.id}`,
+        language: user.language,
+      });
+      return {
+        status: 201,
+        body: {
+          payment: toPayment(payment),
+          checkout: {
+            url: form.url,
+            http_method: form.httpMethod,
+            fields: form.fields,
+            order_id: String(payment.id),
+            order_sum: form.orderSum,
+            currency: CURRENCY,
+            signature: form.signature,
+          },
+          message: SUCCESS_MESSAGES.PAYMENT_CREATED,
+          code: 'PAYMENT_CREATED',
+        },
+      };
+    },
+
+    /** A crypto payment the user says they sent: Under review until an operator decides. */
+    async submitCrypto(
+      tx: Tx,
+      userId: number,
+      request: Omit<CryptoPaymentRequest, 'amount'> & { amount: number },
+    ): Promise<Outcome<PaymentResponse>> {
+      const wallet = walletOf(request.network);
+      checkLimits('crypto', request.amount);
+      try {
+        const payment = await balanceRepository.insertPayment(tx, {
+          userId,
+          method: 'crypto',
+          amountCents: request.amount,
+          status: 'under_review',
+          network: wallet.id,
+          wallet: request.wallet,
+          txid: request.txid,
+        });
+        return {
+          status: 201,
+          body: {
+            payment: toPayment(payment),
+            message: SUCCESS_MESSAGES.CRYPTO_SUBMITTED,
+            code: 'CRYPTO_SUBMITTED',
+          },
+        };
+      } catch (error) {
+        if (isUniqueViolation(error, 'payments_txid_key')) {
+          // SPEC 8: the form shows 'This txid is already in use.' under the field
+          throw new AppError(422, 'TXID_TAKEN', { txid: ['This txid is already in use.'] });
+        }
+        throw error;
+      }
+    },
+
+    async payment(userId: number, id: number): Promise<PaymentResponse> {
+      const row = await balanceRepository.findPayment(db, id);
+      if (!row || row.userId !== userId) throw new AppError(404, 'NOT_FOUND');
+      return { payment: toPayment(row) };
+    },
+
+    /** The confirmation step: the recipient's name, and the checks the transfer will make. */
+    async previewTransfer(
+      userId: number,
+      request: { email: string; amount: number },
+    ): Promise<TransferPreviewResponse> {
+      const recipient = await recipientOf(userId, request.email);
+      const sender = await userOf(userId);
+      if (sender.balanceCents < request.amount)
+        throw fieldError(422, 'amount', 'INSUFFICIENT_FUNDS_TRANSFER');
+      return {
+        recipient: { name: recipient.name, email: recipient.email },
+        amount: centsToDollars(request.amount),
+      };
+    },
+
+    async transfer(
+      tx: Tx,
+      userId: number,
+      request: { email: string; amount: number },
+    ): Promise<Outcome<TransferResponse>> {
+      const recipient = await recipientOf(userId, request.email);
+      let posted;
+      try {
+        posted = await ledgerRepository.post(tx, { kind: 'transfer' }, [
+          { userId, account: 'balance', amountCents: -request.amount },
+          { userId: recipient.id, account: 'balance', amountCents: request.amount },
+        ]);
+      } catch (error) {
+        if (isNegativeBalance(error))
+          throw fieldError(422, 'amount', 'INSUFFICIENT_FUNDS_TRANSFER');
+        throw error;
+      }
+      const row = await balanceRepository.insertTransfer(tx, {
+        fromUserId: userId,
+        toUserId: recipient.id,
+        amountCents: request.amount,
+        ledgerTransactionId: posted.transactionId,
+      });
+      const sender = posted.entries.find((e) => e.userId === userId)!;
+      const me = await userOf(userId);
+      return {
+        status: 201,
+        body: {
+          transfer: toTransfer(
+            {
+              ...row,
+              fromName: me.name,
+              fromEmail: me.email,
+              toName: recipient.name,
+              toEmail: recipient.email,
+            },
+            userId,
+          ),
+          balance: centsToDollars(sender.balanceAfterCents ?? 0),
+          message: SUCCESS_MESSAGES.TRANSFER_DONE,
+          code: 'TRANSFER_DONE',
+        },
+      };
+    },
+
+    async history(
+      kind: HistoryKind,
+      userId: number,
+      filter: HistoryFilter,
+    ): Promise<Page<unknown>> {
+      const paging = { limit: filter.per_page, offset: (filter.page - 1) * filter.per_page };
+      const { rows, total } = await historyRows(kind, userId, periodOf(filter), paging);
+      return { data: rows, meta: { page: filter.page, per_page: filter.per_page, total } };
+    },
+
+    /** The whole period as CSV (RFC 4180, UTF-8 with BOM so spreadsheets read Cyrillic). */
+    async csv(kind: HistoryKind, userId: number, filter: HistoryFilter): Promise<string> {
+      const { rows } = await historyRows(kind, userId, periodOf(filter), {
+        limit: CSV_MAX_ROWS,
+        offset: 0,
+      });
+      return toCsv(kind, rows as never[]);
+    },
+
+    /**
+     * A gateway's notification. Verified, then credited once: the payment row is locked, and
+     * only a payment not yet Paid is credited; a repeated or late notification is acknowledged
+     * and changes nothing. A wrong amount or currency is refused and audited.
+     */
+    async handleNotification(
+      driver: string,
+      fields: Record<string, string>,
+      ip: string,
+    ): Promise<GatewayAck> {
+      const gateway = gateways.get(driver as GatewayId);
+      if (!gateway) throw new AppError(404, 'NOT_FOUND');
+      let note;
+      try {
+        note = gateway.parseNotification(fields, { ip });
+      } catch (error) {
+        if (error instanceof GatewaySignatureError) {
+          log.warn({ driver, ip, reason: error.message }, 'gateway notification refused');
+          throw new AppError(403, 'SIGNATURE_INVALID');
+        }
+        throw error;
+      }
+      const id = /^\d{1,15}$/.test(note.orderId) ? Number(note.orderId) : 0;
+      const outcome = await inTransaction(db, async (tx) => {
+        const payment = await balanceRepository.lockPayment(tx, id);
+        if (!payment || payment.driver !== gateway.id) return 'unknown' as const;
+        if (payment.status === 'paid') return 'done' as const;
+        if (note.amountCents !== payment.amountCents || note.currency !== payment.currency) {
+          await auditRepository.insert(tx, {
+            actorId: null,
+            action: 'payment.mismatch',
+            subjectType: 'payment',
+            subjectId: String(payment.id),
+            targetUserId: payment.userId,
+            details: {
+              driver,
+              expected: { amount: formatCents(payment.amountCents), currency: payment.currency },
+              received: { amount: formatCents(note.amountCents), currency: note.currency },
+              operation_id: note.operationId,
+            },
+          });
+          return 'mismatch' as const;
+        }
+        if (note.outcome === 'failed') {
+          if (payment.status === 'processing')
+            await balanceRepository.updatePayment(tx, payment.id, {
+              status: 'not_paid',
+              operationId: note.operationId,
+            });
+          return 'done' as const;
+        }
+        const posted = await ledgerRepository.post(
+          tx,
+          { kind: 'topup', memo: `${gateway.id} ${note.operationId}` },
+          [
+            { account: `gateway:${gateway.id}`, amountCents: -payment.amountCents },
+            { userId: payment.userId, account: 'balance', amountCents: payment.amountCents },
+          ],
+        );
+        await balanceRepository.updatePayment(tx, payment.id, {
+          status: 'paid',
+          paidAt: deps.now(),
+          operationId: note.operationId,
+          ledgerTransactionId: posted.transactionId,
+        });
+        return 'credited' as const;
+      });
+      log.info({ driver, orderId: note.orderId, outcome }, 'gateway notification');
+      if (outcome === 'unknown')
+        return { ...gateway.acknowledge(note.orderId, false), status: 404 };
+      if (outcome === 'mismatch')
+        return { ...gateway.acknowledge(note.orderId, false), status: 422 };
+      return gateway.acknowledge(note.orderId, true);
+    },
+  };
+
+  async function recipientOf(userId: number, email: string) {
+    const recipient = await userRepository.findByEmail(db, email);
+    if (!recipient || !recipient.emailVerifiedAt)
+      throw fieldError(422, 'email', 'RECIPIENT_NOT_FOUND');
+    if (recipient.id === userId) throw fieldError(422, 'email', 'TRANSFER_TO_SELF');
+    return recipient;
+  }
+
+  async function historyRows(
+    kind: HistoryKind,
+    userId: number,
+    period: Period,
+    paging: { limit: number; offset: number },
+  ): Promise<{ rows: unknown[]; total: number }> {
+    switch (kind) {
+      case 'payments': {
+        const page = await balanceRepository.paymentsOf(db, userId, period, paging);
+        return { rows: page.rows.map(toPayment), total: page.total };
+      }
+      case 'transfers': {
+        const page = await balanceRepository.transfersOf(db, userId, period, paging);
+        return { rows: page.rows.map((row) => toTransfer(row, userId)), total: page.total };
+      }
+      case 'charges': {
+        const user = await userOf(userId);
+        const page = await balanceRepository.chargesOf(db, userId, period, paging);
+        return { rows: page.rows.map((row) => toCharge(row, user.language)), total: page.total };
+      }
+      case 'withdrawals': {
+        const page = await balanceRepository.withdrawalsOf(db, userId, period, paging);
+        return { rows: page.rows.map(toWithdrawal), total: page.total };
+      }
+    }
+  }
+}
+
+/** Retries exhausted in a transfer: the spec's text, answered 503 so the client may retry. */
+export function transferFailure(error: unknown): unknown {
+  return error instanceof TransactionRetriesExhausted
+    ? new AppError(503, 'TRANSFER_FAILED')
+    : error;
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  received: 'Received',
+  sent: 'Sent',
+  under_review: 'Under review',
+  paid_out: 'Paid out',
+  cancelled: 'Cancelled',
+  paid: 'Paid',
+  not_paid: 'Not paid',
+  processing: 'Processing',
+  rejected: 'Rejected',
+  deleted: 'Deleted',
+};
+
+function cell(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  // quotes doubled; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+const dollars = (amount: number) => amount.toFixed(2);
+
+const CSV_COLUMNS: Record<HistoryKind, [string, (row: never) => unknown][]> = {
+  payments: [
+    ['Date', (r: { created_at: string }) => r.created_at],
+    ['ID', (r: { id: number }) => r.id],
+    ['Method', (r: { method: string }) => r.method],
+    ['Amount', (r: { amount: number }) => dollars(r.amount)],
+    ['Currency', (r: { currency: string }) => r.currency],
+    ['Status', (r: { status: string }) => STATUS_WORDS[r.status]],
+    ['Network', (r: { network: string | null }) => r.network],
+    ['TXID', (r: { txid: string | null }) => r.txid],
+    ['Reason', (r: { reason: string | null }) => r.reason],
+  ],
+  transfers: [
+    ['Date', (r: { created_at: string }) => r.created_at],
+    ['ID', (r: { id: number }) => r.id],
+    ['Status', (r: { status: string }) => STATUS_WORDS[r.status]],
+    ['Amount', (r: { amount: number }) => dollars(r.amount)],
+    ['Name', (r: { counterparty: { name: string } }) => r.counterparty.name],
+    ['E-mail', (r: { counterparty: { email: string } }) => r.counterparty.email],
+  ],
+  charges: [
+    ['Date', (r: { created_at: string }) => r.created_at],
+    ['ID', (r: { id: number }) => r.id],
+    ['Description', (r: { description: string }) => r.description],
+    ['Amount', (r: { amount: number }) => dollars(r.amount)],
+    ['Status', (r: { status: string }) => STATUS_WORDS[r.status]],
+  ],
+  withdrawals: [
+    ['Date', (r: { created_at: string }) => r.created_at],
+    ['ID', (r: { id: number }) => r.id],
+    ['Method', (r: { method: string }) => r.method],
+    ['Wallet', (r: { wallet: string }) => r.wallet],
+    ['Amount', (r: { amount: number }) => dollars(r.amount)],
+    ['Status', (r: { status: string }) => STATUS_WORDS[r.status]],
+  ],
+};
+
+export function toCsv(kind: HistoryKind, rows: never[]): string {
+  const columns = CSV_COLUMNS[kind];
+  const lines = [
+    columns.map(([name]) => cell(name)).join(','),
+    ...rows.map((row) => columns.map(([, value]) => cell(value(row))).join(',')),
+  ];
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

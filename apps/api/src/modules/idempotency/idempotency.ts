@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@tradehost/contracts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { idempotencyKeys } from '../../db/schema/index.ts';
+import { inTransaction, type Tx } from '../../db/transaction.ts';
+import { AppError } from '../../lib/errors.ts';
+import { errorBody } from '../../plugins/error-handler.ts';
+
+/** A claim older than this whose request never answered died with its (rolled back) transaction. */
+export const STALE_CLAIM_SECONDS = 60;
+
+export interface Outcome<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** The validated Idempotency-Key header, or 400. */
+export function idempotencyKeyOf(request: FastifyRequest): string {
+  const value = request.headers[IDEMPOTENCY_HEADER];
+  if (value === undefined || value === '') throw new AppError(400, 'IDEMPOTENCY_KEY_REQUIRED');
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value))
+    throw new AppError(400, 'IDEMPOTENCY_KEY_INVALID');
+  return value;
+}
+
+/** Same parameters and body (after validation: "12.5" and 12.50 are the same amount). */
+export function requestHash(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Answers that are final for the request: replayed to a retry. 409 and 429 are not. */
+const isFinal = (status: number) => status < 500 && status !== 409 && status !== 429;
+
+export type Idempotency = ReturnType<typeof createIdempotency>;
+
+/**
+ * Money-moving POSTs run through here. The first request with a key claims it (one INSERT),
+ * does its work in a transaction that also stores its answer, so the answer exists exactly when
+ * the money moved. A retry with the same key and request gets that answer again; with another
+ * request, 422; while the first still runs, 409. A refusal (4xx) is stored and replayed too; a
+ * failure (5xx) releases the key so the retry can do the work.
+ */
+export function createIdempotency(db: Db) {
+  const whereKey = (userId: number, key: string) =>
+    and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
+
+  async function claim(userId: number, key: string, scope: string, hash: string) {
+    const inserted = await db
+      .insert(idempotencyKeys)
+      .values({ userId, key, scope, requestHash: hash })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted.length > 0) return { claimed: true as const };
+
+    const [existing] = await db.select().from(idempotencyKeys).where(whereKey(userId, key));
+    if (!existing) return claim(userId, key, scope, hash); // released meanwhile
+    if (existing.scope !== scope || existing.requestHash !== hash)
+      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED');
+    if (existing.responseStatus !== null) {
+      return {
+        claimed: false as const,
+        replay: { status: existing.responseStatus, body: existing.responseBody },
+      };
+    }
+    // a claim whose request died long ago (its transaction rolled back): take it over
+    const taken = await db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`now()` })
+      .where(
+        and(
+          whereKey(userId, key),
+          isNull(idempotencyKeys.responseStatus),
+          sql`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})`,
+        ),
+      )
+      .returning({ key: idempotencyKeys.key });
+    if (taken.length > 0) return { claimed: true as const };
+    throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  }
+
+  return {
+    async run<T>(
+      ref: { userId: number; key: string; scope: string; request: unknown },
+      work: (tx: Tx) => Promise<Outcome<T>>,
+    ): Promise<Outcome<T> & { replayed: boolean }> {
+      const { userId, key, scope } = ref;
+      const claimed = await claim(userId, key, scope, requestHash(ref.request));
+      if (!claimed.claimed) return { ...(claimed.replay as Outcome<T>), replayed: true };
+      try {
+        const outcome = await inTransaction(db, async (tx) => {
+          const result = await work(tx);
+          await tx
+            .update(idempotencyKeys)
+            .set({ responseStatus: result.status, responseBody: result.body as object })
+            .where(whereKey(userId, key));
+          return result;
+        });
+        return { ...outcome, replayed: false };
+      } catch (error) {
+        if (error instanceof AppError && isFinal(error.statusCode)) {
+          await db
+            .update(idempotencyKeys)
+            .set({
+              responseStatus: error.statusCode,
+              responseBody: errorBody(error.code, error.errors),
+            })
+            .where(whereKey(userId, key));
+        } else {
+          await db.delete(idempotencyKeys).where(whereKey(userId, key));
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** Sends an outcome; a replayed one says so in `Idempotent-Replayed: true`. */
+export function sendOutcome(reply: FastifyReply, outcome: Outcome & { replayed: boolean }) {
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(outcome.status).send(outcome.body);
+}
