@@ -8,6 +8,17 @@ import { createMailer, type Mailer } from './integrations/mail/index.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import {
+  createGateways,
+  sandboxGatewayRoutes,
+  shouldServeSandboxGateway,
+} from './integrations/payments/index.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { balanceRoutes } from './modules/balance/balance.routes.ts';
+import { createBalanceService } from './modules/balance/balance.service.ts';
+import { webhookRoutes } from './modules/balance/webhook.routes.ts';
+import { createIdempotency } from './modules/idempotency/idempotency.ts';
 import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
 import { createClicksService } from './modules/clicks/clicks.service.ts';
 import type { ServiceDeps } from './modules/deps.ts';
@@ -74,7 +85,10 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   const tokens = createAccessTokens(config.jwtSecret, config.accessTokenTtl, now);
 
   app.register(errorHandlerPlugin);
-  app.register(securityPlugin, { publicUrl: config.publicUrl });
+  app.register(securityPlugin, {
+    publicUrl: config.publicUrl,
+    formTargets: config.payments.payeer ? [new URL(config.payments.payeer.merchantUrl).origin] : [],
+  });
   app.register(cookie);
   app.register(dbPlugin, { pool: deps.pool, databaseUrl: config.databaseUrl });
   app.register(rateLimitPlugin);
@@ -88,7 +102,18 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(userRoutes, { user: createUserService(serviceDeps), config });
       await api.register(frontRoutes, { front: createFrontService(serviceDeps), config });
       await api.register(clicksRoutes, { clicks: createClicksService(serviceDeps), config });
+      const idempotency = createIdempotency(app.db);
+      const gateways = createGateways(config);
+      const balance = createBalanceService({ ...serviceDeps, gateways });
+      await api.register(balanceRoutes, { balance, idempotency, config });
+      await api.register(webhookRoutes, { balance });
+      await api.register(adminRoutes, {
+        admin: createAdminService(serviceDeps),
+        idempotency,
+        config,
+      });
       if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
+      if (shouldServeSandboxGateway(config)) await api.register(sandboxGatewayRoutes, { config });
     },
     { prefix: '/api' },
   );

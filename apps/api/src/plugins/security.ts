@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
  * (avatars previews). /api/docs sets its own, looser CSP (plugins/docs.ts).
  */
 export const securityPlugin = fp(
-  async (app, { publicUrl }: { publicUrl: string }) => {
+  async (app, { publicUrl, formTargets = [] }: { publicUrl: string; formTargets?: string[] }) => {
     const https = publicUrl.startsWith('https:');
     await app.register(helmet, {
       contentSecurityPolicy: {
@@ -17,6 +17,8 @@ export const securityPlugin = fp(
           styleSrc: ["'self'", "'unsafe-inline'"],
           scriptSrc: ["'self'"],
           connectSrc: ["'self'"],
+          // the console posts the payment form to a hosted gateway's page (Payeer)
+          formAction: ["'self'", ...formTargets],
           // on plain http (local development, a LAN address) upgrading would break every asset
           upgradeInsecureRequests: https ? [] : null,
         },

@@ -388,12 +388,15 @@ export function createBalanceService(deps: BalanceDeps) {
         });
         return 'credited' as const;
       });
-      log.info({ driver, orderId: note.orderId, outcome }, 'gateway notification');
-      if (outcome === 'unknown')
-        return { ...gateway.acknowledge(note.orderId, false), status: 404 };
-      if (outcome === 'mismatch')
-        return { ...gateway.acknowledge(note.orderId, false), status: 422 };
-      return gateway.acknowledge(note.orderId, true);
+      // a refusal is acknowledged in the gateway's own terms (a 2xx that says "error"): any
+      // other status would only make the gateway deliver the same refused notification again
+      const handled = outcome === 'credited' || outcome === 'done';
+      (handled ? log.info : log.warn).call(
+        log,
+        { driver, orderId: note.orderId, outcome },
+        'gateway notification',
+      );
+      return gateway.acknowledge(note.orderId, handled);
     },
   };
 
