@@ -8,6 +8,7 @@ import {
   type LedgerEntry,
   type Page,
 } from '@tradehost/contracts';
+import type { Executor } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/transaction.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
@@ -69,8 +70,8 @@ export function createAdminService({ db, now }: Pick<ServiceDeps, 'db' | 'now'>)
     };
   }
 
-  async function userOr404(userId: number) {
-    const user = await userRepository.findById(db, userId);
+  async function userOr404(userId: number, on: Executor = db) {
+    const user = await userRepository.findById(on, userId);
     if (!user) throw new AppError(404, 'NOT_FOUND');
     return user;
   }
@@ -193,7 +194,7 @@ export function createAdminService({ db, now }: Pick<ServiceDeps, 'db' | 'now'>)
       userId: number,
       request: { account: LedgerAccount; amount: number; reason: string },
     ): Promise<Outcome> {
-      await userOr404(userId);
+      await userOr404(userId, tx);
       const { account, amount, reason } = request;
       let posted;
       try {

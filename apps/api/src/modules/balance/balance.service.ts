@@ -17,6 +17,7 @@ import {
   type TransferResponse,
 } from '@tradehost/contracts';
 import QRCode from 'qrcode';
+import type { Executor } from '../../db/client.ts';
 import { inTransaction, TransactionRetriesExhausted, type Tx } from '../../db/transaction.ts';
 import { gatewayFor } from '../../integrations/payments/index.ts';
 import {
@@ -103,8 +104,9 @@ export function createBalanceService(deps: BalanceDeps) {
     return wallet;
   }
 
-  async function userOf(userId: number) {
-    const user = await userRepository.findById(db, userId);
+  /** Inside a transaction pass it as `on`: a second pool connection per request can starve the pool. */
+  async function userOf(userId: number, on: Executor = db) {
+    const user = await userRepository.findById(on, userId);
     if (!user) throw new AppError(401, 'UNAUTHORIZED');
     return user;
   }
@@ -165,7 +167,7 @@ export function createBalanceService(deps: BalanceDeps) {
         };
       }
       const gateway = gatewayFor(gateways, method)!;
-      const user = await userOf(userId);
+      const user = await userOf(userId, tx);
       const payment = await balanceRepository.insertPayment(tx, {
         userId,
         method,
@@ -262,7 +264,7 @@ export function createBalanceService(deps: BalanceDeps) {
       userId: number,
       request: { email: string; amount: number },
     ): Promise<Outcome<TransferResponse>> {
-      const recipient = await recipientOf(userId, request.email);
+      const recipient = await recipientOf(userId, request.email, tx);
       let posted;
       try {
         posted = await ledgerRepository.post(tx, { kind: 'transfer' }, [
@@ -281,7 +283,7 @@ export function createBalanceService(deps: BalanceDeps) {
         ledgerTransactionId: posted.transactionId,
       });
       const sender = posted.entries.find((e) => e.userId === userId)!;
-      const me = await userOf(userId);
+      const me = await userOf(userId, tx);
       return {
         status: 201,
         body: {
@@ -400,8 +402,8 @@ export function createBalanceService(deps: BalanceDeps) {
     },
   };
 
-  async function recipientOf(userId: number, email: string) {
-    const recipient = await userRepository.findByEmail(db, email);
+  async function recipientOf(userId: number, email: string, on: Executor = db) {
+    const recipient = await userRepository.findByEmail(on, email);
     if (!recipient || !recipient.emailVerifiedAt)
       throw fieldError(422, 'email', 'RECIPIENT_NOT_FOUND');
     if (recipient.id === userId) throw fieldError(422, 'email', 'TRANSFER_TO_SELF');
