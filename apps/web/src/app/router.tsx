@@ -1,4 +1,5 @@
 import type { Permissions } from '@tradehost/contracts';
+import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, redirect, RouterProvider, type RouteObject } from 'react-router';
 import { selectAuthorized } from '../features/auth/model/auth-slice';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
@@ -57,9 +58,43 @@ const requirePermission = (flag: keyof Permissions): Pick<RouteObject, 'lazy'> =
 });
 
 /**
- * The routes while signed in. Monitoring and Partners also need their permission flag. The
- * layout (header with balance, profile and logout, the alert banner) is a chunk of its own, so
- * the signed-out first view does not load it.
+ * A page of the operator area (role admin). Its module is a React.lazy component, not the route's
+ * `lazy`: the router fetches every matched route's `lazy` at once, before any guard renders, so
+ * a non-admin who typed /operator would download the area; this way only RequireAdmin's small
+ * chunk loads, and the pages load when it renders them for an admin.
+ */
+const adminPage = (
+  load: () => Promise<{ Component: ComponentType }>,
+): Pick<RouteObject, 'Component'> => ({
+  Component: lazy(() => load().then((module) => ({ default: module.Component }))),
+});
+
+const operatorRoute: RouteObject = {
+  path: 'operator',
+  lazy: async () => {
+    const { RequireAdmin } = await import('./layouts/require-admin');
+    return { Component: RequireAdmin };
+  },
+  children: [
+    {
+      ...adminPage(() => import('../features/operator/pages/operator-layout')),
+      children: [
+        { index: true, ...adminPage(() => import('../features/operator/pages/review-queue-page')) },
+        { path: 'users', ...adminPage(() => import('../features/operator/pages/users-page')) },
+        {
+          path: 'users/:userId',
+          ...adminPage(() => import('../features/operator/pages/user-page')),
+        },
+        { path: 'audit', ...adminPage(() => import('../features/operator/pages/audit-page')) },
+      ],
+    },
+  ],
+};
+
+/**
+ * The routes while signed in. Monitoring and Partners also need their permission flag, the
+ * operator area the admin role. The layout (header with balance, profile and logout, the alert
+ * banner) is a chunk of its own, so the signed-out first view does not load it.
  */
 export const signedInRoutes: RouteObject[] = [
   {
@@ -123,6 +158,7 @@ export const signedInRoutes: RouteObject[] = [
           },
           { path: 'profile', lazy: () => import('../features/profile/pages/profile-page') },
           { path: 'faq', lazy: () => import('../features/faq/pages/faq-page') },
+          operatorRoute,
           ...legalRoutes,
           ...['login', 'signup', 'forgot-password', 'password-reset'].map((path) => ({
             path,

@@ -12,22 +12,16 @@ import { AlertBanner } from './components/alert-banner';
 import { Logo } from './components/logo';
 import { MainNav } from './components/main-nav';
 import { MobileMenu } from './components/mobile-menu';
-import type { NavItem } from './components/nav-items';
+import { signedInNavItems, type NavItem } from './components/nav-items';
 import { SiteFooter } from './components/site-footer';
 import { MAIN_CONTENT_ID, SkipLink } from './components/skip-link';
 import styles from './layout.module.css';
 
-/** The signed-in navigation of SPEC section 2; Monitoring and Partners follow the permissions. */
+/** The signed-in navigation (nav-items.ts): the permission flags and, for Operator, the role. */
 export function useSignedInNav(): NavItem[] {
   const { data: permissions = DEFAULT_PERMISSIONS } = useGetPermissionsQuery();
-  return [
-    { to: '/vps', label: 'nav.vps' },
-    ...(permissions.monitoring ? [{ to: '/online-monitoring', label: 'nav.monitoring' }] : []),
-    ...(permissions.partner ? [{ to: '/partner-program', label: 'nav.partners' }] : []),
-    { to: '/balance-operations', label: 'nav.balance' },
-    { to: '/support', label: 'nav.support' },
-    { to: '/faq', label: 'nav.faq' },
-  ];
+  const role = useCurrentUser()?.role;
+  return signedInNavItems(permissions, role);
 }
 
 /**

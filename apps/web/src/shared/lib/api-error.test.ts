@@ -21,7 +21,7 @@ describe('errorText', () => {
   });
 
   it('falls back to the server message for an unknown code', () => {
-    const error = { status: 409, code: 'TXID_TAKEN', message: 'This txid is already in use.' };
+    const error = { status: 409, code: 'NOT_A_KNOWN_CODE', message: 'This txid is already in use.' };
     expect(errorText(ru, error)).toBe('This txid is already in use.');
   });
 

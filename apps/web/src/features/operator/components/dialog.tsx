@@ -1,0 +1,95 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useEffect, type ReactNode, type RefObject } from 'react';
+import { useAppDispatch } from '../../../app/hooks';
+import { modalDisplayed } from '../../../shared/model/ui-slice';
+import styles from './dialog.module.css';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  /** Read out with the title when the dialog opens (aria-describedby). */
+  description?: ReactNode;
+  /** The accessible name of the × button. */
+  closeLabel: string;
+  /** While a call runs the dialog stays: Escape, the backdrop and × do nothing. */
+  busy?: boolean;
+  /**
+   * Where the focus goes when the dialog closes (the button that opened it, or, when that is
+   * gone, a heading near it). Unset: Radix's default, the element focused before it opened.
+   */
+  returnFocusTo?: RefObject<HTMLElement | null>;
+  children?: ReactNode;
+}
+
+/**
+ * A modal dialog (Radix): focus trapped inside and returned on close, Escape and the backdrop
+ * close it, the page behind is inert and does not scroll (ui.displayModal, SPEC 2). The focus
+ * starts on the first control of the body (a field, or Cancel before the main action).
+ */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  closeLabel,
+  busy = false,
+  returnFocusTo,
+  children,
+}: DialogProps) {
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    if (!open) return;
+    dispatch(modalDisplayed(true));
+    return () => void dispatch(modalDisplayed(false));
+  }, [open, dispatch]);
+
+  const stayWhileBusy = (event: Event) => {
+    if (busy) event.preventDefault();
+  };
+
+  return (
+    <RadixDialog.Root open={open} onOpenChange={(next) => (busy ? null : onOpenChange(next))}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className={styles.overlay} />
+        <RadixDialog.Content
+          className={styles.panel}
+          // without a description, no dangling aria-describedby (Radix sets one by default)
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          onEscapeKeyDown={stayWhileBusy}
+          onInteractOutside={stayWhileBusy}
+          onCloseAutoFocus={(event) => {
+            const target = returnFocusTo?.current;
+            if (!target?.isConnected) return;
+            event.preventDefault();
+            target.focus();
+          }}
+        >
+          <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>
+          {description ? (
+            <RadixDialog.Description className={styles.description}>
+              {description}
+            </RadixDialog.Description>
+          ) : null}
+          <div className={styles.body}>{children}</div>
+          {/* last in the DOM: the focus starts on the dialog's own controls, not on × */}
+          <RadixDialog.Close className={styles.close} aria-label={closeLabel} disabled={busy}>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+              <path
+                d="M6 6l12 12M18 6L6 18"
+                stroke="currentColor"
+                strokeWidth="1.8"
+                strokeLinecap="round"
+              />
+            </svg>
+          </RadixDialog.Close>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+/** The dialog's buttons: the cancel first in the DOM, the main action last (right, or on top on phones). */
+export function DialogActions({ children }: { children: ReactNode }) {
+  return <div className={styles.actions}>{children}</div>;
+}

@@ -1,0 +1,76 @@
+import type { LedgerEntry } from '@tradehost/contracts';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGetUserLedgerQuery } from '../api/operator-api';
+import { useFormatters } from '../lib/format';
+import { SignedAmount } from './amount';
+import { DataTable, type Column } from './data-table';
+import { Pagination, usePageParam } from './pagination';
+import { ListStates } from './states';
+import styles from './operator.module.css';
+
+/** The user's ledger, newest first: every movement of either balance, signed, with the balance after it. */
+export function LedgerTable({ userId }: { userId: number }) {
+  const { t } = useTranslation('operator');
+  const format = useFormatters();
+  const headingId = useId();
+  const [page, setPage] = usePageParam();
+  const query = useGetUserLedgerQuery({ userId, page });
+
+  const columns: Column<LedgerEntry>[] = [
+    {
+      id: 'date',
+      header: t('ledger.columns.date'),
+      cell: (entry) => format.dateTime(entry.created_at),
+    },
+    {
+      id: 'kind',
+      header: t('ledger.columns.kind'),
+      cell: (entry) => t(`kinds.${entry.kind}`, { defaultValue: entry.kind }),
+    },
+    {
+      id: 'account',
+      header: t('ledger.columns.account'),
+      cell: (entry) => t(`accounts.${entry.account}`, { defaultValue: entry.account }),
+    },
+    {
+      id: 'amount',
+      header: t('ledger.columns.amount'),
+      numeric: true,
+      cell: (entry) => <SignedAmount amount={entry.amount} />,
+    },
+    {
+      id: 'after',
+      header: t('ledger.columns.balanceAfter'),
+      numeric: true,
+      cell: (entry) => format.money(entry.balance_after),
+    },
+    {
+      id: 'memo',
+      header: t('ledger.columns.memo'),
+      cell: (entry) => entry.memo || <span className={styles.muted}>—</span>,
+    },
+  ];
+
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <h3 id={headingId} className={styles.sectionTitle}>
+        {t('ledger.title')}
+      </h3>
+      <ListStates result={query} empty={t('ledger.empty')}>
+        {(list) => (
+          <>
+            <DataTable
+              labelledBy={headingId}
+              columns={columns}
+              rows={list.data}
+              rowKey={(entry) => entry.id}
+              busy={query.isFetching}
+            />
+            <Pagination meta={list.meta} onPageChange={setPage} label={t('ledger.pages')} />
+          </>
+        )}
+      </ListStates>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface Formatters {
+  /** "$1,234.50" (en), "1 234,50 $" (ru). */
+  money(amount: number): string;
+  /** With its sign always shown: "+$25.00", "−$25.00"; zero has none. */
+  signedMoney(amount: number): string;
+  /** Date and time, e.g. "Mar 5, 2025, 14:02". */
+  dateTime(iso: string): string;
+  /** How long ago, e.g. "3 hr. ago", "2 дн. назад". */
+  age(iso: string, now?: number): string;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Formatters in the reader's language: amounts in US dollars, dates in the local time zone. */
+export function createFormatters(language: string): Formatters {
+  const currency = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD' });
+  const signed = new Intl.NumberFormat(language, {
+    style: 'currency',
+    currency: 'USD',
+    signDisplay: 'exceptZero',
+  });
+  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const relative = new Intl.RelativeTimeFormat(language, { numeric: 'always', style: 'short' });
+  return {
+    money: (amount) => currency.format(amount),
+    signedMoney: (amount) => signed.format(amount),
+    dateTime: (iso) => {
+      const time = Date.parse(iso);
+      return Number.isNaN(time) ? iso : date.format(time);
+    },
+    age: (iso, now = Date.now()) => {
+      const elapsed = Math.max(0, now - Date.parse(iso));
+      if (Number.isNaN(elapsed)) return '';
+      if (elapsed < HOUR) return relative.format(-Math.floor(elapsed / MINUTE), 'minute');
+      if (elapsed < DAY) return relative.format(-Math.floor(elapsed / HOUR), 'hour');
+      return relative.format(-Math.floor(elapsed / DAY), 'day');
+    },
+  };
+}
+
+export function useFormatters(): Formatters {
+  const { i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language ?? 'en';
+  return useMemo(() => createFormatters(language), [language]);
+}
+
+/** Cents of a dollar amount as the API sends it (two decimals at most). */
+export const toCents = (dollars: number): number => Math.round(dollars * 100);
+
+/** Whether a payment has waited for review longer than a day. */
+export const isOverdue = (iso: string, now = Date.now()): boolean => now - Date.parse(iso) > DAY;

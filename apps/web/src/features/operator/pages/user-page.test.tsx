@@ -1,0 +1,216 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Handler } from '../../../test/fetch-stub';
+import {
+  adminUserRecord,
+  ledgerEntry,
+  openOperator,
+  page,
+  queriesTo,
+  stubOperatorApi,
+} from '../test-utils';
+
+const bob = adminUserRecord();
+
+const ledger = [
+  ledgerEntry({
+    id: 3,
+    kind: 'charge',
+    amount: -10,
+    balance_after: 120,
+    memo: 'VPS Standard, 1 month',
+  }),
+  ledgerEntry({ id: 2, kind: 'topup', amount: 25, balance_after: 130, memo: 'crypto BTC abc' }),
+  ledgerEntry({
+    id: 1,
+    kind: 'adjustment',
+    account: 'balance_partner',
+    amount: 15.5,
+    balance_after: 15.5,
+  }),
+];
+
+function stubUser(routes: Record<string, Handler> = {}) {
+  return stubOperatorApi({
+    'GET /admin/users/5': { body: { user: bob } },
+    'GET /admin/users/5/ledger': { body: page(ledger) },
+    ...routes,
+  });
+}
+
+const openBob = () => openOperator('/operator/users/5');
+const userHeading = () =>
+  screen.findByRole('heading', { level: 2, name: 'Bob' }, { timeout: 5000 });
+
+describe('a user of the operator area', () => {
+  it('shows the balances and the ledger with signed, coloured amounts', async () => {
+    stubUser();
+    await openBob();
+    await userHeading();
+    expect(screen.getByText('bob@example.com')).toBeVisible();
+    expect(screen.getByText('$120.00', { selector: 'dd' })).toBeVisible();
+    expect(screen.getByText('$15.50', { selector: 'dd' })).toBeVisible();
+
+    const table = await screen.findByRole('table', { name: 'Ledger' });
+    const [charge, topup, adjustment] = within(table).getAllByRole('row').slice(1);
+    const debit = within(charge!).getByText('-$10.00');
+    const credit = within(topup!).getByText('+$25.00');
+    expect(debit.className).toMatch(/debit/);
+    expect(credit.className).toMatch(/credit/);
+    expect(charge).toHaveTextContent('Charge');
+    expect(charge).toHaveTextContent('VPS Standard, 1 month');
+    expect(charge).toHaveTextContent('$120.00');
+    expect(adjustment).toHaveTextContent('Partner balance');
+    expect(adjustment).toHaveTextContent('+$15.50');
+    expect(queriesTo('/admin/users/5/ledger')[0]).toEqual({ page: '1', per_page: '20' });
+  });
+
+  it('says when there is no such user', async () => {
+    stubOperatorApi({
+      'GET /admin/users/404': { status: 404, body: { message: 'Not found', code: 'NOT_FOUND' } },
+    });
+    await openOperator('/operator/users/404');
+    expect(await screen.findByText('User not found', {}, { timeout: 5000 })).toBeVisible();
+    expect(screen.getByRole('link', { name: '← All users' })).toHaveAttribute(
+      'href',
+      '/operator/users',
+    );
+  });
+});
+
+describe('adjusting a balance', () => {
+  it('checks the amount and the reason before anything is sent', async () => {
+    const http = stubUser();
+    const { user } = await openBob();
+    await userHeading();
+    const form = screen.getByRole('region', { name: 'Adjust balance' });
+    const amount = within(form).getByRole('textbox', { name: 'Amount, $' });
+    const reason = within(form).getByRole('textbox', { name: 'Reason' });
+    const review = within(form).getByRole('button', { name: 'Review the adjustment' });
+
+    await user.click(review);
+    expect(await within(form).findByText(/Enter a non-zero amount/)).toBeVisible();
+    expect(within(form).getByText('Enter the reason')).toBeVisible();
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(amount).toHaveFocus();
+
+    await user.type(amount, '12.345');
+    await user.type(reason, 'Goodwill');
+    await user.click(review);
+    expect(await within(form).findByText(/Enter a non-zero amount/)).toBeVisible();
+
+    // $120.00 on the balance: taking $500 would make it negative
+    await user.clear(amount);
+    await user.type(amount, '-500');
+    await user.click(review);
+    expect(await within(form).findByText('The balance would become negative')).toBeVisible();
+
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(http.callsTo('POST', '/admin/users/5/adjustments')).toHaveLength(0);
+  });
+
+  it('shows the resulting balance, and sends the adjustment only once confirmed', async () => {
+    let adjusted = false;
+    const http = stubUser({
+      'GET /admin/users/5': () => ({
+        body: { user: adjusted ? { ...bob, balance: 99.5 } : bob },
+      }),
+      'POST /admin/users/5/adjustments': () => {
+        adjusted = true;
+        return {
+          status: 201,
+          body: {
+            user: { ...bob, balance: 99.5 },
+            entry: ledgerEntry({ id: 9, kind: 'adjustment', amount: -20.5, balance_after: 99.5 }),
+            message: 'The balance has been adjusted',
+            code: 'BALANCE_ADJUSTED',
+          },
+        };
+      },
+    });
+    const { user } = await openBob();
+    await userHeading();
+    const form = screen.getByRole('region', { name: 'Adjust balance' });
+    await user.type(within(form).getByRole('textbox', { name: 'Amount, $' }), '-20,5');
+    await user.type(
+      within(form).getByRole('textbox', { name: 'Reason' }),
+      'Refund of a duplicate top-up',
+    );
+    await user.click(within(form).getByRole('button', { name: 'Review the adjustment' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm the adjustment' });
+    expect(dialog).toHaveAccessibleDescription('Debit $20.50 from the Balance of bob@example.com?');
+    expect(dialog).toHaveTextContent('Current balance$120.00');
+    expect(dialog).toHaveTextContent('Change-$20.50');
+    expect(dialog).toHaveTextContent('Resulting balance$99.50');
+    expect(http.callsTo('POST', '/admin/users/5/adjustments')).toHaveLength(0);
+
+    // back to the form and again: nothing is sent until Adjust
+    await user.click(within(dialog).getByRole('button', { name: 'Back to the form' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(within(form).getByRole('button', { name: 'Review the adjustment' }));
+    const again = await screen.findByRole('dialog', { name: 'Confirm the adjustment' });
+    await user.click(within(again).getByRole('button', { name: 'Adjust the balance' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const calls = http.callsTo('POST', '/admin/users/5/adjustments');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.body).toEqual({
+      account: 'balance',
+      amount: '-20.50',
+      reason: 'Refund of a duplicate top-up',
+    });
+    expect(calls[0]?.headers.get('Idempotency-Key')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'The balance of bob@example.com has been adjusted',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    expect(await screen.findByText('$99.50', { selector: 'dd' })).toBeVisible();
+    expect(within(form).getByRole('textbox', { name: 'Amount, $' })).toHaveValue('');
+    // the ledger is fetched again
+    await waitFor(() => expect(queriesTo('/admin/users/5/ledger').length).toBeGreaterThan(1));
+  });
+
+  it('puts a refusal of the server on its field, and a new attempt gets a new key', async () => {
+    const http = stubUser({
+      'POST /admin/users/5/adjustments': {
+        status: 422,
+        body: {
+          message: 'Insufficient funds',
+          code: 'INSUFFICIENT_FUNDS',
+          errors: { amount: ['INSUFFICIENT_FUNDS'] },
+        },
+      },
+    });
+    const { user } = await openBob();
+    await userHeading();
+    const form = screen.getByRole('region', { name: 'Adjust balance' });
+    await user.selectOptions(
+      within(form).getByRole('combobox', { name: 'Account' }),
+      'Partner balance',
+    );
+    await user.type(within(form).getByRole('textbox', { name: 'Amount, $' }), '-15');
+    await user.type(within(form).getByRole('textbox', { name: 'Reason' }), 'Reward reversal');
+    await user.click(within(form).getByRole('button', { name: 'Review the adjustment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm the adjustment' });
+    expect(dialog).toHaveTextContent('Resulting balance$0.50');
+    await user.click(within(dialog).getByRole('button', { name: 'Adjust the balance' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const amount = within(form).getByRole('textbox', { name: 'Amount, $' });
+    expect(await within(form).findByText('The balance would become negative')).toBeVisible();
+    await waitFor(() => expect(amount).toHaveFocus());
+
+    await user.click(within(form).getByRole('button', { name: 'Review the adjustment' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Adjust the balance' }),
+    );
+    await waitFor(() => expect(http.callsTo('POST', '/admin/users/5/adjustments')).toHaveLength(2));
+    const [first, second] = http.callsTo('POST', '/admin/users/5/adjustments');
+    expect(first?.body).toMatchObject({ account: 'balance_partner', amount: '-15.00' });
+    expect(second?.headers.get('Idempotency-Key')).not.toBe(first?.headers.get('Idempotency-Key'));
+  });
+});

@@ -1,0 +1,112 @@
+import type { AdminUser } from '@tradehost/contracts';
+import { useId, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Button, TextField } from '../../../shared/ui/form';
+import { useDocumentTitle } from '../../../shared/ui/page/page';
+import { useGetAdminUsersQuery } from '../api/operator-api';
+import { DataTable, type Column } from '../components/data-table';
+import { Pagination, usePageParam } from '../components/pagination';
+import { ListStates } from '../components/states';
+import { useFormatters } from '../lib/format';
+import styles from '../components/operator.module.css';
+
+/** Route module (lazy, admins only): find a user by e-mail or name; their balances. */
+export function Component() {
+  const { t } = useTranslation('operator');
+  useDocumentTitle(t('users.title'));
+  const format = useFormatters();
+  const headingId = useId();
+  const [params, setParams] = useSearchParams();
+  const search = params.get('query') ?? '';
+  const [page, setPage] = usePageParam();
+  const query = useGetAdminUsersQuery({ query: search, page });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = String(new FormData(event.currentTarget).get('query') ?? '').trim();
+    setParams(value ? { query: value } : {});
+  };
+
+  const columns: Column<AdminUser>[] = [
+    {
+      id: 'user',
+      header: t('users.columns.user'),
+      cell: (user) => (
+        <span className={styles.person}>
+          <Link to={`/operator/users/${user.id}`}>{user.email}</Link>
+          <span className={styles.muted}>{user.name}</span>
+        </span>
+      ),
+    },
+    {
+      id: 'role',
+      header: t('users.columns.role'),
+      cell: (user) => (
+        <span
+          className={`${styles.badge} ${user.role === 'admin' ? styles.badgeAdmin : ''}`.trim()}
+        >
+          {t(`roles.${user.role}`)}
+        </span>
+      ),
+    },
+    {
+      id: 'created',
+      header: t('users.columns.created'),
+      cell: (user) => format.dateTime(user.created_at),
+    },
+    {
+      id: 'balance',
+      header: t('accounts.balance'),
+      numeric: true,
+      cell: (user) => format.money(user.balance),
+    },
+    {
+      id: 'balance_partner',
+      header: t('accounts.balance_partner'),
+      numeric: true,
+      cell: (user) => format.money(user.balance_partner),
+    },
+  ];
+
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <div>
+        <h2 id={headingId} className={styles.sectionTitle}>
+          {t('users.title')}
+        </h2>
+        <p className={styles.lead}>{t('users.lead')}</p>
+      </div>
+      {/* keyed by the query: going back in history puts the searched text back in the box */}
+      <form key={search} role="search" className={styles.search} onSubmit={onSubmit}>
+        <TextField
+          label={t('users.search')}
+          name="query"
+          type="search"
+          defaultValue={search}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={254}
+        />
+        <Button type="submit">{t('users.searchSubmit')}</Button>
+      </form>
+      <ListStates
+        result={query}
+        empty={search ? t('users.emptySearch', { query: search }) : t('users.empty')}
+      >
+        {(list) => (
+          <>
+            <DataTable
+              labelledBy={headingId}
+              columns={columns}
+              rows={list.data}
+              rowKey={(user) => user.id}
+              busy={query.isFetching}
+            />
+            <Pagination meta={list.meta} onPageChange={setPage} label={t('users.pages')} />
+          </>
+        )}
+      </ListStates>
+    </section>
+  );
+}
