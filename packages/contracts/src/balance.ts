@@ -84,7 +84,7 @@ const walletSchema = z
   .string({ error: 'WALLET_INVALID' })
   .check(
     z.trim(),
-    z.minLength(1, { error: 'WALLET_REQUIRED' }),
+    z.minLength(1, { error: 'WALLET_REQUIRED', abort: true }),
     z.regex(/^[A-Za-z0-9:_-]{16,128}$/, { error: 'WALLET_INVALID' }),
   );
 
@@ -93,7 +93,7 @@ const txidSchema = z
   .string({ error: 'TXID_INVALID' })
   .check(
     z.trim(),
-    z.minLength(1, { error: 'TXID_REQUIRED' }),
+    z.minLength(1, { error: 'TXID_REQUIRED', abort: true }),
     z.regex(/^[A-Za-z0-9_-]{16,128}$/, { error: 'TXID_INVALID' }),
   );
 

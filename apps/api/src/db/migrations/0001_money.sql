@@ -131,7 +131,7 @@ CREATE INDEX "ledger_entries_user_id_idx" ON "ledger_entries" USING btree ("user
 CREATE INDEX "ledger_entries_account_idx" ON "ledger_entries" USING btree ("account");--> statement-breakpoint
 CREATE INDEX "payments_user_id_created_at_idx" ON "payments" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "payments_status_idx" ON "payments" USING btree ("status","created_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "payments_txid_key" ON "payments" USING btree (lower("txid"));--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_txid_key" ON "payments" USING btree (lower(regexp_replace("txid", '^0x', '', 'i')));--> statement-breakpoint
 CREATE INDEX "transfers_from_idx" ON "transfers" USING btree ("from_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "transfers_to_idx" ON "transfers" USING btree ("to_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "withdrawals_user_id_created_at_idx" ON "withdrawals" USING btree ("user_id","created_at");--> statement-breakpoint

@@ -132,8 +132,9 @@ export const payments = pgTable(
   (t) => [
     index('payments_user_id_created_at_idx').on(t.userId, t.createdAt),
     index('payments_status_idx').on(t.status, t.createdAt),
-    // a TXID can be used once, whatever its case (hex hashes come in either)
-    uniqueIndex('payments_txid_key').on(sql`lower(${t.txid})`),
+    // a TXID can be used once, whatever its case (hex hashes come in either) and with or
+    // without the 0x that EVM explorers put before the same hash
+    uniqueIndex('payments_txid_key').on(sql`lower(regexp_replace(${t.txid}, '^0x', '', 'i'))`),
     check('payments_amount_check', sql`${t.amountCents} > 0`),
     check(
       'payments_method_check',

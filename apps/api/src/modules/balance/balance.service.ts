@@ -53,9 +53,16 @@ export function isNegativeBalance(error: unknown): boolean {
   );
 }
 
+/** A period end as a date PostgreSQL takes: it has no year 0 ("0000-01-01T00:00:00Z" is 1 BC). */
+function periodEnd(field: 'from' | 'to', iso: string): Date {
+  const date = new Date(iso);
+  if (date.getUTCFullYear() < 1) throw fieldError(422, field, 'PERIOD_INVALID');
+  return date;
+}
+
 const periodOf = (filter: HistoryFilter): Period => ({
-  ...(filter.from ? { from: new Date(filter.from) } : {}),
-  ...(filter.to ? { to: new Date(filter.to) } : {}),
+  ...(filter.from ? { from: periodEnd('from', filter.from) } : {}),
+  ...(filter.to ? { to: periodEnd('to', filter.to) } : {}),
 });
 
 export type BalanceService = ReturnType<typeof createBalanceService>;

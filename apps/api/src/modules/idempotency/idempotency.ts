@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { idempotencyKeys } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, pgErrorOf } from '../../lib/errors.ts';
 import { errorBody } from '../../plugins/error-handler.ts';
 
 /** A claim older than this whose request never answered died with its (rolled back) transaction. */
@@ -47,6 +47,15 @@ const isFinal = (status: number) => status < 500 && status !== 409 && status !==
 export type Idempotency = ReturnType<typeof createIdempotency>;
 
 /**
+ * A claim's creation time, to the microsecond, as it identifies the claim: a takeover writes a
+ * new one, so a request whose claim was taken over can tell it no longer holds the key.
+ */
+const claimedAt = sql<string>`${idempotencyKeys.createdAt}::text`;
+
+/** Thrown inside the work's transaction when its claim was taken over: the work is undone. */
+class ClaimLost extends Error {}
+
+/**
  * Money-moving POSTs run through here. The first request with a key claims it (one INSERT),
  * does its work in a transaction that also stores its answer, so the answer exists exactly when
  * the money moved. A retry with the same key and request gets that answer again; with another
@@ -56,14 +65,34 @@ export type Idempotency = ReturnType<typeof createIdempotency>;
 export function createIdempotency(db: Db) {
   const whereKey = (userId: number, key: string) =>
     and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
+  /** The key while it still holds this request's claim, unanswered. */
+  const whereClaim = (userId: number, key: string, at: string) =>
+    and(
+      whereKey(userId, key),
+      isNull(idempotencyKeys.responseStatus),
+      sql`${idempotencyKeys.createdAt} = ${at}::timestamptz`,
+    );
 
-  async function claim(userId: number, key: string, scope: string, hash: string) {
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({ userId, key, scope, requestHash: hash })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (inserted.length > 0) return { claimed: true as const };
+  async function claim(
+    userId: number,
+    key: string,
+    scope: string,
+    hash: string,
+  ): Promise<{ claimed: true; at: string } | { claimed: false; replay: Outcome }> {
+    let inserted;
+    try {
+      [inserted] = await db
+        .insert(idempotencyKeys)
+        .values({ userId, key, scope, requestHash: hash })
+        .onConflictDoNothing()
+        .returning({ at: claimedAt });
+    } catch (error) {
+      // a still valid token of an account deleted since: as signed out, not a 500
+      if (pgErrorOf(error)?.constraint === 'idempotency_keys_user_id_users_id_fk')
+        throw new AppError(401, 'UNAUTHORIZED');
+      throw error;
+    }
+    if (inserted) return { claimed: true, at: inserted.at };
 
     const [existing] = await db.select().from(idempotencyKeys).where(whereKey(userId, key));
     if (!existing) return claim(userId, key, scope, hash); // released meanwhile
@@ -75,8 +104,10 @@ export function createIdempotency(db: Db) {
         replay: { status: existing.responseStatus, body: existing.responseBody },
       };
     }
-    // a claim whose request died long ago (its transaction rolled back): take it over
-    const taken = await db
+    // a claim whose request died long ago (its transaction rolled back): take it over. Should
+    // that request still be running after all, its answer will not find its claim (whereClaim)
+    // and its work is rolled back.
+    const [taken] = await db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now()` })
       .where(
@@ -86,8 +117,8 @@ export function createIdempotency(db: Db) {
           sql`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})`,
         ),
       )
-      .returning({ key: idempotencyKeys.key });
-    if (taken.length > 0) return { claimed: true as const };
+      .returning({ at: claimedAt });
+    if (taken) return { claimed: true, at: taken.at };
     throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
   }
 
@@ -99,17 +130,23 @@ export function createIdempotency(db: Db) {
       const { userId, key, scope } = ref;
       const claimed = await claim(userId, key, scope, requestHash(ref.request));
       if (!claimed.claimed) return { ...(claimed.replay as Outcome<T>), replayed: true };
+      const mine = whereClaim(userId, key, claimed.at);
       try {
         const outcome = await inTransaction(db, async (tx) => {
           const result = await work(tx);
-          await tx
+          const stored = await tx
             .update(idempotencyKeys)
             .set({ responseStatus: result.status, responseBody: result.body as object })
-            .where(whereKey(userId, key));
+            .where(mine)
+            .returning({ key: idempotencyKeys.key });
+          // taken over while this request ran: the other one does the work, this one undoes it
+          if (stored.length === 0) throw new ClaimLost();
           return result;
         });
         return { ...outcome, replayed: false };
       } catch (error) {
+        if (error instanceof ClaimLost) throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+        // only this request's own claim is answered or released, never one that took it over
         if (error instanceof AppError && isFinal(error.statusCode)) {
           await db
             .update(idempotencyKeys)
@@ -117,9 +154,9 @@ export function createIdempotency(db: Db) {
               responseStatus: error.statusCode,
               responseBody: errorBody(error.code, error.errors),
             })
-            .where(whereKey(userId, key));
+            .where(mine);
         } else {
-          await db.delete(idempotencyKeys).where(whereKey(userId, key));
+          await db.delete(idempotencyKeys).where(mine);
         }
         throw error;
       }
