@@ -2,10 +2,15 @@ import type { Permissions } from '@tradehost/contracts';
 import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, redirect, RouterProvider, type RouteObject } from 'react-router';
 import { selectAuthorized } from '../features/auth/model/auth-slice';
+import { loadTexts } from '../shared/i18n';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
 import { useAppSelector } from './hooks';
 import { RouteError } from './layouts/route-error';
 import { SignedOutLayout } from './layouts/signed-out-layout';
+
+/** A page module together with its section's texts (they are not in the first view). */
+const withTexts = <T,>(namespace: string, page: Promise<T>): Promise<T> =>
+  Promise.all([page, loadTexts(namespace)]).then(([module]) => module);
 
 /** A route that only sends the reader elsewhere, before anything renders (element null: nothing to show). */
 const redirectTo = (path: string) => ({ loader: () => redirect(path), element: null });
@@ -66,7 +71,11 @@ const requirePermission = (flag: keyof Permissions): Pick<RouteObject, 'lazy'> =
 const adminPage = (
   load: () => Promise<{ Component: ComponentType }>,
 ): Pick<RouteObject, 'Component'> => ({
-  Component: lazy(() => load().then((module) => ({ default: module.Component }))),
+  Component: lazy(() =>
+    Promise.all([load(), loadTexts('operator')]).then(([module]) => ({
+      default: module.Component,
+    })),
+  ),
 });
 
 const operatorRoute: RouteObject = {
@@ -147,7 +156,8 @@ export const signedInRoutes: RouteObject[] = [
           },
           {
             path: 'balance-operations',
-            lazy: () => import('../features/balance/pages/balance-operations-page'),
+            lazy: () =>
+              withTexts('balance', import('../features/balance/pages/balance-operations-page')),
           },
           {
             path: 'support',

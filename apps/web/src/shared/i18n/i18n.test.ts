@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { i18n, namespaces, resources } from './i18n';
+import { i18n, loadTexts, namespaces, resources } from './i18n';
 
 describe('i18n', () => {
   it('bundles the English texts only, every namespace of them', () => {
@@ -19,5 +19,18 @@ describe('i18n', () => {
     for (const namespace of namespaces) expect(i18n.hasResourceBundle('ru', namespace)).toBe(true);
     await i18n.changeLanguage('en');
     expect(i18n.t('common:requestFailed')).toBe('The request failed');
+  });
+
+  it('leaves the balance and operator texts out of the first view and loads them with their pages', async () => {
+    expect(namespaces).not.toContain('balance');
+    expect(namespaces).not.toContain('operator');
+    expect(i18n.hasResourceBundle('en', 'operator')).toBe(false);
+    await loadTexts('operator');
+    expect(i18n.hasResourceBundle('en', 'operator')).toBe(true);
+    expect(i18n.t('operator:tabs.queue')).toBe('Review queue');
+    await i18n.changeLanguage('ru');
+    // a switch brings the loaded sections along
+    expect(i18n.hasResourceBundle('ru', 'operator')).toBe(true);
+    await i18n.changeLanguage('en');
   });
 });

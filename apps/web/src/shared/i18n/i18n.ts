@@ -4,13 +4,22 @@ import { DEFAULT_LANGUAGE, readLanguage, UI_LANGUAGES } from '../lib/preferences
 import { resourcesFrom, type Messages } from './resources';
 
 /**
- * Every src/locales/en/<namespace>.json, bundled (they are small). A feature adds its namespace
- * by adding its files; nothing to register.
+ * Every src/locales/en/<namespace>.json, bundled (they are small), but for the namespaces of
+ * the larger signed-in sections below. A feature adds its namespace by adding its files.
  */
-const files = import.meta.glob<Messages>('../../locales/en/*.json', {
-  eager: true,
-  import: 'default',
-});
+const files = import.meta.glob<Messages>(
+  ['../../locales/en/*.json', '!../../locales/en/balance.json', '!../../locales/en/operator.json'],
+  { eager: true, import: 'default' },
+);
+
+/**
+ * The English texts of sections whose pages load on demand: each loads with its page (see
+ * `loadTexts` and router.tsx), not with the first view.
+ */
+const pageTexts = import.meta.glob<Messages>(
+  ['../../locales/en/balance.json', '../../locales/en/operator.json'],
+  { import: 'default' },
+);
 
 /** The bundled texts: English, the default and the fallback of every other language. */
 export const resources = resourcesFrom(files);
@@ -26,8 +35,15 @@ const otherLanguagesBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,
   read(language, namespace, callback) {
-    import('./other-languages').then(
-      ({ otherLanguages }) => callback(null, otherLanguages[language]?.[namespace] ?? {}),
+    const english = pageTexts[`../../locales/en/${namespace}.json`];
+    const texts: Promise<Messages> =
+      language === DEFAULT_LANGUAGE
+        ? (english?.() ?? Promise.resolve({}))
+        : import('./other-languages').then(
+            ({ otherLanguages }) => (otherLanguages[language]?.[namespace] ?? {}) as Messages,
+          );
+    texts.then(
+      (messages) => callback(null, messages),
       (error: unknown) => callback(error instanceof Error ? error : String(error), false),
     );
   },
@@ -53,3 +69,11 @@ export const i18nReady: Promise<unknown> = i18n
     returnNull: false,
     showSupportNotice: false,
   });
+
+/**
+ * Loads a page section's texts (in the current language and English) before its page renders;
+ * router.tsx calls it beside the page's own import.
+ */
+export function loadTexts(namespace: string): Promise<void> {
+  return i18n.loadNamespaces(namespace).then(() => undefined);
+}

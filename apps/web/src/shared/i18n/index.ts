@@ -1,1 +1,1 @@
-export { i18n, i18nReady, namespaces, resources } from './i18n';
+export { i18n, i18nReady, loadTexts, namespaces, resources } from './i18n';
