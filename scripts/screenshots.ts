@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumPath } from '../e2e/support/browser.ts';
-import { freePort, repoRoot, stop, waitFor } from './lib.ts';
+import { randomUUID } from 'node:crypto';
+import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
+import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
+
+const SANDBOX_SECRET = 'screenshots-sandbox-secret-screenshots-sandbox';
 
 const signedOut = [
   '/login',
@@ -25,9 +29,15 @@ const signedIn = [
   '/online-monitoring',
   '/partner-program',
   '/balance-operations',
+  '/balance-operations?tab=transfer',
+  '/balance-operations?tab=history&history=payments',
+  '/balance-operations?tab=history&history=transfers',
   '/support',
   '/profile',
   '/faq',
+  '/operator',
+  '/operator/users',
+  '/operator/audit',
 ];
 const only = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
 const widths = [375, 1024, 1440];
@@ -39,22 +49,24 @@ const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-shots-'));
 chmodSync(dataDir, 0o755);
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
+const serverEnv = {
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: url,
+  DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  SMTP_URL: '',
+  EMBEDDED_PG_PORT: String(await freePort()),
+  LOG_LEVEL: 'warn',
+  ACCESS_TOKEN_TTL: '3600',
+  RATE_LIMIT_AUTH_MAX: '1000',
+  SANDBOX_GATEWAY_SECRET: SANDBOX_SECRET,
+};
 const server = spawn(process.execPath, ['apps/api/src/server.ts'], {
   cwd: repoRoot,
   stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    SMTP_URL: '',
-    EMBEDDED_PG_PORT: String(await freePort()),
-    LOG_LEVEL: 'warn',
-    ACCESS_TOKEN_TTL: '3600',
-    RATE_LIMIT_AUTH_MAX: '1000',
-  },
+  env: serverEnv,
 });
 const browser = await chromium.launch({
   executablePath: chromiumPath(),
@@ -62,28 +74,74 @@ const browser = await chromium.launch({
 });
 try {
   await waitFor(`${url}/api/front/permissions`, server);
-  const email = `shots.${Date.now()}@example.com`;
   const password = 'screenshot-pass-1';
-  const post = (path: string, body: unknown) =>
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-  await post('/api/user/auth/create', {
-    name: 'Maxim Trader',
-    email,
-    password,
-    password_confirmation: password,
-    consent: true,
-  });
-  const { mails } = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as {
-    mails: Array<{
-      text: string;
-    }>;
+  /** Signs up, confirms through the development mailbox, signs in: a bearer token. */
+  const account = async (name: string, email: string) => {
+    await post('/api/user/auth/create', {
+      name,
+      email,
+      password,
+      password_confirmation: password,
+      consent: true,
+    });
+    const { mails } = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as {
+      mails: Array<{ to: string; text: string }>;
+    };
+    const link = mails.find((mail) => mail.to === email)?.text ?? '';
+    await post('/api/user/auth/verify-email', { token: /verify=([\w-]+)/.exec(link)?.[1] });
+    const login = await post('/api/user/auth/login', { email, password });
+    return ((await login.json()) as { token: string }).token;
   };
-  const token = /verify=([\w-]+)/.exec(mails.map((mail) => mail.text).join('\n'))?.[1];
-  await post('/api/user/auth/verify-email', { token });
+  const email = `shots.${Date.now()}@example.com`;
+  const friend = `friend.${Date.now()}@example.com`;
+  const token = await account('Maxim Trader', email);
+  await account('Olga Broker', friend);
+  const as = { authorization: `Bearer ${token}` };
+  const key = () => ({ ...as, 'idempotency-key': randomUUID() });
+
+  // something in every history: a card top-up paid through the sandbox, a crypto payment under
+  // review, a transfer, a declined card payment
+  for (const [amount, status] of [
+    ['1250.00', 'paid'],
+    ['40.00', 'failed'],
+  ] as const) {
+    const deposit = await post('/api/user/balance/deposit', { method: 'card', amount }, key());
+    const { checkout } = (await deposit.json()) as { checkout: { fields: Record<string, string> } };
+    const note = {
+      order_id: checkout.fields.order_id!,
+      amount: checkout.fields.amount!,
+      currency: checkout.fields.currency!,
+      status,
+      operation_id: randomUUID(),
+    };
+    await fetch(`${url}/api/payments/webhook/sandbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        ...note,
+        signature: sandboxSignature(SANDBOX_SECRET, 'notification', note),
+      }),
+    });
+  }
+  await post(
+    '/api/user/balance/crypto',
+    {
+      network: 'USDT-TRC20',
+      amount: '300',
+      wallet: 'TXk1pYQf3n8Zs9vLrJc2uD5wHbGmA7eQoP',
+      txid: 'a3f1c9e27b4d8f60a1b2c3d4e5f60718293a4b5c6d7e8f901a2b3c4d5e6f7081',
+    },
+    key(),
+  );
+  await post('/api/user/balance/transfer', { email: friend, amount: '75.50' }, key());
+  // the operator pages: this user is an operator too
+  await run(process.execPath, ['apps/api/src/cli/admin.ts', 'create', email], serverEnv);
 
   for (const theme of ['light', 'dark'] as const) {
     for (const language of ['en', 'ru'] as const) {
@@ -101,10 +159,13 @@ try {
           if (only.length && !only.includes(path)) return;
           await page.goto(`${url}${path}`);
           await page.waitForLoadState('networkidle');
-          const name = `${path.slice(1).replaceAll('/', '_') || 'root'}-${width}-${theme}-${language}.png`;
+          const slug = path.slice(1).replace(/[/?&=]+/g, '_') || 'root';
+          const name = `${slug}-${width}-${theme}-${language}.png`;
           await page.screenshot({ path: join(out, name), fullPage: true });
         };
         for (const path of signedOut) await shoot(path);
+        // signed in, the account's language applies: make it this run's
+        await post('/api/user/change_language', { language: language.toUpperCase() }, as);
         await page.goto(`${url}/login`);
         await page.locator('input[type=email]').fill(email);
         await page.locator('input[autocomplete=current-password]').fill(password);
