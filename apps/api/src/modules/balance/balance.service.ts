@@ -272,6 +272,8 @@ export function createBalanceService(deps: BalanceDeps) {
       request: { email: string; amount: number },
     ): Promise<Outcome<TransferResponse>> {
       const recipient = await recipientOf(userId, request.email, tx);
+      // read before the ledger locks the two users' rows: the locks are held until commit
+      const me = await userOf(userId, tx);
       let posted;
       try {
         posted = await ledgerRepository.post(tx, { kind: 'transfer' }, [
@@ -290,7 +292,6 @@ export function createBalanceService(deps: BalanceDeps) {
         ledgerTransactionId: posted.transactionId,
       });
       const sender = posted.entries.find((e) => e.userId === userId)!;
-      const me = await userOf(userId, tx);
       return {
         status: 201,
         body: {
