@@ -1,3 +1,4 @@
+import type { LedgerKind } from '@tradehost/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -29,15 +30,7 @@ import { userRef, users } from './users.ts';
 const cents = (name: string) => bigint(name, { mode: 'number' });
 const userIdOrNull = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id);
 
-export const LEDGER_KINDS = [
-  'topup',
-  'transfer',
-  'charge',
-  'withdrawal',
-  'adjustment',
-  'partner_move',
-] as const;
-export type LedgerKindValue = (typeof LEDGER_KINDS)[number];
+export type LedgerKindValue = LedgerKind;
 
 export const ledgerTransactions = pgTable(
   'ledger_transactions',

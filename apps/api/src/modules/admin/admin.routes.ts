@@ -16,16 +16,13 @@ import {
 } from '@tradehost/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
-import { idempotencyKeyOf, sendOutcome, type Idempotency } from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
 import type { AdminService } from './admin.service.ts';
-
-const idempotencyHeaders = z.object({ 'idempotency-key': z.optional(z.string()) });
 
 /** /api/admin/*: the operator area, for users with role admin (403 for anyone else). */
 export async function adminRoutes(
@@ -42,17 +39,6 @@ export async function adminRoutes(
   const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
   const security = [{ bearer: [] }];
   const tags = ['operator'];
-  const idempotent = (
-    request: Parameters<typeof idempotencyKeyOf>[0],
-    scope: string,
-    body: unknown,
-  ) => ({
-    userId: currentUser(request).id,
-    key: idempotencyKeyOf(request),
-    scope,
-    request: body,
-  });
-
   r.get(
     '/admin/payments',
     {
@@ -85,13 +71,8 @@ export async function adminRoutes(
       },
     },
     async (request, reply) => {
-      const adminId = currentUser(request).id;
       const { id } = request.params;
-      const outcome = await idempotency.run(
-        idempotent(request, 'POST /admin/payments/:id/confirm', { id }),
-        (tx) => admin.confirm(tx, adminId, id),
-      );
-      return sendOutcome(reply, outcome);
+      return idempotency.respond(request, reply, (tx, adminId) => admin.confirm(tx, adminId, id));
     },
   );
 
@@ -113,13 +94,10 @@ export async function adminRoutes(
       },
     },
     async (request, reply) => {
-      const adminId = currentUser(request).id;
       const { id } = request.params;
-      const outcome = await idempotency.run(
-        idempotent(request, 'POST /admin/payments/:id/reject', { id, ...request.body }),
-        (tx) => admin.reject(tx, adminId, id, request.body.reason),
+      return idempotency.respond(request, reply, (tx, adminId) =>
+        admin.reject(tx, adminId, id, request.body.reason),
       );
-      return sendOutcome(reply, outcome);
     },
   );
 
@@ -187,13 +165,10 @@ export async function adminRoutes(
       },
     },
     async (request, reply) => {
-      const adminId = currentUser(request).id;
       const { id } = request.params;
-      const outcome = await idempotency.run(
-        idempotent(request, 'POST /admin/users/:id/adjustments', { id, ...request.body }),
-        (tx) => admin.adjust(tx, adminId, id, request.body),
+      return idempotency.respond(request, reply, (tx, adminId) =>
+        admin.adjust(tx, adminId, id, request.body),
       );
-      return sendOutcome(reply, outcome);
     },
   );
 

@@ -20,12 +20,11 @@ import {
 } from '@tradehost/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
-import { idempotencyKeyOf, sendOutcome, type Idempotency } from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
 import { transferFailure, type BalanceService } from './balance.service.ts';
 
 const PAGE_SCHEMAS = {
@@ -34,9 +33,6 @@ const PAGE_SCHEMAS = {
   charges: chargesPageSchema,
   withdrawals: withdrawalsPageSchema,
 } as const;
-
-/** Documented here, checked by idempotencyKeyOf (400 when missing or malformed). */
-const idempotencyHeaders = z.object({ 'idempotency-key': z.optional(z.string()) });
 
 /** /api/user/balance/*: top-ups, transfers and the four histories. */
 export async function balanceRoutes(
@@ -81,17 +77,9 @@ export async function balanceRoutes(
       },
     },
     async (request, reply) => {
-      const userId = currentUser(request).id;
-      const outcome = await idempotency.run(
-        {
-          userId,
-          key: idempotencyKeyOf(request),
-          scope: 'POST /user/balance/deposit',
-          request: request.body,
-        },
-        (tx) => balance.deposit(tx, userId, request.body),
+      return idempotency.respond(request, reply, (tx, userId) =>
+        balance.deposit(tx, userId, request.body),
       );
-      return sendOutcome(reply, outcome);
     },
   );
 
@@ -124,17 +112,9 @@ export async function balanceRoutes(
       },
     },
     async (request, reply) => {
-      const userId = currentUser(request).id;
-      const outcome = await idempotency.run(
-        {
-          userId,
-          key: idempotencyKeyOf(request),
-          scope: 'POST /user/balance/crypto',
-          request: request.body,
-        },
-        (tx) => balance.submitCrypto(tx, userId, request.body),
+      return idempotency.respond(request, reply, (tx, userId) =>
+        balance.submitCrypto(tx, userId, request.body),
       );
-      return sendOutcome(reply, outcome);
     },
   );
 
@@ -182,18 +162,10 @@ export async function balanceRoutes(
       },
     },
     async (request, reply) => {
-      const userId = currentUser(request).id;
       try {
-        const outcome = await idempotency.run(
-          {
-            userId,
-            key: idempotencyKeyOf(request),
-            scope: 'POST /user/balance/transfer',
-            request: request.body,
-          },
-          (tx) => balance.transfer(tx, userId, request.body),
+        return await idempotency.respond(request, reply, (tx, userId) =>
+          balance.transfer(tx, userId, request.body),
         );
-        return sendOutcome(reply, outcome);
       } catch (error) {
         throw transferFailure(error);
       }

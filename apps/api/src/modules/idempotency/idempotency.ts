@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@tradehost/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import * as z from 'zod/mini';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { currentUser } from '../../plugins/auth.ts';
 import type { Db } from '../../db/client.ts';
 import { idempotencyKeys } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
@@ -15,6 +17,9 @@ export interface Outcome<T = unknown> {
   status: number;
   body: T;
 }
+
+/** The header in a route's schema (for the docs); idempotencyKeyOf checks it (400). */
+export const idempotencyHeaders = z.object({ 'idempotency-key': z.optional(z.string()) });
 
 /** The validated Idempotency-Key header, or 400. */
 export function idempotencyKeyOf(request: FastifyRequest): string {
@@ -122,46 +127,71 @@ export function createIdempotency(db: Db) {
     throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
   }
 
-  return {
-    async run<T>(
-      ref: { userId: number; key: string; scope: string; request: unknown },
-      work: (tx: Tx) => Promise<Outcome<T>>,
-    ): Promise<Outcome<T> & { replayed: boolean }> {
-      const { userId, key, scope } = ref;
-      const claimed = await claim(userId, key, scope, requestHash(ref.request));
-      if (!claimed.claimed) return { ...(claimed.replay as Outcome<T>), replayed: true };
-      const mine = whereClaim(userId, key, claimed.at);
-      try {
-        const outcome = await inTransaction(db, async (tx) => {
-          const result = await work(tx);
-          const stored = await tx
-            .update(idempotencyKeys)
-            .set({ responseStatus: result.status, responseBody: result.body as object })
-            .where(mine)
-            .returning({ key: idempotencyKeys.key });
-          // taken over while this request ran: the other one does the work, this one undoes it
-          if (stored.length === 0) throw new ClaimLost();
-          return result;
-        });
-        return { ...outcome, replayed: false };
-      } catch (error) {
-        if (error instanceof ClaimLost) throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-        // only this request's own claim is answered or released, never one that took it over
-        if (error instanceof AppError && isFinal(error.statusCode)) {
-          await db
-            .update(idempotencyKeys)
-            .set({
-              responseStatus: error.statusCode,
-              responseBody: errorBody(error.code, error.errors),
-            })
-            .where(mine);
-        } else {
-          await db.delete(idempotencyKeys).where(mine);
-        }
-        throw error;
-      }
+  const api = {
+    run,
+    /**
+     * A money-moving route's answer: `work` runs once per Idempotency-Key of the signed-in user.
+     * The key's scope is the route; the request it stands for is the route's parameters and
+     * validated body (so "12.5" and 12.50 are the same request).
+     */
+    async respond<T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      work: (tx: Tx, userId: number) => Promise<Outcome<T>>,
+    ) {
+      const userId = currentUser(request).id;
+      const outcome = await run(
+        {
+          userId,
+          key: idempotencyKeyOf(request),
+          scope: `${request.method} ${request.routeOptions.url?.replace(/^\/api/, '')}`,
+          request: { ...(request.params as object), ...(request.body as object) },
+        },
+        (tx) => work(tx, userId),
+      );
+      return sendOutcome(reply, outcome);
     },
   };
+  return api;
+
+  async function run<T>(
+    ref: { userId: number; key: string; scope: string; request: unknown },
+    work: (tx: Tx) => Promise<Outcome<T>>,
+  ): Promise<Outcome<T> & { replayed: boolean }> {
+    const { userId, key, scope } = ref;
+    const claimed = await claim(userId, key, scope, requestHash(ref.request));
+    if (!claimed.claimed) return { ...(claimed.replay as Outcome<T>), replayed: true };
+    const mine = whereClaim(userId, key, claimed.at);
+    try {
+      const outcome = await inTransaction(db, async (tx) => {
+        const result = await work(tx);
+        const stored = await tx
+          .update(idempotencyKeys)
+          .set({ responseStatus: result.status, responseBody: result.body as object })
+          .where(mine)
+          .returning({ key: idempotencyKeys.key });
+        // taken over while this request ran: the other one does the work, this one undoes it
+        if (stored.length === 0) throw new ClaimLost();
+        return result;
+      });
+      return { ...outcome, replayed: false };
+    } catch (error) {
+      if (error instanceof ClaimLost) throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+      // only this request's own claim is answered or released, never one that took it over
+      if (error instanceof AppError && isFinal(error.statusCode)) {
+        await db
+          .update(idempotencyKeys)
+          .set({
+            responseStatus: error.statusCode,
+            responseBody: errorBody(error.code, error.errors),
+          })
+          .where(mine);
+      } else {
+        await db.delete(idempotencyKeys).where(mine);
+      }
+      throw error;
+    }
+  }
 }
 
 /** Sends an outcome; a replayed one says so in `Idempotent-Replayed: true`. */
