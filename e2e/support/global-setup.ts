@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embeddedUrl } from '../../apps/api/src/db/embedded.ts';
 import { startTestSmtp } from '../../apps/api/test/smtp.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -65,8 +66,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-e2e-'));
   // reachable by the postgres user the embedded cluster runs as under root
   chmodSync(dataDir, 0o755);
+  // the console as built for this run: a copy, so a rebuild in the working tree while the
+  // journeys run cannot take the lazy chunks the open pages still ask for
+  const builtConsole = join(repoRoot, 'apps', 'web', 'dist');
+  if (!existsSync(join(builtConsole, 'index.html'))) {
+    throw new Error('no console build in apps/web/dist: run npm run build (npm run test:e2e does)');
+  }
+  const webDist = join(dataDir, 'web');
+  cpSync(builtConsole, webDist, { recursive: true });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const pgPort = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['apps/api/src/server.ts'], {
     cwd: repoRoot,
@@ -77,14 +87,20 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       HOST: '127.0.0.1',
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
+      WEB_DIST: webDist,
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
-      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(pgPort),
       SMTP_URL: mail.smtpUrl,
       // short-lived access tokens make every journey exercise the refresh path
       ACCESS_TOKEN_TTL: process.env.E2E_ACCESS_TOKEN_TTL ?? '8',
       RATE_LIMIT_AUTH_MAX: '1000',
       RATE_LIMIT_USER_MAX: '10000',
       LOG_LEVEL: 'warn',
+      // the sandbox card page of the product itself, notifying the server's own webhook; the
+      // delay is long enough for the return page to show Processing before Paid
+      PAYMENT_DRIVERS: 'sandbox',
+      PAYMENT_NOTIFY_BASE_URL: baseUrl,
+      SANDBOX_GATEWAY_DELAY_MS: process.env.E2E_SANDBOX_DELAY_MS ?? '2000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -94,6 +110,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_INBOX_URL = mail.inboxUrl;
+  // the server's database and data directory: support/money.ts makes operators with the admin
+  // command and moves operations into the past for the period filters
+  process.env.E2E_DB_URL =
+    process.env.E2E_DATABASE_URL || embeddedUrl(join(dataDir, 'postgres'), pgPort, 'tradehost');
+  process.env.E2E_DATA_DIR = dataDir;
 
   return async () => {
     if (child.exitCode === null) {

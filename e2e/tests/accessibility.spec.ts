@@ -1,6 +1,17 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createVerifiedUser, signIn } from '../support/app.ts';
+import {
+  historyRows,
+  makeOperator,
+  submitCryptoPayment,
+  topUpByCard,
+  transferByApi,
+  uniqueTxid,
+} from '../support/money.ts';
+
+// axe takes a few seconds a page: a test walks through a dozen screens
+test.describe.configure({ timeout: 150_000 });
 
 const signedOut = [
   '/login',
@@ -62,5 +73,191 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       expect(await serious(page), `${path} (${scheme})`).toEqual([]);
     }
+  });
+}
+
+/** Goes to `path`, waits for its heading and for `ready`, and expects no serious violation. */
+async function expectClean(page: Page, path: string, ready: Locator, scheme: string) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+  await expect(ready).toBeVisible();
+  expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+}
+
+/** The same for a state reached on the page (a dialog, a step, a refused form). */
+async function expectCleanState(page: Page, state: string, ready: Locator, scheme: string) {
+  await expect(ready).toBeVisible();
+  expect(await serious(page), `${state} (${scheme})`).toEqual([]);
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation on the balance operations screens (${scheme})`, async ({
+    page,
+    request,
+  }) => {
+    const user = await createVerifiedUser(request, { name: 'Axel Balance' });
+    const friend = await createVerifiedUser(request, { name: 'Fiona Friend' });
+    const paymentId = await topUpByCard(request, user.email, '40');
+    await transferByApi(request, user.email, friend.email, '5');
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, user.email);
+
+    const base = '/balance-operations';
+    // the tabs, the top-up methods with forms of their own, the four histories, the payment status
+    await expectClean(
+      page,
+      `${base}?tab=topup&method=card`,
+      page.getByRole('button', { name: 'Continue to payment' }),
+      scheme,
+    );
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await expectCleanState(
+      page,
+      'the card form refused',
+      page.getByText('Enter an amount'),
+      scheme,
+    );
+    // the sandbox gateway's payment page (the product's own, in development and the journeys)
+    await page.getByLabel('Amount (USD)').fill('12');
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await expectCleanState(
+      page,
+      'the sandbox payment page',
+      page.getByRole('button', { name: 'Pay', exact: true }),
+      scheme,
+    );
+
+    await expectClean(
+      page,
+      `${base}?tab=topup&method=crypto`,
+      page.getByRole('img', { name: 'QR code of the USDT (TRC-20) address' }),
+      scheme,
+    );
+    await page.getByLabel('Amount (USD)').fill('25');
+    await page.getByLabel('Your wallet address').fill('TAxelBalanceWallet00000000000001');
+    await page.getByLabel('Transaction ID (TXID)').fill(uniqueTxid());
+    await page.getByRole('button', { name: 'Send for review' }).click();
+    await expectCleanState(
+      page,
+      'the crypto payment sent for review',
+      page.getByRole('heading', { name: 'Payment sent for review' }),
+      scheme,
+    );
+
+    await expectClean(page, `${base}?tab=transfer`, page.getByLabel("Recipient's e-mail"), scheme);
+    await page.getByLabel('Amount (USD)').fill('1');
+    await page.getByLabel("Recipient's e-mail").fill(friend.email);
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expectCleanState(
+      page,
+      'the transfer confirmation step',
+      page.getByRole('heading', { name: 'Confirm the transfer' }),
+      scheme,
+    );
+
+    await expectClean(
+      page,
+      `${base}?tab=history&history=payments`,
+      historyRows(page).filter({ hasText: 'Under review' }),
+      scheme,
+    );
+    await page.getByRole('radio', { name: 'Custom' }).check();
+    await expectCleanState(
+      page,
+      'the custom period',
+      page.getByRole('button', { name: 'Apply' }),
+      scheme,
+    );
+    await expectClean(
+      page,
+      `${base}?tab=history&history=transfers`,
+      historyRows(page).filter({ hasText: 'Fiona Friend' }),
+      scheme,
+    );
+    await expectClean(
+      page,
+      `${base}?tab=history&history=charges`,
+      page.getByRole('heading', { name: 'No charges' }),
+      scheme,
+    );
+    await expectClean(
+      page,
+      `${base}?tab=history&history=withdrawals`,
+      page.getByRole('heading', { name: 'No withdrawals' }),
+      scheme,
+    );
+    await expectClean(
+      page,
+      `${base}?payment=${paymentId}`,
+      page.getByRole('region', { name: /^Payment #\d+/ }).getByText('Paid', { exact: true }),
+      scheme,
+    );
+  });
+
+  test(`axe finds no serious or critical violation in the operator area (${scheme})`, async ({
+    page,
+    request,
+  }) => {
+    const operator = await createVerifiedUser(request, { name: 'Otto Operator' });
+    await makeOperator(operator.email);
+    const customer = await createVerifiedUser(request, { name: 'Cora Customer' });
+    await submitCryptoPayment(request, customer.email, { amount: '25' });
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, operator.email);
+
+    // the review queue, with its two dialogs (the reject one refusing an empty reason)
+    await expectClean(
+      page,
+      '/operator',
+      page.getByRole('button', { name: `Confirm $25.00 from ${customer.email}` }),
+      scheme,
+    );
+    await page.getByRole('button', { name: `Confirm $25.00 from ${customer.email}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm the payment' });
+    await expectCleanState(page, 'the confirm dialog', confirm, scheme);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await page.getByRole('button', { name: `Reject $25.00 from ${customer.email}` }).click();
+    const reject = page.getByRole('dialog', { name: 'Reject the payment' });
+    await reject.getByRole('button', { name: 'Reject the payment', exact: true }).click();
+    await expectCleanState(page, 'the reject dialog', reject.getByText('Enter the reason'), scheme);
+    await reject.getByRole('button', { name: 'Cancel' }).click();
+    await expect(reject).toBeHidden();
+
+    // the users, one user with the adjustment and its confirmation, the ledger
+    await expectClean(
+      page,
+      `/operator/users?query=${encodeURIComponent(customer.email)}`,
+      page.getByRole('link', { name: customer.email }),
+      scheme,
+    );
+    await page.getByRole('link', { name: customer.email }).click();
+    await expectCleanState(
+      page,
+      'a user',
+      page.getByRole('heading', { name: 'Cora Customer' }),
+      scheme,
+    );
+    await page.getByLabel('Amount, $').fill('10');
+    await page.getByLabel('Reason').fill('Goodwill credit');
+    await page.getByRole('button', { name: 'Review the adjustment' }).click();
+    const adjust = page.getByRole('dialog', { name: 'Confirm the adjustment' });
+    await expectCleanState(page, 'the adjustment confirmation', adjust, scheme);
+    await adjust.getByRole('button', { name: 'Adjust the balance' }).click();
+    await expect(adjust).toBeHidden();
+    await expectCleanState(
+      page,
+      'a user with a ledger',
+      page.getByRole('row').filter({ hasText: 'Goodwill credit' }),
+      scheme,
+    );
+
+    await expectClean(
+      page,
+      '/operator/audit',
+      page.getByRole('row').filter({ hasText: customer.email }).first(),
+      scheme,
+    );
   });
 }

@@ -105,7 +105,16 @@ export const baseQuery: BaseQueryFn<
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['User', 'Permissions', 'Alert'],
+  tagTypes: [
+    'User',
+    'Permissions',
+    'Alert',
+    'PaymentMethods',
+    'Payments',
+    'Transfers',
+    'Charges',
+    'Withdrawals',
+  ],
   endpoints: () => ({}),
 });
 

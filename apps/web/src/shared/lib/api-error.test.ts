@@ -21,8 +21,12 @@ describe('errorText', () => {
   });
 
   it('falls back to the server message for an unknown code', () => {
-    const error = { status: 409, code: 'NOT_A_KNOWN_CODE', message: 'This txid is already in use.' };
-    expect(errorText(ru, error)).toBe('This txid is already in use.');
+    const error = {
+      status: 409,
+      code: 'NOT_A_KNOWN_CODE',
+      message: 'A text only the server knows.',
+    };
+    expect(errorText(ru, error)).toBe('A text only the server knows.');
   });
 
   it('translates a server message that is one of the known English texts', () => {

@@ -1,0 +1,191 @@
+import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
+import type {
+  Charge,
+  CryptoPaymentRequest,
+  CryptoWalletResponse,
+  DepositRequest,
+  DepositResponse,
+  HistoryKind,
+  Page,
+  Payment,
+  PaymentMethodsResponse,
+  PaymentResponse,
+  Transfer,
+  TransferPreviewResponse,
+  TransferRequest,
+  TransferResponse,
+  User,
+  Withdrawal,
+} from '@tradehost/contracts';
+import { baseApi, SILENT } from '../../../shared/api/base-api';
+import type { ApiRequestError } from '../../../shared/lib/api-error';
+import { fileNameOf, saveFile } from '../../../shared/lib/save-file';
+import { localDay } from '../../../shared/ui/period-picker/period';
+
+/** The rows of each history. */
+export interface HistoryRows {
+  payments: Payment;
+  transfers: Transfer;
+  charges: Charge;
+  withdrawals: Withdrawal;
+}
+export type HistoryRow = HistoryRows[HistoryKind];
+
+export interface HistoryArgs {
+  kind: HistoryKind;
+  /** ISO-8601; open when missing. */
+  from?: string;
+  /** ISO-8601, exclusive; open when missing. */
+  to?: string;
+  page: number;
+  perPage: number;
+}
+
+export interface ExportArgs {
+  kind: HistoryKind;
+  from?: string;
+  to?: string;
+}
+
+/** The two balances of the reader, in dollars. */
+export interface Balances {
+  balance: number;
+  partner: number;
+}
+
+/** A money-moving call: its body and the Idempotency-Key of its intent (lib/intent.ts). */
+export interface Idempotent<T> {
+  body: T;
+  idempotencyKey: string;
+}
+
+const HISTORY_TAGS = {
+  payments: 'Payments',
+  transfers: 'Transfers',
+  charges: 'Charges',
+  withdrawals: 'Withdrawals',
+} as const satisfies Record<HistoryKind, string>;
+
+const idempotentPost =
+  <T>(url: string) =>
+  ({ body, idempotencyKey }: Idempotent<T>) => ({
+    url,
+    method: 'POST',
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+
+/** The CSV as a Blob; a failure's body as JSON (the API's error) or text. */
+async function csvOrError(response: Response): Promise<unknown> {
+  if (response.ok) return response.blob();
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The balance endpoints. Every call that moves money invalidates 'User' (the header's balance
+ * comes from GET /user/auth) and the history it adds to. The forms and panels show their own
+ * failures, so those calls are silent; the CSV export toasts its failure.
+ */
+export const balanceApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * The balances of the page's summary, from the same GET /user/auth the header reads (tag
+     * 'User', so whatever refreshes the header refreshes these). An endpoint of its own keeps
+     * this feature apart from the auth feature; the header's call toasts failures, this one not.
+     */
+    getBalances: build.query<Balances, void>({
+      query: () => '/user/auth',
+      transformResponse: (user: User) => ({ balance: user.balance, partner: user.balance_partner }),
+      providesTags: ['User'],
+      extraOptions: SILENT,
+    }),
+    getPaymentMethods: build.query<PaymentMethodsResponse, void>({
+      query: () => '/user/balance/methods',
+      providesTags: ['PaymentMethods'],
+      extraOptions: SILENT,
+    }),
+    /** Card and e-wallet: a processing payment and its checkout; balance: the money moves. */
+    deposit: build.mutation<DepositResponse, Idempotent<DepositRequest>>({
+      query: idempotentPost('/user/balance/deposit'),
+      invalidatesTags: (result, error, { body }) => {
+        if (result) return body.method === 'balance' ? ['User', 'Payments'] : ['Payments'];
+        // the method went away since the list was read: read it again (the card disables)
+        return error?.code === 'METHOD_UNAVAILABLE' ? ['PaymentMethods'] : [];
+      },
+      extraOptions: SILENT,
+    }),
+    getCryptoWallet: build.query<CryptoWalletResponse, string>({
+      query: (network) => ({ url: '/user/balance/crypto-wallet', params: { network } }),
+      extraOptions: SILENT,
+    }),
+    /** A crypto payment for review: the balance changes when an operator confirms it. */
+    submitCryptoPayment: build.mutation<PaymentResponse, Idempotent<CryptoPaymentRequest>>({
+      query: idempotentPost('/user/balance/crypto'),
+      invalidatesTags: (result) => (result ? ['Payments'] : []),
+      extraOptions: SILENT,
+    }),
+    getPayment: build.query<Payment, number>({
+      query: (id) => `/user/balance/payments/${id}`,
+      transformResponse: (response: PaymentResponse) => response.payment,
+      providesTags: (_result, _error, id) => [{ type: 'Payments', id }],
+      extraOptions: SILENT,
+    }),
+    /** The confirmation step: names the recipient; nothing moves. */
+    previewTransfer: build.mutation<TransferPreviewResponse, TransferRequest>({
+      query: (body) => ({ url: '/user/balance/transfer/preview', method: 'POST', body }),
+      extraOptions: SILENT,
+    }),
+    transfer: build.mutation<TransferResponse, Idempotent<TransferRequest>>({
+      query: idempotentPost('/user/balance/transfer'),
+      invalidatesTags: (result) => (result ? ['User', 'Transfers'] : []),
+      extraOptions: SILENT,
+    }),
+    getHistory: build.query<Page<HistoryRow>, HistoryArgs>({
+      query: ({ kind, from, to, page, perPage }) => ({
+        url: `/user/balance/history/${kind}`,
+        params: { from, to, page, per_page: perPage },
+      }),
+      // an id of its own: the payment-status panel refreshes the lists without refetching itself
+      providesTags: (_result, _error, { kind }) => [{ type: HISTORY_TAGS[kind], id: 'LIST' }],
+      extraOptions: SILENT,
+    }),
+    /**
+     * The history of a period as a CSV download, through the base query (bearer token, token
+     * refresh, error toast). The file goes to the browser at once; the cache keeps only its name.
+     */
+    exportHistory: build.mutation<{ fileName: string }, ExportArgs>({
+      async queryFn({ kind, from, to }, _api, _extraOptions, baseQuery) {
+        const result = await baseQuery({
+          url: `/user/balance/history/${kind}.csv`,
+          params: { from, to },
+          responseHandler: csvOrError,
+        });
+        if (result.error) return { error: result.error as ApiRequestError };
+        const meta = result.meta as FetchBaseQueryMeta | undefined;
+        const fileName =
+          fileNameOf(meta?.response?.headers.get('content-disposition')) ??
+          `${kind}-${localDay(new Date())}.csv`;
+        saveFile(result.data as Blob, fileName);
+        return { data: { fileName } };
+      },
+    }),
+  }),
+});
+
+export const {
+  useGetBalancesQuery,
+  useGetPaymentMethodsQuery,
+  useDepositMutation,
+  useGetCryptoWalletQuery,
+  useSubmitCryptoPaymentMutation,
+  useGetPaymentQuery,
+  usePreviewTransferMutation,
+  useTransferMutation,
+  useGetHistoryQuery,
+  useExportHistoryMutation,
+} = balanceApi;

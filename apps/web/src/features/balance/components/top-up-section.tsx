@@ -1,0 +1,72 @@
+import { PAYMENT_METHODS, type PaymentMethod, type PaymentMethodInfo } from '@tradehost/contracts';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGetBalancesQuery, useGetPaymentMethodsQuery } from '../api/balance-api';
+import { CryptoForm } from './crypto-form';
+import { DepositForm } from './deposit-form';
+import { MethodCards, unavailableReason } from './method-cards';
+import { ErrorState, LoadingState } from './states';
+import styles from './balance.module.css';
+
+export interface TopUpSectionProps {
+  /** The method in the address (?method=), if any. */
+  requestedMethod: string | null;
+  onMethodChange: (method: PaymentMethod) => void;
+}
+
+const order = (method: PaymentMethodInfo) => PAYMENT_METHODS.indexOf(method.id);
+
+/** Top up: the method as radio cards, then the form of that method. */
+export function TopUpSection({ requestedMethod, onMethodChange }: TopUpSectionProps) {
+  const { t } = useTranslation('balance');
+  const headingId = useId();
+  const methodsQuery = useGetPaymentMethodsQuery();
+  const { data: balances } = useGetBalancesQuery();
+
+  let content;
+  if (methodsQuery.isLoading) {
+    content = <LoadingState text={t('methods.loading')} />;
+  } else if (!methodsQuery.data) {
+    content = (
+      <ErrorState text={t('methods.loadFailed')} onRetry={() => void methodsQuery.refetch()} />
+    );
+  } else {
+    const methods = [...methodsQuery.data.methods].sort((a, b) => order(a) - order(b));
+    const usable = (method: PaymentMethodInfo) =>
+      unavailableReason(method, balances?.partner) === null;
+    const chosen =
+      methods.find((method) => method.id === requestedMethod && usable(method)) ??
+      methods.find(usable);
+    content = (
+      <>
+        <MethodCards
+          methods={methods}
+          value={chosen?.id ?? null}
+          onChange={onMethodChange}
+          partnerBalance={balances?.partner}
+        />
+        {!chosen ? (
+          <p className={styles.note}>{t('methods.noneAvailable')}</p>
+        ) : chosen.id === 'crypto' ? (
+          <CryptoForm key={chosen.id} info={chosen} />
+        ) : (
+          <DepositForm
+            key={chosen.id}
+            method={chosen.id}
+            info={chosen}
+            partnerBalance={balances?.partner}
+          />
+        )}
+      </>
+    );
+  }
+
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <h2 id={headingId} className="visually-hidden">
+        {t('topup.title')}
+      </h2>
+      {content}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import { useTranslation } from 'react-i18next';
+import styles from './pagination.module.css';
+
+export interface PaginationProps {
+  /** 1-based. */
+  page: number;
+  pageCount: number;
+  onPageChange: (page: number) => void;
+  className?: string;
+}
+
+/** The page count of `total` items shown `perPage` at a time (at least 1). */
+export function pageCountOf(total: number, perPage: number): number {
+  return Math.max(1, Math.ceil(total / Math.max(1, perPage)));
+}
+
+function Chevron({ direction }: { direction: 'left' | 'right' }) {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+      <path
+        d={direction === 'left' ? 'M15 6l-6 6 6 6' : 'M9 6l6 6-6 6'}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/**
+ * "Page X of Y" between Previous and Next, in a navigation landmark; nothing when everything
+ * fits on one page. At either end the button stays focusable and says it is unavailable
+ * (aria-disabled), so the focus is not lost when the last page is reached by clicking Next.
+ */
+export function Pagination({ page, pageCount, onPageChange, className }: PaginationProps) {
+  const { t } = useTranslation('controls');
+  if (pageCount <= 1) return null;
+  const atStart = page <= 1;
+  const atEnd = page >= pageCount;
+  return (
+    <nav
+      className={[styles.pagination, className].filter(Boolean).join(' ')}
+      aria-label={t('pagination.label')}
+    >
+      <button
+        type="button"
+        className={styles.button}
+        aria-disabled={atStart || undefined}
+        onClick={() => (atStart ? undefined : onPageChange(page - 1))}
+      >
+        <Chevron direction="left" />
+        <span>{t('pagination.previous')}</span>
+      </button>
+      <p className={styles.status} aria-live="polite">
+        {t('pagination.status', { page, pages: pageCount })}
+      </p>
+      <button
+        type="button"
+        className={styles.button}
+        aria-disabled={atEnd || undefined}
+        onClick={() => (atEnd ? undefined : onPageChange(page + 1))}
+      >
+        <span>{t('pagination.next')}</span>
+        <Chevron direction="right" />
+      </button>
+    </nav>
+  );
+}
