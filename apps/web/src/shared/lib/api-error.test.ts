@@ -1,6 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n';
-import { errorText, toApiRequestError } from './api-error';
+import {
+  applyFieldErrors,
+  errorText,
+  fieldErrorText,
+  hasErrorCode,
+  toApiRequestError,
+} from './api-error';
 
 const en = i18n.getFixedT('en');
 const ru = i18n.getFixedT('ru');
@@ -105,5 +111,49 @@ describe('toApiRequestError', () => {
       message: 'x',
       errors: { email: ['EMAIL_INVALID'] },
     });
+  });
+});
+
+describe('the form helpers', () => {
+  const taken = {
+    status: 422,
+    code: 'VALIDATION',
+    message: 'The given data was invalid',
+    errors: { txid: ['This txid is already in use.'], wallet: ['Free text from the server'] },
+  };
+
+  it('tells a code by the code or by its English text', () => {
+    expect(
+      hasErrorCode({ status: 403, code: 'EMAIL_NOT_VERIFIED', message: '' }, 'EMAIL_NOT_VERIFIED'),
+    ).toBe(true);
+    expect(
+      hasErrorCode(
+        { status: 403, code: 'UNKNOWN', message: 'Email not verified' },
+        'EMAIL_NOT_VERIFIED',
+      ),
+    ).toBe(true);
+    expect(
+      hasErrorCode({ status: 403, code: 'FORBIDDEN', message: '' }, 'EMAIL_NOT_VERIFIED'),
+    ).toBe(false);
+    expect(hasErrorCode(new Error('EMAIL_NOT_VERIFIED'), 'EMAIL_NOT_VERIFIED')).toBe(false);
+  });
+
+  it('puts a 422 on its fields, codes where the text is known, and names the first in form order', () => {
+    const setError = vi.fn();
+    expect(applyFieldErrors(taken, ['amount', 'wallet', 'txid'], setError)).toBe('wallet');
+    expect(setError).toHaveBeenCalledWith('wallet', {
+      type: 'server',
+      message: 'Free text from the server',
+    });
+    expect(setError).toHaveBeenCalledWith('txid', { type: 'server', message: 'TXID_IN_USE' });
+    expect(
+      applyFieldErrors({ status: 0, code: 'NETWORK', message: '' }, ['txid'], setError),
+    ).toBeUndefined();
+  });
+
+  it('translates a field message that is a code, and keeps any other text', () => {
+    expect(fieldErrorText(ru, 'TXID_IN_USE')).toBe('Этот TXID уже используется.');
+    expect(fieldErrorText(en, 'Free text from the server')).toBe('Free text from the server');
+    expect(fieldErrorText(en, undefined)).toBeUndefined();
   });
 });

@@ -4,11 +4,10 @@ import type { FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks';
-import { NETWORK_ERROR_CODE } from '../../../shared/lib/api-error';
+import { hasErrorCode, NETWORK_ERROR_CODE } from '../../../shared/lib/api-error';
 import { Button, PasswordField } from '../../../shared/ui/form';
 import { EmailField, FormMessage } from './auth-fields';
 import type { LoginFormControl } from './login-form-logic';
-import { hasCode } from './server-errors';
 import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
@@ -75,7 +74,7 @@ export function LoginForm() {
           error,
           { fields: FIELDS, setError: form.setError, setFocus: form.setFocus },
           // an unconfirmed address gets a fresh confirmation link from the API
-          hasCode(error, 'EMAIL_NOT_VERIFIED') ? t('login.newLinkSent') : undefined,
+          hasErrorCode(error, 'EMAIL_NOT_VERIFIED') ? t('login.newLinkSent') : undefined,
         );
       }
     };

@@ -3,11 +3,11 @@ import { resetPasswordRequestSchema, type ResetPasswordRequest } from '@tradehos
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { hasErrorCode } from '../../../shared/lib/api-error';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { useResetPasswordWithCodeMutation } from '../api/auth-api';
 import { NewPasswordFields } from './auth-fields';
 import type { ResetSession } from './reset-session';
-import { hasCode } from './server-errors';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
 
@@ -48,7 +48,7 @@ export function ResetPasswordForm({ session, onPasswordReset }: ResetPasswordFor
       fail(
         error,
         { fields: FIELDS, setError, setFocus },
-        hasCode(error, 'CODE_INVALID') || hasCode(error, 'EMAIL_NOT_FOUND') ? (
+        hasErrorCode(error, 'CODE_INVALID') || hasErrorCode(error, 'EMAIL_NOT_FOUND') ? (
           <Link to="/forgot-password" className={styles.link}>
             {t('reset.requestNewCode')}
           </Link>

@@ -6,10 +6,10 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type * as z from 'zod/mini';
 import { useAppSelector } from '../../../app/hooks';
+import { isApiRequestError } from '../../../shared/lib/api-error';
 import { Button, Checkbox, TextField } from '../../../shared/ui/form';
 import { useSignupMutation } from '../api/auth-api';
 import { EmailField, FormMessage, NewPasswordFields } from './auth-fields';
-import { asApiError } from './server-errors';
 import { useErrorText } from './use-error-text';
 import { useFormMessage } from './use-form-message';
 import styles from './auth-card.module.css';
@@ -72,7 +72,7 @@ export function SignupForm({ onSignedUp }: SignupFormProps) {
       onSignedUp(data.email);
     } catch (error) {
       // SPEC section 8: a 401 from sign-up is ignored.
-      if (asApiError(error)?.status === 401) return;
+      if (isApiRequestError(error) && error.status === 401) return;
       fail(error, { fields: FIELDS, setError, setFocus });
     }
   };

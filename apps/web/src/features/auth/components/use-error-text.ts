@@ -1,7 +1,6 @@
-import { ERROR_MESSAGES, isErrorCode } from '@tradehost/contracts';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../shared/lib/api-error';
+import { errorText, fieldErrorText } from '../../../shared/lib/api-error';
 
 /**
  * Translators for the form errors: `field` for a react-hook-form message (an
@@ -11,11 +10,7 @@ import { errorText } from '../../../shared/lib/api-error';
 export function useErrorText() {
   const { t } = useTranslation('errors');
   const field = useCallback(
-    (message: string | undefined): string | undefined => {
-      if (!message) return undefined;
-      if (isErrorCode(message)) return t(message, { defaultValue: ERROR_MESSAGES[message] });
-      return message;
-    },
+    (message: string | undefined): string | undefined => fieldErrorText(t, message),
     [t],
   );
   const request = useCallback((error: unknown): string => errorText(t, error), [t]);

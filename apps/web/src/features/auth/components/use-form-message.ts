@@ -1,16 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { FieldValues, Path, UseFormSetError, UseFormSetFocus } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
+import { applyFieldErrors, type FailingForm } from '../../../shared/lib/api-error';
 import type { FormAlertTone } from '../../../shared/ui/form';
-import { applyFieldErrors } from './server-errors';
 import { useErrorText } from './use-error-text';
-
-/** The parts of a react-hook-form form a failed submit writes to. */
-export interface FailingForm<T extends FieldValues> {
-  /** The fields in form order: the first that gets a server error takes the focus. */
-  fields: readonly Path<T>[];
-  setError: UseFormSetError<T>;
-  setFocus: UseFormSetFocus<T>;
-}
 
 export interface FormMessage {
   tone: FormAlertTone;

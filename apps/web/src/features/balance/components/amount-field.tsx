@@ -1,6 +1,6 @@
 import type { ComponentPropsWithRef, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorText } from '../../../shared/lib/form-errors';
+import { fieldErrorText } from '../../../shared/lib/api-error';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { joinIds, useFieldIds } from '../../../shared/ui/form/field-ids';
 import { FieldMessages } from '../../../shared/ui/form/field-messages';

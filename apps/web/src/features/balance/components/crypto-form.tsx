@@ -10,16 +10,16 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import * as z from 'zod/mini';
-import { fieldErrorText } from '../../../shared/lib/form-errors';
+import { fieldErrorText } from '../../../shared/lib/api-error';
+import { useFormIntent } from '../../../shared/lib/form-intent';
 import { formatMoney } from '../../../shared/lib/format-money';
+import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { Button, buttonClassName, FormAlert, TextField } from '../../../shared/ui/form';
+import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetCryptoWalletQuery, useSubmitCryptoPaymentMutation } from '../api/balance-api';
 import { amountFieldSchema } from '../lib/amount';
-import { useFormIntent } from '../lib/intent';
 import { useFormFailure } from '../lib/use-form-failure';
 import { AmountField } from './amount-field';
-import { CopyButton } from './copy-button';
-import { ErrorState, LoadingState } from './states';
 import { StatusBadge } from './status-badge';
 import styles from './balance.module.css';
 
@@ -174,9 +174,15 @@ function WalletAddress({ network, networkName }: { network: string; networkName:
   const { t } = useTranslation('balance');
   const { data, isFetching, isError, refetch } = useGetCryptoWalletQuery(network);
   const current = data?.network === network ? data : undefined;
-  if (!current && isFetching) return <LoadingState text={t('crypto.addressLoading')} />;
+  if (!current && isFetching) return <LoadingState>{t('crypto.addressLoading')}</LoadingState>;
   if (!current || isError) {
-    return <ErrorState text={t('crypto.addressFailed')} onRetry={() => void refetch()} />;
+    return (
+      <ErrorState
+        title={t('crypto.addressFailed')}
+        retryLabel={t('retry')}
+        onRetry={() => void refetch()}
+      />
+    );
   }
   return (
     <div className={styles.address}>
@@ -193,7 +199,11 @@ function WalletAddress({ network, networkName }: { network: string; networkName:
       <code className={styles.addressText} data-testid="crypto-address">
         {current.address}
       </code>
-      <CopyButton text={current.address} label={t('crypto.copy')} />
+      <CopyButton
+        text={current.address}
+        label={t('crypto.copy')}
+        messages={{ copied: t('crypto.copied'), failed: t('crypto.copyFailed') }}
+      />
     </div>
   );
 }

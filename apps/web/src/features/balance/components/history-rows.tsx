@@ -2,6 +2,7 @@ import type { Charge, HistoryKind, Payment, Transfer, Withdrawal } from '@tradeh
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '../../../shared/lib/format-money';
+import tableStyles from '../../../shared/ui/table/table.module.css';
 import type { HistoryRow } from '../api/balance-api';
 import { StatusBadge } from './status-badge';
 import styles from './history.module.css';
@@ -125,8 +126,8 @@ export function HistoryTable({ kind, rows, caption }: RowsProps & { caption: str
   const view = useRowView();
   const columns = COLUMNS[kind];
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
+    <div className={tableStyles.frame}>
+      <table className={`${tableStyles.table} ${styles.table}`}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -166,11 +167,11 @@ export function HistoryCards({ kind, rows, label }: RowsProps & { label: string 
   const view = useRowView();
   const columns = COLUMNS[kind];
   return (
-    <ul className={styles.cards} aria-label={label}>
+    <ul className={tableStyles.cards} aria-label={label}>
       {rows.map((row) => {
         const cells = view(kind, row);
         return (
-          <li key={cells.id} className={styles.card}>
+          <li key={cells.id} className={`${tableStyles.card} ${styles.card}`}>
             <div className={styles.cardTop}>
               <span className={styles.cardSubject}>{cells.subject}</span>
               <span className={styles.cardAmount}>{cells.amount}</span>

@@ -3,7 +3,6 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
 import { selectIsMobile } from '../../../shared/model/ui-slice';
-import { EmptyState } from '../../../shared/ui/page/page';
 import { Button } from '../../../shared/ui/form';
 import { Pagination, pageCountOf } from '../../../shared/ui/pagination/pagination';
 import { PeriodPicker } from '../../../shared/ui/period-picker/period-picker';
@@ -12,10 +11,10 @@ import {
   type PeriodRange,
   type PeriodSelection,
 } from '../../../shared/ui/period-picker/period';
+import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { Tabs } from '../../../shared/ui/tabs/tabs';
 import { useExportHistoryMutation, useGetHistoryQuery } from '../api/balance-api';
 import { HistoryCards, HistoryTable } from './history-rows';
-import { ErrorState, LoadingState } from './states';
 import styles from './history.module.css';
 
 export interface HistorySectionProps {
@@ -95,9 +94,15 @@ function HistoryList({ kind, period, onPeriodChange, page, onPageChange }: Histo
   let content;
   if (!data && isFetching) {
     // the first answer, or a retry after a failure
-    content = <LoadingState text={t('history.loading')} />;
+    content = <LoadingState>{t('history.loading')}</LoadingState>;
   } else if (isError && !isFetching) {
-    content = <ErrorState text={t('history.loadFailed')} onRetry={() => void refetch()} />;
+    content = (
+      <ErrorState
+        title={t('history.loadFailed')}
+        retryLabel={t('retry')}
+        onRetry={() => void refetch()}
+      />
+    );
   } else if (rows.length === 0) {
     content = (
       <EmptyState title={t(`history.empty.${kind}`)}>

@@ -1,11 +1,11 @@
 import { PAYMENT_METHODS, type PaymentMethod, type PaymentMethodInfo } from '@tradehost/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetBalancesQuery, useGetPaymentMethodsQuery } from '../api/balance-api';
 import { CryptoForm } from './crypto-form';
 import { DepositForm } from './deposit-form';
 import { MethodCards, unavailableReason } from './method-cards';
-import { ErrorState, LoadingState } from './states';
 import styles from './balance.module.css';
 
 export interface TopUpSectionProps {
@@ -25,10 +25,14 @@ export function TopUpSection({ requestedMethod, onMethodChange }: TopUpSectionPr
 
   let content;
   if (methodsQuery.isLoading) {
-    content = <LoadingState text={t('methods.loading')} />;
+    content = <LoadingState>{t('methods.loading')}</LoadingState>;
   } else if (!methodsQuery.data) {
     content = (
-      <ErrorState text={t('methods.loadFailed')} onRetry={() => void methodsQuery.refetch()} />
+      <ErrorState
+        title={t('methods.loadFailed')}
+        retryLabel={t('retry')}
+        onRetry={() => void methodsQuery.refetch()}
+      />
     );
   } else {
     const methods = [...methodsQuery.data.methods].sort((a, b) => order(a) - order(b));

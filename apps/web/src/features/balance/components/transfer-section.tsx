@@ -10,8 +10,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
-import { isApiRequestError } from '../../../shared/lib/api-error';
-import { fieldErrorText } from '../../../shared/lib/form-errors';
+import { fieldErrorText, isApiRequestError } from '../../../shared/lib/api-error';
+import { useFormIntent } from '../../../shared/lib/form-intent';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { Button, FormAlert, TextField } from '../../../shared/ui/form';
 import {
@@ -20,7 +20,6 @@ import {
   useTransferMutation,
 } from '../api/balance-api';
 import { amountFieldSchema } from '../lib/amount';
-import { useFormIntent } from '../lib/intent';
 import { useFormFailure } from '../lib/use-form-failure';
 import { AmountField } from './amount-field';
 import styles from './balance.module.css';

@@ -1,15 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FieldValues, Path, UseFormSetError, UseFormSetFocus } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../shared/lib/api-error';
-import { applyFieldErrors } from '../../../shared/lib/form-errors';
-
-export interface FailingForm<T extends FieldValues> {
-  /** The fields in form order: the first that gets a server error takes the focus. */
-  fields: readonly Path<T>[];
-  setError: UseFormSetError<T>;
-  setFocus: UseFormSetFocus<T>;
-}
+import { applyFieldErrors, errorText, type FailingForm } from '../../../shared/lib/api-error';
 
 export interface FormFailure {
   text: string;

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router';
-import styles from './monitoring.module.css';
+import { Outlet } from 'react-router';
+import { Page } from '../../../shared/ui/page/page';
+import { SectionNav } from '../../../shared/ui/section-nav/section-nav';
 
 const TABS = [
   { to: '/online-monitoring', label: 'tabs.subscription', end: true },
@@ -12,20 +13,12 @@ const TABS = [
 export function Component() {
   const { t } = useTranslation('monitoring');
   return (
-    <div className={styles.layout}>
-      <h1 className={styles.title}>{t('title')}</h1>
-      <nav aria-label={t('sectionsLabel')}>
-        <ul className={styles.tabs}>
-          {TABS.map((tab) => (
-            <li key={tab.to}>
-              <NavLink to={tab.to} end={tab.end} className={styles.tab}>
-                {t(tab.label)}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+    <Page title={t('title')}>
+      <SectionNav
+        label={t('sectionsLabel')}
+        items={TABS.map((tab) => ({ to: tab.to, end: tab.end, label: t(tab.label) }))}
+      />
       <Outlet />
-    </div>
+    </Page>
   );
 }

@@ -10,11 +10,11 @@ import {
 import { useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useFormIntent } from '../../../shared/lib/form-intent';
 import { Button, FormAlert, TextField } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useAdjustBalanceMutation } from '../api/operator-api';
 import { toCents, useFormatters } from '../lib/format';
-import { useIntent } from '../lib/use-intent';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { SignedAmount } from './amount';
 import { Dialog, DialogActions } from './dialog';
@@ -61,7 +61,7 @@ export function AdjustBalanceForm({ user }: { user: AdminUser }) {
   const { t } = useTranslation('operator');
   const format = useFormatters();
   const errorText = useOperatorError();
-  const intent = useIntent();
+  const intent = useFormIntent();
   const titleId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   /** Where the focus goes when the dialog closes: the submit button, or a field it refused. */
@@ -111,7 +111,7 @@ export function AdjustBalanceForm({ user }: { user: AdminUser }) {
       await adjust({
         userId: user.id,
         ...body,
-        idempotencyKey: intent.key(`adjust:${user.id}:${JSON.stringify(body)}`),
+        idempotencyKey: intent.keyFor(`adjust:${user.id}:${JSON.stringify(body)}`),
       }).unwrap();
       intent.succeeded();
       notify('success', t('adjust.done', { email: user.email }));

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useAppSelector } from '../../../app/hooks';
 import { selectIsMobile } from '../../../shared/model/ui-slice';
+import tableStyles from '../../../shared/ui/table/table.module.css';
 import styles from './data-table.module.css';
 
 export interface Column<T> {
@@ -35,13 +36,13 @@ export function DataTable<T>({ labelledBy, columns, rows, rowKey, busy }: DataTa
   if (isMobile) {
     return (
       <ul
-        className={styles.cards}
+        className={tableStyles.cards}
         aria-labelledby={labelledBy}
         aria-busy={busy || undefined}
         data-busy={busy || undefined}
       >
         {rows.map((row) => (
-          <li key={rowKey(row)} className={styles.card}>
+          <li key={rowKey(row)} className={`${tableStyles.card} ${styles.card}`}>
             <dl className={styles.fields}>
               {data.map((column) => (
                 <div key={column.id} className={styles.field}>
@@ -66,9 +67,9 @@ export function DataTable<T>({ labelledBy, columns, rows, rowKey, busy }: DataTa
   }
 
   return (
-    <div className={styles.scroller}>
+    <div className={tableStyles.frame}>
       <table
-        className={styles.table}
+        className={`${tableStyles.table} ${styles.table}`}
         aria-labelledby={labelledBy}
         aria-busy={busy || undefined}
         data-busy={busy || undefined}

@@ -5,7 +5,7 @@ import { useGetUserLedgerQuery } from '../api/operator-api';
 import { useFormatters } from '../lib/format';
 import { SignedAmount } from './amount';
 import { DataTable, type Column } from './data-table';
-import { Pagination, usePageParam } from './pagination';
+import { ListPagination, usePageParam } from './pagination';
 import { ListStates } from './states';
 import styles from './operator.module.css';
 
@@ -67,7 +67,7 @@ export function LedgerTable({ userId }: { userId: number }) {
               rowKey={(entry) => entry.id}
               busy={query.isFetching}
             />
-            <Pagination meta={list.meta} onPageChange={setPage} label={t('ledger.pages')} />
+            <ListPagination meta={list.meta} onPageChange={setPage} label={t('ledger.pages')} />
           </>
         )}
       </ListStates>

@@ -1,10 +1,9 @@
 import type { PageMeta } from '@tradehost/contracts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Button } from '../../../shared/ui/form';
-import styles from './operator.module.css';
+import { pageCountOf, Pagination } from '../../../shared/ui/pagination/pagination';
 
-export interface PaginationProps {
+export interface ListPaginationProps {
   meta: PageMeta;
   onPageChange: (page: number) => void;
   /** The list it pages through, for the navigation's name ("Pages of the review queue"). */
@@ -12,14 +11,13 @@ export interface PaginationProps {
 }
 
 /**
- * "21–40 of 95", Previous and Next. The buttons stay focusable at either end (aria-disabled)
- * so that the focus is not lost when the last page is reached.
+ * A list's pagination (shared/ui/pagination) with the range it shows, "21–40 of 95"; nothing
+ * for an empty list, the range alone when the list fits on one page.
  */
-export function Pagination({ meta, onPageChange, label }: PaginationProps) {
+export function ListPagination({ meta, onPageChange, label }: ListPaginationProps) {
   const { t, i18n } = useTranslation('operator');
   const { page, per_page: perPage, total } = meta;
   if (total === 0) return null;
-  const pages = Math.max(1, Math.ceil(total / perPage));
   const from = Math.min(total, (page - 1) * perPage + 1);
   const to = Math.min(total, page * perPage);
   const number = new Intl.NumberFormat(i18n.resolvedLanguage ?? 'en');
@@ -28,33 +26,14 @@ export function Pagination({ meta, onPageChange, label }: PaginationProps) {
     to: number.format(to),
     total: number.format(total),
   });
-  if (pages <= 1) return <p className={styles.range}>{range}</p>;
-  const go = (target: number) => {
-    if (target >= 1 && target <= pages && target !== page) onPageChange(target);
-  };
   return (
-    <nav className={styles.pagination} aria-label={label}>
-      <p className={styles.range} aria-live="polite">
-        {range}
-      </p>
-      <div className={styles.pageButtons}>
-        <Button
-          variant="secondary"
-          aria-disabled={page <= 1 || undefined}
-          onClick={() => go(page - 1)}
-        >
-          {t('pagination.previous')}
-        </Button>
-        <span className={styles.pageOf}>{t('pagination.page', { page, pages })}</span>
-        <Button
-          variant="secondary"
-          aria-disabled={page >= pages || undefined}
-          onClick={() => go(page + 1)}
-        >
-          {t('pagination.next')}
-        </Button>
-      </div>
-    </nav>
+    <Pagination
+      page={page}
+      pageCount={pageCountOf(total, perPage)}
+      onPageChange={onPageChange}
+      label={label}
+      range={range}
+    />
   );
 }
 

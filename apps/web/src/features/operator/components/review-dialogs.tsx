@@ -8,11 +8,11 @@ import {
 import { useState, type RefObject } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { FormIntent } from '../../../shared/lib/form-intent';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useConfirmPaymentMutation, useRejectPaymentMutation } from '../api/operator-api';
 import { useFormatters } from '../lib/format';
-import type { Intent } from '../lib/use-intent';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { Dialog, DialogActions } from './dialog';
 import { TextAreaField } from './fields';
@@ -26,7 +26,7 @@ interface ReviewDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onSettled: (outcome: ReviewOutcome) => void;
-  intent: Intent;
+  intent: FormIntent;
   returnFocusTo: RefObject<HTMLElement | null>;
 }
 
@@ -68,7 +68,7 @@ export function ConfirmPaymentDialog({
     try {
       await confirm({
         id: payment.id,
-        idempotencyKey: intent.key(`confirm:${payment.id}`),
+        idempotencyKey: intent.keyFor(`confirm:${payment.id}`),
       }).unwrap();
       intent.succeeded();
       notify('success', t('queue.confirmed', { amount, email: payment.user.email }));
@@ -142,7 +142,7 @@ export function RejectPaymentDialog({
       await reject({
         id: payment.id,
         reason,
-        idempotencyKey: intent.key(`reject:${payment.id}:${reason}`),
+        idempotencyKey: intent.keyFor(`reject:${payment.id}:${reason}`),
       }).unwrap();
       intent.succeeded();
       notify('success', t('queue.rejected', { amount, email: payment.user.email }));

@@ -1,20 +1,13 @@
 import type { Page } from '@tradehost/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, FormAlert } from '../../../shared/ui/form';
-import { EmptyState } from '../../../shared/ui/page/page';
+import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useOperatorError } from '../lib/use-operator-error';
-import styles from './operator.module.css';
 
 /** A list or a record on its way (announced politely). */
-export function Loading({ children }: { children?: ReactNode }) {
+export function Loading() {
   const { t } = useTranslation('operator');
-  return (
-    <p className={styles.loading} role="status">
-      <span className={styles.spinner} aria-hidden="true" />
-      {children ?? t('states.loading')}
-    </p>
-  );
+  return <LoadingState>{t('states.loading')}</LoadingState>;
 }
 
 /** A failed fetch: what went wrong, and a way to try again. */
@@ -22,17 +15,13 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
   const { t } = useTranslation('operator');
   const errorText = useOperatorError();
   return (
-    <FormAlert tone="error" title={t('states.loadFailed')}>
-      <p className={styles.alertText}>{errorText.request(error)}</p>
-      <Button variant="secondary" className={styles.retry} onClick={onRetry}>
-        {t('states.retry')}
-      </Button>
-    </FormAlert>
+    <ErrorState
+      title={t('states.loadFailed')}
+      detail={errorText.request(error)}
+      retryLabel={t('states.retry')}
+      onRetry={onRetry}
+    />
   );
-}
-
-export function Empty({ title, children }: { title?: string; children: ReactNode }) {
-  return <EmptyState title={title}>{children}</EmptyState>;
 }
 
 export interface ListResult<T> {
@@ -63,7 +52,7 @@ export function ListStates<T>({
       {failed ? <LoadError error={result.error} onRetry={() => void result.refetch()} /> : null}
       {result.data ? (
         result.data.data.length === 0 && result.data.meta.page === 1 ? (
-          <Empty>{empty}</Empty>
+          <EmptyState>{empty}</EmptyState>
         ) : (
           children(result.data)
         )

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatMoney } from '../../../shared/lib/format-money';
 
 export interface Formatters {
   /** "$1,234.50" (en), "1 234,50 $" (ru). */
@@ -16,23 +17,16 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Formatters in the reader's language: amounts in US dollars, dates in the local time zone. */
+/**
+ * Formatters in the reader's language: amounts in US dollars and dates in the local time zone
+ * (shared/lib/format-money, as the rest of the console shows them), ages here.
+ */
 export function createFormatters(language: string): Formatters {
-  const currency = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD' });
-  const signed = new Intl.NumberFormat(language, {
-    style: 'currency',
-    currency: 'USD',
-    signDisplay: 'exceptZero',
-  });
-  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const relative = new Intl.RelativeTimeFormat(language, { numeric: 'always', style: 'short' });
   return {
-    money: (amount) => currency.format(amount),
-    signedMoney: (amount) => signed.format(amount),
-    dateTime: (iso) => {
-      const time = Date.parse(iso);
-      return Number.isNaN(time) ? iso : date.format(time);
-    },
+    money: (amount) => formatMoney(amount, language),
+    signedMoney: (amount) => formatMoney(amount, language, { signed: true }),
+    dateTime: (iso) => (Number.isNaN(Date.parse(iso)) ? iso : formatDateTime(iso, language)),
     age: (iso, now = Date.now()) => {
       const elapsed = Math.max(0, now - Date.parse(iso));
       if (Number.isNaN(elapsed)) return '';

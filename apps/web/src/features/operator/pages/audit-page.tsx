@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAuditQuery } from '../api/operator-api';
 import { DataTable, type Column } from '../components/data-table';
-import { Pagination, usePageParam } from '../components/pagination';
+import { ListPagination, usePageParam } from '../components/pagination';
 import { Person } from '../components/person';
 import { ListStates } from '../components/states';
 import { useFormatters, type Formatters } from '../lib/format';
@@ -120,7 +120,7 @@ export function Component() {
               rowKey={(entry) => entry.id}
               busy={query.isFetching}
             />
-            <Pagination meta={list.meta} onPageChange={setPage} label={t('audit.pages')} />
+            <ListPagination meta={list.meta} onPageChange={setPage} label={t('audit.pages')} />
           </>
         )}
       </ListStates>

@@ -1,8 +1,9 @@
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
+import { Page } from '../../../shared/ui/page/page';
+import { SectionNav } from '../../../shared/ui/section-nav/section-nav';
 import { Loading } from '../components/states';
-import styles from './operator-layout.module.css';
 
 const TABS = [
   { to: '/operator', label: 'tabs.queue', end: true },
@@ -14,25 +15,14 @@ const TABS = [
 export function Component() {
   const { t } = useTranslation('operator');
   return (
-    <div className={styles.layout}>
-      <div>
-        <h1 className={styles.title}>{t('title')}</h1>
-        <p className={styles.lead}>{t('lead')}</p>
-      </div>
-      <nav aria-label={t('sectionsLabel')}>
-        <ul className={styles.tabs}>
-          {TABS.map((tab) => (
-            <li key={tab.to}>
-              <NavLink to={tab.to} end={tab.end} className={styles.tab}>
-                {t(tab.label)}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+    <Page title={t('title')} lead={t('lead')}>
+      <SectionNav
+        label={t('sectionsLabel')}
+        items={TABS.map((tab) => ({ to: tab.to, end: tab.end, label: t(tab.label) }))}
+      />
       <Suspense fallback={<Loading />}>
         <Outlet />
       </Suspense>
-    </div>
+    </Page>
   );
 }

@@ -7,13 +7,14 @@ import {
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useFormIntent } from '../../../shared/lib/form-intent';
+import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAdminPaymentsQuery } from '../api/operator-api';
-import { CopyButton } from '../components/copy-button';
 import { DataTable, type Column } from '../components/data-table';
 import { SelectField } from '../components/fields';
-import { Pagination, usePageParam } from '../components/pagination';
+import { ListPagination, usePageParam } from '../components/pagination';
 import { Person } from '../components/person';
 import {
   ConfirmPaymentDialog,
@@ -22,7 +23,6 @@ import {
 } from '../components/review-dialogs';
 import { ListStates } from '../components/states';
 import { isOverdue, useFormatters } from '../lib/format';
-import { useIntent } from '../lib/use-intent';
 import styles from '../components/operator.module.css';
 
 const DEFAULT_STATUS: PaymentStatus = 'under_review';
@@ -54,7 +54,8 @@ export function Component() {
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const openerRef = useRef<HTMLElement | null>(null);
-  const intent = useIntent();
+  const intent = useFormIntent();
+  const copyMessages = { copied: t('copy.copied'), failed: t('copy.failed') };
 
   const [params, setParams] = useSearchParams();
   const status = statusParam(params.get('status'));
@@ -128,7 +129,12 @@ export function Component() {
             <span className={`${styles.mono} ${styles.truncate}`} title={payment.wallet}>
               {payment.wallet}
             </span>
-            <CopyButton value={payment.wallet} label={t('queue.copyWallet')} />
+            <CopyButton
+              text={payment.wallet}
+              label={t('queue.copyWallet')}
+              variant="icon"
+              messages={copyMessages}
+            />
           </span>
         ) : (
           '—'
@@ -143,7 +149,12 @@ export function Component() {
             <span className={`${styles.mono} ${styles.truncate}`} title={payment.txid}>
               {payment.txid}
             </span>
-            <CopyButton value={payment.txid} label={t('queue.copyTxid')} />
+            <CopyButton
+              text={payment.txid}
+              label={t('queue.copyTxid')}
+              variant="icon"
+              messages={copyMessages}
+            />
           </span>
         ) : (
           '—'
@@ -265,7 +276,7 @@ export function Component() {
               rowKey={(payment) => payment.id}
               busy={query.isFetching}
             />
-            <Pagination meta={list.meta} onPageChange={setPage} label={t('queue.pages')} />
+            <ListPagination meta={list.meta} onPageChange={setPage} label={t('queue.pages')} />
           </>
         )}
       </ListStates>

@@ -2,10 +2,11 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
+import { EmptyState } from '../../../shared/ui/states/states';
 import { useGetAdminUserQuery } from '../api/operator-api';
 import { AdjustBalanceForm } from '../components/adjust-balance-form';
 import { LedgerTable } from '../components/ledger-table';
-import { Empty, LoadError, Loading } from '../components/states';
+import { LoadError, Loading } from '../components/states';
 import { useFormatters } from '../lib/format';
 import { codeOf } from '../lib/use-operator-error';
 import styles from '../components/operator.module.css';
@@ -35,7 +36,7 @@ export function Component() {
     return (
       <div className={styles.section}>
         {back}
-        <Empty title={t('user.notFoundTitle')}>{t('user.notFound')}</Empty>
+        <EmptyState title={t('user.notFoundTitle')}>{t('user.notFound')}</EmptyState>
       </div>
     );
   }

@@ -6,7 +6,7 @@ import { Button, TextField } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAdminUsersQuery } from '../api/operator-api';
 import { DataTable, type Column } from '../components/data-table';
-import { Pagination, usePageParam } from '../components/pagination';
+import { ListPagination, usePageParam } from '../components/pagination';
 import { ListStates } from '../components/states';
 import { useFormatters } from '../lib/format';
 import styles from '../components/operator.module.css';
@@ -103,7 +103,7 @@ export function Component() {
               rowKey={(user) => user.id}
               busy={query.isFetching}
             />
-            <Pagination meta={list.meta} onPageChange={setPage} label={t('users.pages')} />
+            <ListPagination meta={list.meta} onPageChange={setPage} label={t('users.pages')} />
           </>
         )}
       </ListStates>

@@ -41,6 +41,35 @@ describe('Pagination', () => {
     expect(container).toBeEmptyDOMElement();
   });
 
+  it('shows the range before the buttons, under its own name', () => {
+    render(
+      <I18nextProvider i18n={createTestI18n('en')}>
+        <Pagination
+          page={2}
+          pageCount={3}
+          onPageChange={() => undefined}
+          label="Pages of the log"
+          range="21–40 of 57"
+        />
+      </I18nextProvider>,
+    );
+    const pages = screen.getByRole('navigation', { name: 'Pages of the log' });
+    expect(pages).toHaveTextContent('21–40 of 57');
+    expect(pages).toHaveTextContent('Page 2 of 3');
+    expect(screen.getByText('21–40 of 57')).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getByText('Page 2 of 3')).not.toHaveAttribute('aria-live');
+  });
+
+  it('shows only the range when it fits on one page', () => {
+    render(
+      <I18nextProvider i18n={createTestI18n('en')}>
+        <Pagination page={1} pageCount={1} onPageChange={() => undefined} range="1–7 of 7" />
+      </I18nextProvider>,
+    );
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.getByText('1–7 of 7')).toBeInTheDocument();
+  });
+
   it('speaks Russian', () => {
     renderPagination(1, 4, 'ru');
     expect(screen.getByRole('navigation', { name: 'Страницы' })).toHaveTextContent(

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './pagination.module.css';
 
@@ -7,6 +8,13 @@ export interface PaginationProps {
   pageCount: number;
   onPageChange: (page: number) => void;
   className?: string;
+  /** The navigation's name when a page has more than one list ("Pages of the audit log"). */
+  label?: string;
+  /**
+   * Which items show, e.g. "21–40 of 95": put before the buttons and announced instead of the
+   * page number; shown alone when everything fits on one page.
+   */
+  range?: ReactNode;
 }
 
 /** The page count of `total` items shown `perPage` at a time (at least 1). */
@@ -31,40 +39,56 @@ function Chevron({ direction }: { direction: 'left' | 'right' }) {
 
 /**
  * "Page X of Y" between Previous and Next, in a navigation landmark; nothing when everything
- * fits on one page. At either end the button stays focusable and says it is unavailable
- * (aria-disabled), so the focus is not lost when the last page is reached by clicking Next.
+ * fits on one page (but the `range`, when given). At either end the button stays focusable and
+ * says it is unavailable (aria-disabled), so the focus is not lost when the last page is reached
+ * by clicking Next.
  */
-export function Pagination({ page, pageCount, onPageChange, className }: PaginationProps) {
+export function Pagination({
+  page,
+  pageCount,
+  onPageChange,
+  className,
+  label,
+  range,
+}: PaginationProps) {
   const { t } = useTranslation('controls');
-  if (pageCount <= 1) return null;
+  const hasRange = range !== undefined && range !== null;
+  if (pageCount <= 1) return hasRange ? <p className={styles.range}>{range}</p> : null;
   const atStart = page <= 1;
   const atEnd = page >= pageCount;
   return (
     <nav
       className={[styles.pagination, className].filter(Boolean).join(' ')}
-      aria-label={t('pagination.label')}
+      aria-label={label ?? t('pagination.label')}
     >
-      <button
-        type="button"
-        className={styles.button}
-        aria-disabled={atStart || undefined}
-        onClick={() => (atStart ? undefined : onPageChange(page - 1))}
-      >
-        <Chevron direction="left" />
-        <span>{t('pagination.previous')}</span>
-      </button>
-      <p className={styles.status} aria-live="polite">
-        {t('pagination.status', { page, pages: pageCount })}
-      </p>
-      <button
-        type="button"
-        className={styles.button}
-        aria-disabled={atEnd || undefined}
-        onClick={() => (atEnd ? undefined : onPageChange(page + 1))}
-      >
-        <span>{t('pagination.next')}</span>
-        <Chevron direction="right" />
-      </button>
+      {hasRange ? (
+        <p className={styles.range} aria-live="polite">
+          {range}
+        </p>
+      ) : null}
+      <div className={styles.controls}>
+        <button
+          type="button"
+          className={styles.button}
+          aria-disabled={atStart || undefined}
+          onClick={() => (atStart ? undefined : onPageChange(page - 1))}
+        >
+          <Chevron direction="left" />
+          <span>{t('pagination.previous')}</span>
+        </button>
+        <p className={styles.status} aria-live={hasRange ? undefined : 'polite'}>
+          {t('pagination.status', { page, pages: pageCount })}
+        </p>
+        <button
+          type="button"
+          className={styles.button}
+          aria-disabled={atEnd || undefined}
+          onClick={() => (atEnd ? undefined : onPageChange(page + 1))}
+        >
+          <span>{t('pagination.next')}</span>
+          <Chevron direction="right" />
+        </button>
+      </div>
     </nav>
   );
 }

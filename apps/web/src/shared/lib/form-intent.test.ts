@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FormIntent } from './intent';
+import { FormIntent } from './form-intent';
 
 const network = { status: 0, code: 'NETWORK', message: 'Failed to fetch' };
 const inProgress = { status: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS', message: '…' };

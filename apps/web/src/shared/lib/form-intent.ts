@@ -1,19 +1,22 @@
 import { useState } from 'react';
-import { isApiRequestError } from '../../../shared/lib/api-error';
-import { createIntent, keepsIntent } from '../../../shared/lib/idempotency';
+import { isApiRequestError } from './api-error';
+import { createIntent, keepsIntent } from './idempotency';
 
 /**
- * The Idempotency-Key of one money-moving form (shared/lib/idempotency.ts): one key per filled-in
- * form. The same key goes with every retry of the same payload while the last attempt left the
- * intent open (no answer, 409 in progress, 5xx); a success or a definitive refusal ends it, and
- * so does a change of the payload (the API would refuse the old key with a different body).
+ * The Idempotency-Key of one money-moving form or action (idempotency.ts): one key per intent.
+ * The same key goes with every retry of the same payload while the last attempt left the intent
+ * open (no answer, 409 in progress, 5xx); a success or a definitive refusal ends it, and so does
+ * a change of the payload (the API would refuse the old key with a different body).
  */
 export class FormIntent {
   private readonly intent = createIntent();
   private payload: string | null = null;
   private sending = false;
 
-  /** The key to send `payload` with. */
+  /**
+   * The key to send `payload` with: the form's values, or a fingerprint of the action (its
+   * kind, its subject and its fields) such as `confirm:42`.
+   */
   keyFor(payload: unknown): string {
     const fingerprint = JSON.stringify(payload);
     if (this.payload !== null && this.payload !== fingerprint) this.intent.settle();
@@ -50,7 +53,7 @@ export class FormIntent {
   }
 }
 
-/** A FormIntent that lives as long as the component. */
+/** A FormIntent that lives as long as the component (a screen's or a form's). */
 export function useFormIntent(): FormIntent {
   const [intent] = useState(() => new FormIntent());
   return intent;
