@@ -1,5 +1,5 @@
 import { PAYMENT_METHODS, type PaymentMethod, type PaymentMethodInfo } from '@tradehost/contracts';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetBalancesQuery, useGetPaymentMethodsQuery } from '../api/balance-api';
@@ -22,6 +22,14 @@ export function TopUpSection({ requestedMethod, onMethodChange }: TopUpSectionPr
   const headingId = useId();
   const methodsQuery = useGetPaymentMethodsQuery();
   const { data: balances } = useGetBalancesQuery();
+  // the card picked a moment ago, until the address (updated by a navigation) says it too: a
+  // controlled radio would otherwise spring back to the old method for a frame
+  const [picked, setPicked] = useState<{ method: PaymentMethod; over: string | null } | null>(null);
+  const wanted = picked && picked.over === requestedMethod ? picked.method : requestedMethod;
+  const pick = (method: PaymentMethod) => {
+    setPicked({ method, over: requestedMethod });
+    onMethodChange(method);
+  };
 
   let content;
   if (methodsQuery.isLoading) {
@@ -39,14 +47,13 @@ export function TopUpSection({ requestedMethod, onMethodChange }: TopUpSectionPr
     const usable = (method: PaymentMethodInfo) =>
       unavailableReason(method, balances?.partner) === null;
     const chosen =
-      methods.find((method) => method.id === requestedMethod && usable(method)) ??
-      methods.find(usable);
+      methods.find((method) => method.id === wanted && usable(method)) ?? methods.find(usable);
     content = (
       <>
         <MethodCards
           methods={methods}
           value={chosen?.id ?? null}
-          onChange={onMethodChange}
+          onChange={pick}
           partnerBalance={balances?.partner}
         />
         {!chosen ? (
