@@ -1,4 +1,4 @@
-import type { LedgerKind } from '@tradehost/contracts';
+import type { LedgerKind, PaymentKind, PaymentStatus } from '@tradehost/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -80,21 +80,6 @@ export const ledgerEntries = pgTable(
   ],
 );
 
-export const PAYMENT_METHOD_VALUES = [
-  'card',
-  'ewallet',
-  'crypto',
-  'balance',
-  'adjustment',
-] as const;
-export const PAYMENT_STATUS_VALUES = [
-  'processing',
-  'paid',
-  'not_paid',
-  'under_review',
-  'rejected',
-] as const;
-
 /** Top-ups: card and e-wallet through a gateway, crypto reviewed by an operator, partner balance moved in. */
 export const payments = pgTable(
   'payments',
@@ -103,12 +88,12 @@ export const payments = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
     userId: userRef('user_id'),
-    method: text('method').$type<(typeof PAYMENT_METHOD_VALUES)[number]>().notNull(),
+    method: text('method').$type<PaymentKind>().notNull(),
     /** The gateway (card, e-wallet) or null. */
     driver: text('driver'),
     amountCents: cents('amount_cents').notNull(),
     currency: text('currency').notNull().default('USD'),
-    status: text('status').$type<(typeof PAYMENT_STATUS_VALUES)[number]>().notNull(),
+    status: text('status').$type<PaymentStatus>().notNull(),
     network: text('network'),
     wallet: text('wallet'),
     txid: text('txid'),

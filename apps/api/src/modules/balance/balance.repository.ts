@@ -1,19 +1,13 @@
+import type { PaymentStatus } from '@tradehost/contracts';
 import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import {
-  charges,
-  payments,
-  transfers,
-  users,
-  withdrawals,
-  type PAYMENT_STATUS_VALUES,
-} from '../../db/schema/index.ts';
+import { charges, payments, transfers, users, withdrawals } from '../../db/schema/index.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPaymentRow = typeof payments.$inferInsert;
-export type PaymentStatusValue = (typeof PAYMENT_STATUS_VALUES)[number];
+export type PaymentStatusValue = PaymentStatus;
 
 /** [from, to) on a creation time; either end open. */
 export interface Period {

@@ -71,38 +71,29 @@ export function createBalanceService(deps: BalanceDeps) {
   const { db, config, gateways, log } = deps;
   const { minimumCents, cryptoWallets } = config.payments;
 
-  function methodInfo(): PaymentMethodInfo[] {
-    const gatewayMethod = (id: 'card' | 'ewallet'): PaymentMethodInfo => ({
+  /** Each method's limits in cents and whether it can be used; the configuration fixes them. */
+  const limits: Record<keyof typeof minimumCents, { max: number; available: boolean }> = {
+    card: { max: GATEWAY_MAX_CENTS, available: gatewayFor(gateways, 'card') !== undefined },
+    ewallet: { max: GATEWAY_MAX_CENTS, available: gatewayFor(gateways, 'ewallet') !== undefined },
+    crypto: { max: MAX_AMOUNT_CENTS, available: cryptoWallets.length > 0 },
+    balance: { max: MAX_AMOUNT_CENTS, available: true },
+  };
+  const methods: PaymentMethodInfo[] = (['card', 'ewallet', 'crypto', 'balance'] as const).map(
+    (id) => ({
       id,
       min: centsToDollars(minimumCents[id]),
-      max: centsToDollars(GATEWAY_MAX_CENTS),
-      available: gatewayFor(gateways, id) !== undefined,
-    });
-    return [
-      gatewayMethod('card'),
-      gatewayMethod('ewallet'),
-      {
-        id: 'crypto',
-        min: centsToDollars(minimumCents.crypto),
-        max: centsToDollars(MAX_AMOUNT_CENTS),
-        available: cryptoWallets.length > 0,
-        networks: cryptoWallets.map(({ id, name }) => ({ id, name })),
-      },
-      {
-        id: 'balance',
-        min: centsToDollars(minimumCents.balance),
-        max: centsToDollars(MAX_AMOUNT_CENTS),
-        available: true,
-      },
-    ];
-  }
+      max: centsToDollars(limits[id].max),
+      available: limits[id].available,
+      ...(id === 'crypto'
+        ? { networks: cryptoWallets.map(({ id: network, name }) => ({ id: network, name })) }
+        : {}),
+    }),
+  );
 
   function checkLimits(method: keyof typeof minimumCents, amountCents: number) {
-    const info = methodInfo().find((m) => m.id === method);
-    if (!info?.available) throw fieldError(422, 'method', 'METHOD_UNAVAILABLE');
+    if (!limits[method].available) throw fieldError(422, 'method', 'METHOD_UNAVAILABLE');
     if (amountCents < minimumCents[method]) throw fieldError(422, 'amount', 'AMOUNT_BELOW_MINIMUM');
-    if (amountCents > Math.round(info.max * 100))
-      throw fieldError(422, 'amount', 'AMOUNT_ABOVE_MAXIMUM');
+    if (amountCents > limits[method].max) throw fieldError(422, 'amount', 'AMOUNT_ABOVE_MAXIMUM');
   }
 
   function walletOf(network: string) {
@@ -120,7 +111,7 @@ export function createBalanceService(deps: BalanceDeps) {
 
   return {
     methods(): PaymentMethodsResponse {
-      return { currency: CURRENCY, methods: methodInfo() };
+      return { currency: CURRENCY, methods };
     },
 
     async cryptoWallet(network: string): Promise<CryptoWalletResponse> {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { ledgerEntries, ledgerTransactions, type LedgerKindValue } from '../../db/schema/index.ts';
 
@@ -107,13 +107,5 @@ export const ledgerRepository = {
       .from(ledgerEntries)
       .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.account, account)));
     return Number(row?.sum ?? 0);
-  },
-
-  async entriesOf(db: Executor, transactionId: number) {
-    return db
-      .select()
-      .from(ledgerEntries)
-      .where(eq(ledgerEntries.transactionId, transactionId))
-      .orderBy(asc(ledgerEntries.id));
   },
 };

@@ -1,8 +1,5 @@
-import type { User } from '@tradehost/contracts';
+import { centsToDollars, type User } from '@tradehost/contracts';
 import type { UserRow } from '../../db/schema/index.ts';
-
-/** Cents in the database, dollars on the wire. */
-export const centsToDollars = (cents: number): number => Math.round(cents) / 100;
 
 export function toUserResponse(row: UserRow): User {
   return {
