@@ -1,5 +1,11 @@
 import * as z from 'zod/mini';
-import { pageOf, paymentSchema, PAYMENT_STATUSES, signedAmountSchema } from './balance.ts';
+import {
+  pageOf,
+  pagingFields,
+  paymentSchema,
+  PAYMENT_STATUSES,
+  signedAmountSchema,
+} from './balance.ts';
 
 /** The operator area (role admin): the crypto review queue, users' ledgers, adjustments, audit. */
 
@@ -26,8 +32,7 @@ export type AdminPayment = z.infer<typeof adminPaymentSchema>;
 export const adminPaymentsQuerySchema = z.object({
   status: z._default(z.enum(PAYMENT_STATUSES), 'under_review'),
   method: z.optional(z.enum(['card', 'ewallet', 'crypto', 'balance'])),
-  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
-  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  ...pagingFields(20),
 });
 export const adminPaymentsPageSchema = pageOf(adminPaymentSchema);
 
@@ -51,8 +56,7 @@ export const adminUserSchema = z.object({
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUsersQuerySchema = z.object({
   query: z._default(z.string().check(z.trim(), z.maxLength(254)), ''),
-  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
-  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  ...pagingFields(20),
 });
 export const adminUsersPageSchema = pageOf(adminUserSchema);
 export const adminUserResponseSchema = z.object({ user: adminUserSchema });
@@ -82,10 +86,7 @@ export const ledgerEntrySchema = z.object({
   memo: z.nullable(z.string()),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
-export const ledgerQuerySchema = z.object({
-  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
-  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
-});
+export const ledgerQuerySchema = z.object(pagingFields(50));
 export const ledgerPageSchema = pageOf(ledgerEntrySchema);
 
 export const adjustmentRequestSchema = z.object({
@@ -120,8 +121,5 @@ export const auditEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-export const auditQuerySchema = z.object({
-  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
-  per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
-});
+export const auditQuerySchema = z.object(pagingFields(50));
 export const auditPageSchema = pageOf(auditEntrySchema);

@@ -251,16 +251,23 @@ export type TransferResponse = z.infer<typeof transferResponseSchema>;
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
 
+/** The `page` and `per_page` query fields of a list, with its page size by default. */
+export function pagingFields(perPageDefault = PER_PAGE_DEFAULT) {
+  return {
+    page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 1),
+    per_page: z._default(
+      z.coerce.number().check(z.int(), z.minimum(1), z.maximum(PER_PAGE_MAX)),
+      perPageDefault,
+    ),
+  };
+}
+
 /** A period [from, to) and a page. Dates are ISO-8601; either end may be open. */
 export const historyQuerySchema = z
   .object({
     from: z.optional(z.iso.datetime({ offset: true, error: 'PERIOD_INVALID' })),
     to: z.optional(z.iso.datetime({ offset: true, error: 'PERIOD_INVALID' })),
-    page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 1),
-    per_page: z._default(
-      z.coerce.number().check(z.int(), z.minimum(1), z.maximum(PER_PAGE_MAX)),
-      PER_PAGE_DEFAULT,
-    ),
+    ...pagingFields(),
   })
   .check(
     z.refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), {

@@ -14,7 +14,11 @@ import type { Tx } from '../../db/transaction.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import { toPayment } from '../balance/balance.mapper.ts';
-import { balanceRepository, type PaymentStatusValue } from '../balance/balance.repository.ts';
+import {
+  balanceRepository,
+  pagingOf,
+  type PaymentStatusValue,
+} from '../balance/balance.repository.ts';
 import { isNegativeBalance } from '../balance/balance.service.ts';
 import { ledgerRepository } from '../balance/ledger.repository.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
@@ -45,11 +49,6 @@ function toAdminUser(row: UserRow): AdminUser {
     balance_partner: centsToDollars(row.balancePartnerCents),
   };
 }
-
-const paging = (page: number, perPage: number) => ({
-  limit: perPage,
-  offset: (page - 1) * perPage,
-});
 
 export type AdminService = ReturnType<typeof createAdminService>;
 
@@ -85,7 +84,7 @@ export function createAdminService({ db, now }: Pick<ServiceDeps, 'db' | 'now'>)
       page: number;
       per_page: number;
     }): Promise<Page<AdminPayment>> {
-      const { limit, offset } = paging(filter.page, filter.per_page);
+      const { limit, offset } = pagingOf(filter.page, filter.per_page);
       const { rows, total } = await adminRepository.payments(db, filter, limit, offset);
       return {
         data: rows.map(toAdminPayment),
@@ -152,7 +151,7 @@ export function createAdminService({ db, now }: Pick<ServiceDeps, 'db' | 'now'>)
       page: number;
       per_page: number;
     }): Promise<Page<AdminUser>> {
-      const { limit, offset } = paging(filter.page, filter.per_page);
+      const { limit, offset } = pagingOf(filter.page, filter.per_page);
       const { rows, total } = await adminRepository.users(db, filter.query, limit, offset);
       return {
         data: rows.map(toAdminUser),
@@ -166,7 +165,7 @@ export function createAdminService({ db, now }: Pick<ServiceDeps, 'db' | 'now'>)
 
     async ledger(userId: number, page: number, perPage: number): Promise<Page<LedgerEntry>> {
       await userOr404(userId);
-      const { limit, offset } = paging(page, perPage);
+      const { limit, offset } = pagingOf(page, perPage);
       const { rows, total } = await ledgerRepository.pageForUser(db, userId, limit, offset);
       return {
         data: rows.map((row) => ({
@@ -267,7 +266,7 @@ export function createAdminService({ db, now }: Pick<ServiceDeps, 'db' | 'now'>)
     },
 
     async audit(page: number, perPage: number): Promise<Page<AuditEntry>> {
-      const { limit, offset } = paging(page, perPage);
+      const { limit, offset } = pagingOf(page, perPage);
       const { rows, total } = await auditRepository.page(db, limit, offset);
       return {
         data: rows.map(({ entry, actor, target }) => ({

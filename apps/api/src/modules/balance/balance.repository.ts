@@ -19,6 +19,12 @@ export interface Paging {
   offset: number;
 }
 
+/** The rows of page `page` (from 1) of `perPage` rows. */
+export const pagingOf = (page: number, perPage: number): Paging => ({
+  limit: perPage,
+  offset: (page - 1) * perPage,
+});
+
 function inPeriod(column: AnyPgColumn, period: Period): SQL[] {
   return [
     ...(period.from ? [gte(column, period.from)] : []),

@@ -32,7 +32,7 @@ import type { Outcome } from '../idempotency/idempotency.ts';
 import { userRepository } from '../user/user.repository.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
-import { balanceRepository, type Period } from './balance.repository.ts';
+import { balanceRepository, pagingOf, type Period } from './balance.repository.ts';
 import { ledgerRepository } from './ledger.repository.ts';
 
 /** The largest card or e-wallet top-up; crypto and balance moves go up to MAX_AMOUNT_CENTS. */
@@ -308,7 +308,7 @@ export function createBalanceService(deps: BalanceDeps) {
       userId: number,
       filter: HistoryFilter,
     ): Promise<Page<unknown>> {
-      const paging = { limit: filter.per_page, offset: (filter.page - 1) * filter.per_page };
+      const paging = pagingOf(filter.page, filter.per_page);
       const { rows, total } = await historyRows(kind, userId, periodOf(filter), paging);
       return { data: rows, meta: { page: filter.page, per_page: filter.per_page, total } };
     },
