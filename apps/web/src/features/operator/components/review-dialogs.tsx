@@ -47,6 +47,30 @@ function PaymentFacts({ payment }: { payment: AdminPayment }) {
   );
 }
 
+/**
+ * Sends a decision under the intent's key for `fingerprint`. Success (with its toast) and a 409
+ * from someone else's decision settle the dialog; any other failure is handed back to be shown.
+ */
+async function decide(
+  { intent, onSettled }: Pick<ReviewDialogProps, 'intent' | 'onSettled'>,
+  fingerprint: string,
+  send: (idempotencyKey: string) => Promise<unknown>,
+  successText: string,
+): Promise<{ error: unknown } | null> {
+  try {
+    await send(intent.keyFor(fingerprint));
+    intent.succeeded();
+    notify('success', successText);
+    onSettled('decided');
+    return null;
+  } catch (error) {
+    intent.failed(error);
+    if (codeOf(error) !== 'PAYMENT_ALREADY_REVIEWED') return { error };
+    onSettled('already-reviewed');
+    return null;
+  }
+}
+
 /** "Credit $X to user@…?" and the payment's details; Confirm credits the balance. */
 export function ConfirmPaymentDialog({
   payment,
@@ -65,19 +89,13 @@ export function ConfirmPaymentDialog({
 
   const submit = async () => {
     setFailure(null);
-    try {
-      await confirm({
-        id: payment.id,
-        idempotencyKey: intent.keyFor(`confirm:${payment.id}`),
-      }).unwrap();
-      intent.succeeded();
-      notify('success', t('queue.confirmed', { amount, email: payment.user.email }));
-      onSettled('decided');
-    } catch (error) {
-      intent.failed(error);
-      if (codeOf(error) === 'PAYMENT_ALREADY_REVIEWED') onSettled('already-reviewed');
-      else setFailure(errorText.request(error));
-    }
+    const failed = await decide(
+      { intent, onSettled },
+      `confirm:${payment.id}`,
+      (idempotencyKey) => confirm({ id: payment.id, idempotencyKey }).unwrap(),
+      t('queue.confirmed', { amount, email: payment.user.email }),
+    );
+    if (failed) setFailure(errorText.request(failed.error));
   };
 
   return (
@@ -138,29 +156,23 @@ export function RejectPaymentDialog({
 
   const onValid = async ({ reason }: RejectPaymentRequest) => {
     setFailure(null);
-    try {
-      await reject({
-        id: payment.id,
-        reason,
-        idempotencyKey: intent.keyFor(`reject:${payment.id}:${reason}`),
-      }).unwrap();
-      intent.succeeded();
-      notify('success', t('queue.rejected', { amount, email: payment.user.email }));
-      onSettled('decided');
-    } catch (error) {
-      intent.failed(error);
-      const code = codeOf(error);
-      if (code === 'PAYMENT_ALREADY_REVIEWED') return onSettled('already-reviewed');
-      const fieldError =
-        code === 'REASON_REQUIRED' || code === 'REASON_TOO_LONG'
-          ? code
-          : (error as { errors?: Record<string, string[]> }).errors?.reason?.[0];
-      if (fieldError) {
-        setError('reason', { type: 'server', message: fieldError });
-        setFocus('reason');
-      } else {
-        setFailure(errorText.request(error));
-      }
+    const failed = await decide(
+      { intent, onSettled },
+      `reject:${payment.id}:${reason}`,
+      (idempotencyKey) => reject({ id: payment.id, reason, idempotencyKey }).unwrap(),
+      t('queue.rejected', { amount, email: payment.user.email }),
+    );
+    if (!failed) return;
+    const code = codeOf(failed.error);
+    const fieldError =
+      code === 'REASON_REQUIRED' || code === 'REASON_TOO_LONG'
+        ? code
+        : (failed.error as { errors?: Record<string, string[]> }).errors?.reason?.[0];
+    if (fieldError) {
+      setError('reason', { type: 'server', message: fieldError });
+      setFocus('reason');
+    } else {
+      setFailure(errorText.request(failed.error));
     }
   };
 

@@ -4,7 +4,7 @@ import {
   type AdminPayment,
   type PaymentStatus,
 } from '@tradehost/contracts';
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type ComponentProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useFormIntent } from '../../../shared/lib/form-intent';
@@ -123,42 +123,16 @@ export function Component() {
     {
       id: 'wallet',
       header: t('queue.columns.wallet'),
-      cell: (payment) =>
-        payment.wallet ? (
-          <span className={styles.hash}>
-            <span className={`${styles.mono} ${styles.truncate}`} title={payment.wallet}>
-              {payment.wallet}
-            </span>
-            <CopyButton
-              text={payment.wallet}
-              label={t('queue.copyWallet')}
-              variant="icon"
-              messages={copyMessages}
-            />
-          </span>
-        ) : (
-          '—'
-        ),
+      cell: (payment) => (
+        <HashCell value={payment.wallet} label={t('queue.copyWallet')} messages={copyMessages} />
+      ),
     },
     {
       id: 'txid',
       header: t('queue.columns.txid'),
-      cell: (payment) =>
-        payment.txid ? (
-          <span className={styles.hash}>
-            <span className={`${styles.mono} ${styles.truncate}`} title={payment.txid}>
-              {payment.txid}
-            </span>
-            <CopyButton
-              text={payment.txid}
-              label={t('queue.copyTxid')}
-              variant="icon"
-              messages={copyMessages}
-            />
-          </span>
-        ) : (
-          '—'
-        ),
+      cell: (payment) => (
+        <HashCell value={payment.txid} label={t('queue.copyTxid')} messages={copyMessages} />
+      ),
     },
     status === 'under_review'
       ? {
@@ -303,5 +277,26 @@ export function Component() {
         />
       ) : null}
     </section>
+  );
+}
+
+/** A wallet or a TXID: shortened with its full text on hover, and a copy button; a dash when absent. */
+function HashCell({
+  value,
+  label,
+  messages,
+}: {
+  value: string | null;
+  label: string;
+  messages: ComponentProps<typeof CopyButton>['messages'];
+}) {
+  if (!value) return '—';
+  return (
+    <span className={styles.hash}>
+      <span className={`${styles.mono} ${styles.truncate}`} title={value}>
+        {value}
+      </span>
+      <CopyButton text={value} label={label} variant="icon" messages={messages} />
+    </span>
   );
 }
