@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useGetUserLedgerQuery } from '../api/operator-api';
 import { useFormatters } from '../lib/format';
 import { SignedAmount } from './amount';
-import { DataTable, type Column } from './data-table';
-import { ListPagination, usePageParam } from './pagination';
-import { ListStates } from './states';
+import type { Column } from './data-table';
+import { usePageParam } from './pagination';
+import { PagedTable } from './paged-table';
 import styles from './operator.module.css';
 
 /** The user's ledger, newest first: every movement of either balance, signed, with the balance after it. */
@@ -57,20 +57,14 @@ export function LedgerTable({ userId }: { userId: number }) {
       <h3 id={headingId} className={styles.sectionTitle}>
         {t('ledger.title')}
       </h3>
-      <ListStates result={query} empty={t('ledger.empty')}>
-        {(list) => (
-          <>
-            <DataTable
-              labelledBy={headingId}
-              columns={columns}
-              rows={list.data}
-              rowKey={(entry) => entry.id}
-              busy={query.isFetching}
-            />
-            <ListPagination meta={list.meta} onPageChange={setPage} label={t('ledger.pages')} />
-          </>
-        )}
-      </ListStates>
+      <PagedTable
+        result={query}
+        empty={t('ledger.empty')}
+        labelledBy={headingId}
+        columns={columns}
+        pagesLabel={t('ledger.pages')}
+        onPageChange={setPage}
+      />
     </section>
   );
 }

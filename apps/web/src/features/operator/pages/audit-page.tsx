@@ -4,10 +4,10 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAuditQuery } from '../api/operator-api';
-import { DataTable, type Column } from '../components/data-table';
-import { ListPagination, usePageParam } from '../components/pagination';
+import type { Column } from '../components/data-table';
+import { usePageParam } from '../components/pagination';
+import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
-import { ListStates } from '../components/states';
 import { useFormatters, type Formatters } from '../lib/format';
 import styles from '../components/operator.module.css';
 
@@ -110,20 +110,14 @@ export function Component() {
         </h2>
         <p className={styles.lead}>{t('audit.lead')}</p>
       </div>
-      <ListStates result={query} empty={t('audit.empty')}>
-        {(list) => (
-          <>
-            <DataTable
-              labelledBy={headingId}
-              columns={columns}
-              rows={list.data}
-              rowKey={(entry) => entry.id}
-              busy={query.isFetching}
-            />
-            <ListPagination meta={list.meta} onPageChange={setPage} label={t('audit.pages')} />
-          </>
-        )}
-      </ListStates>
+      <PagedTable
+        result={query}
+        empty={t('audit.empty')}
+        labelledBy={headingId}
+        columns={columns}
+        pagesLabel={t('audit.pages')}
+        onPageChange={setPage}
+      />
     </section>
   );
 }

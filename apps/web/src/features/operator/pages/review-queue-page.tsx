@@ -12,16 +12,16 @@ import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAdminPaymentsQuery } from '../api/operator-api';
-import { DataTable, type Column } from '../components/data-table';
+import type { Column } from '../components/data-table';
 import { SelectField } from '../components/fields';
-import { ListPagination, usePageParam } from '../components/pagination';
+import { usePageParam } from '../components/pagination';
+import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
 import {
   ConfirmPaymentDialog,
   RejectPaymentDialog,
   type ReviewOutcome,
 } from '../components/review-dialogs';
-import { ListStates } from '../components/states';
 import { isOverdue, useFormatters } from '../lib/format';
 import styles from '../components/operator.module.css';
 
@@ -237,23 +237,14 @@ export function Component() {
         />
       </div>
       {notice ? <FormAlert tone="warning">{notice}</FormAlert> : null}
-      <ListStates
+      <PagedTable
         result={query}
         empty={status === DEFAULT_STATUS ? t('queue.empty') : t('queue.emptyFiltered')}
-      >
-        {(list) => (
-          <>
-            <DataTable
-              labelledBy={headingId}
-              columns={columns}
-              rows={list.data}
-              rowKey={(payment) => payment.id}
-              busy={query.isFetching}
-            />
-            <ListPagination meta={list.meta} onPageChange={setPage} label={t('queue.pages')} />
-          </>
-        )}
-      </ListStates>
+        labelledBy={headingId}
+        columns={columns}
+        pagesLabel={t('queue.pages')}
+        onPageChange={setPage}
+      />
       {review?.kind === 'confirm' ? (
         <ConfirmPaymentDialog
           key={`confirm-${review.payment.id}`}

@@ -5,9 +5,9 @@ import { Link, useSearchParams } from 'react-router';
 import { Button, TextField } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAdminUsersQuery } from '../api/operator-api';
-import { DataTable, type Column } from '../components/data-table';
-import { ListPagination, usePageParam } from '../components/pagination';
-import { ListStates } from '../components/states';
+import type { Column } from '../components/data-table';
+import { usePageParam } from '../components/pagination';
+import { PagedTable } from '../components/paged-table';
 import { useFormatters } from '../lib/format';
 import styles from '../components/operator.module.css';
 
@@ -90,23 +90,14 @@ export function Component() {
         />
         <Button type="submit">{t('users.searchSubmit')}</Button>
       </form>
-      <ListStates
+      <PagedTable
         result={query}
         empty={search ? t('users.emptySearch', { query: search }) : t('users.empty')}
-      >
-        {(list) => (
-          <>
-            <DataTable
-              labelledBy={headingId}
-              columns={columns}
-              rows={list.data}
-              rowKey={(user) => user.id}
-              busy={query.isFetching}
-            />
-            <ListPagination meta={list.meta} onPageChange={setPage} label={t('users.pages')} />
-          </>
-        )}
-      </ListStates>
+        labelledBy={headingId}
+        columns={columns}
+        pagesLabel={t('users.pages')}
+        onPageChange={setPage}
+      />
     </section>
   );
 }
