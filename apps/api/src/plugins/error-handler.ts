@@ -8,6 +8,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { TransactionRetriesExhausted } from '../db/transaction.ts';
 import { AppError, type FieldErrors } from '../lib/errors.ts';
 
 interface ValidationIssue {
@@ -92,6 +93,11 @@ export function notFoundHandler(
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      // contention that outlasted the retries of inTransaction: busy, not broken
+      if (error instanceof TransactionRetriesExhausted) {
+        request.log.warn({ err: loggable(error.cause) }, 'transaction retries exhausted');
+        return reply.code(503).send(errorBody('SERVICE_BUSY'));
+      }
       if (error instanceof AppError) {
         return reply.code(error.statusCode).send(errorBody(error.code, error.errors));
       }
