@@ -70,6 +70,7 @@ export const LEDGER_KINDS = [
   'withdrawal',
   'adjustment',
   'partner_move',
+  'refund',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

@@ -3,3 +3,4 @@ export * from './messages.ts';
 export * from './auth.ts';
 export * from './balance.ts';
 export * from './admin.ts';
+export * from './vps.ts';

@@ -4,3 +4,4 @@ export * from './settings.ts';
 export * from './alerts.ts';
 export * from './referral-clicks.ts';
 export * from './money.ts';
+export * from './vps.ts';

@@ -45,7 +45,7 @@ export const ledgerTransactions = pgTable(
   (t) => [
     check(
       'ledger_transactions_kind_check',
-      sql`${t.kind} in ('topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move')`,
+      sql`${t.kind} in ('topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move', 'refund')`,
     ),
   ],
 );

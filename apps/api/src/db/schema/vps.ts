@@ -1,0 +1,276 @@
+import type {
+  OperationKind,
+  PowerState,
+  ServerOperationStatus,
+  ServerStatus,
+  TestRequestStatus,
+  UpgradeStatus,
+} from '@tradehost/contracts';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
+import { charges } from './money.ts';
+import { userRef, users } from './users.ts';
+
+/*
+ * VPS rental. Rates and period discounts are the catalogue; a server is ordered (paid through the
+ * ledger, a `charges` row), created on the hypervisor by an operation, and then lives through
+ * Active -> Blocked (past paid-until) -> Revoked (past the grace period). Every hypervisor call
+ * is a `vps_operations` row; at most one is queued or running per server (a partial unique
+ * index), which is how "a new one is refused while the previous one runs" holds under races.
+ */
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const userIdOrNull = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id);
+
+export const vpsRates = pgTable(
+  'vps_rates',
+  {
+    id: serial('id').primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    name: text('name').notNull(),
+    cpuCores: integer('cpu_cores').notNull(),
+    ramGb: integer('ram_gb').notNull(),
+    diskGb: integer('disk_gb').notNull(),
+    location: text('location').notNull(),
+    monthlyPriceCents: cents('monthly_price_cents').notNull(),
+    /** The hypervisor template a server of this rate is cloned from. */
+    templateId: text('template_id').notNull(),
+    /** Inactive rates are not offered; servers on them keep running. */
+    active: boolean('active').notNull().default(true),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [
+    check('vps_rates_price_check', sql`${t.monthlyPriceCents} > 0`),
+    check(
+      'vps_rates_size_check',
+      sql`${t.cpuCores} > 0 and ${t.ramGb} > 0 and ${t.diskGb} > 0`,
+    ),
+  ],
+);
+
+export const vpsPeriodDiscounts = pgTable(
+  'vps_period_discounts',
+  {
+    months: integer('months').primaryKey(),
+    discountPercent: integer('discount_percent').notNull().default(0),
+  },
+  (t) => [
+    check('vps_period_discounts_months_check', sql`${t.months} in (1, 3, 6, 12)`),
+    check(
+      'vps_period_discounts_percent_check',
+      sql`${t.discountPercent} between 0 and 90`,
+    ),
+  ],
+);
+
+/** Promocodes: the operator's here; the partner issue adds partners' own (owner_user_id). */
+export const promocodes = pgTable(
+  'promocodes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    code: text('code').notNull(),
+    discountPercent: integer('discount_percent').notNull(),
+    ownerUserId: userIdOrNull('owner_user_id'),
+    createdBy: userIdOrNull('created_by'),
+    active: boolean('active').notNull().default(true),
+    timesUsed: integer('times_used').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('promocodes_code_key').on(sql`upper(${t.code})`),
+    check('promocodes_percent_check', sql`${t.discountPercent} between 1 and 90`),
+  ],
+);
+
+export const vpsServers = pgTable(
+  'vps_servers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    userId: userRef('user_id'),
+    rateId: integer('rate_id')
+      .notNull()
+      .references(() => vpsRates.id),
+    status: text('status').$type<ServerStatus>().notNull().default('provisioning'),
+    power: text('power').$type<PowerState>().notNull().default('unknown'),
+    /** The hypervisor's id of the machine, once created. */
+    machineId: text('machine_id'),
+    host: text('host'),
+    port: integer('port'),
+    username: text('username'),
+    /** AES-256-GCM (lib/crypto-box.ts), revealed only on request. */
+    passwordEnc: text('password_enc'),
+    comment: text('comment').notNull().default(''),
+    source: text('source'),
+    isTrial: boolean('is_trial').notNull().default(false),
+    paidUntil: timestamptz('paid_until').notNull(),
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    renewMonths: integer('renew_months').notNull().default(1),
+    /** The order's charge, refunded if the machine cannot be created. */
+    chargeId: bigint('charge_id', { mode: 'number' }).references(() => charges.id),
+    promocodeId: bigint('promocode_id', { mode: 'number' }).references(() => promocodes.id),
+    /** Lifecycle marks, cleared by a renewal so the next period warns again. */
+    warned3dAt: timestamptz('warned_3d_at'),
+    warned1dAt: timestamptz('warned_1d_at'),
+    autoRenewFailedAt: timestamptz('auto_renew_failed_at'),
+    blockedAt: timestamptz('blocked_at'),
+    revokedAt: timestamptz('revoked_at'),
+    /** Failed: why it could not be created. */
+    failure: text('failure'),
+  },
+  (t) => [
+    index('vps_servers_user_id_idx').on(t.userId, t.id),
+    index('vps_servers_status_paid_until_idx').on(t.status, t.paidUntil),
+    check(
+      'vps_servers_status_check',
+      sql`${t.status} in ('provisioning', 'active', 'blocked', 'revoked', 'failed')`,
+    ),
+    check('vps_servers_power_check', sql`${t.power} in ('running', 'stopped', 'unknown')`),
+    check('vps_servers_renew_months_check', sql`${t.renewMonths} in (1, 3, 6, 12)`),
+    check('vps_servers_comment_check', sql`char_length(${t.comment}) <= 200`),
+  ],
+);
+
+export const vpsOperations = pgTable(
+  'vps_operations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => vpsServers.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<OperationKind>().notNull(),
+    status: text('status').$type<ServerOperationStatus>().notNull().default('queued'),
+    /** The user or operator who asked; null for the lifecycle. */
+    actorId: userIdOrNull('actor_id'),
+    attempts: integer('attempts').notNull().default(0),
+    /** What the operation needs (an upgrade's id, ...). */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    error: text('error'),
+    startedAt: timestamptz('started_at'),
+    finishedAt: timestamptz('finished_at'),
+  },
+  (t) => [
+    index('vps_operations_server_id_idx').on(t.serverId, t.id),
+    index('vps_operations_status_idx').on(t.status, t.createdAt),
+    // one operation at a time per server
+    uniqueIndex('vps_operations_one_active_key')
+      .on(t.serverId)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    check(
+      'vps_operations_kind_check',
+      sql`${t.kind} in ('create', 'start', 'shutdown', 'reboot', 'upgrade', 'block', 'reactivate', 'revoke')`,
+    ),
+    check(
+      'vps_operations_status_check',
+      sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`,
+    ),
+  ],
+);
+
+export const vpsUpgrades = pgTable(
+  'vps_upgrades',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => vpsServers.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id'),
+    fromRateId: integer('from_rate_id')
+      .notNull()
+      .references(() => vpsRates.id),
+    toRateId: integer('to_rate_id')
+      .notNull()
+      .references(() => vpsRates.id),
+    /** The day it runs (UTC). */
+    scheduledFor: date('scheduled_for', { mode: 'string' }).notNull(),
+    priceCents: cents('price_cents').notNull(),
+    /** Null when the difference is zero. */
+    chargeId: bigint('charge_id', { mode: 'number' }).references(() => charges.id),
+    status: text('status').$type<UpgradeStatus>().notNull().default('pending'),
+    finishedAt: timestamptz('finished_at'),
+  },
+  (t) => [
+    index('vps_upgrades_due_idx').on(t.status, t.scheduledFor),
+    // a repeat request is refused while one is being processed
+    uniqueIndex('vps_upgrades_one_pending_key')
+      .on(t.serverId)
+      .where(sql`${t.status} = 'pending'`),
+    check('vps_upgrades_price_check', sql`${t.priceCents} >= 0`),
+    check(
+      'vps_upgrades_status_check',
+      sql`${t.status} in ('pending', 'done', 'failed', 'cancelled')`,
+    ),
+  ],
+);
+
+export const vpsTestRequests = pgTable(
+  'vps_test_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    userId: userRef('user_id'),
+    status: text('status').$type<TestRequestStatus>().notNull().default('under_review'),
+    source: text('source').notNull(),
+    reason: text('reason'),
+    serverId: bigint('server_id', { mode: 'number' }).references(() => vpsServers.id),
+    decidedBy: userIdOrNull('decided_by'),
+    decidedAt: timestamptz('decided_at'),
+  },
+  (t) => [
+    // one test server per user
+    uniqueIndex('vps_test_requests_user_key').on(t.userId),
+    index('vps_test_requests_status_idx').on(t.status, t.createdAt),
+    check(
+      'vps_test_requests_status_check',
+      sql`${t.status} in ('under_review', 'approved', 'rejected')`,
+    ),
+  ],
+);
+
+/**
+ * The simulated hypervisor's machines (integrations/hypervisor/simulated.ts): state in the
+ * database so that it survives restarts and is shared by every instance.
+ */
+export const simMachines = pgTable(
+  'sim_machines',
+  {
+    id: serial('id').primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    name: text('name').notNull(),
+    templateId: text('template_id').notNull(),
+    cores: integer('cores').notNull(),
+    memoryMb: integer('memory_mb').notNull(),
+    diskGb: integer('disk_gb').notNull(),
+    status: text('status').$type<'running' | 'stopped'>().notNull().default('stopped'),
+    passwordSetAt: timestamptz('password_set_at'),
+    deletedAt: timestamptz('deleted_at'),
+  },
+  (t) => [check('sim_machines_status_check', sql`${t.status} in ('running', 'stopped')`)],
+);
+
+/**
+ * Faults to inject into the simulated hypervisor (development and tests): the next call of
+ * `operation` fails with `kind`, then the row is gone.
+ */
+export const simFaults = pgTable('sim_faults', {
+  id: serial('id').primaryKey(),
+  operation: text('operation').notNull(),
+  kind: text('kind').$type<'failed' | 'timeout' | 'not_found' | 'unavailable'>().notNull(),
+  message: text('message').notNull().default('The simulated hypervisor refused the operation'),
+});
