@@ -5,6 +5,8 @@
  *   hello-world started in the same run, printed as a ratio of the bare figure.
  * - Money: transfers per second and p99 over 20 funded accounts, uniform pairs and every
  *   transfer into one hot account, each request with its own Idempotency-Key.
+ * - VPS: GET /api/user/vps/servers (a page of 20, and a search by ID) for a user with 1,000
+ *   servers among 100,000, seeded with SQL into the product's database.
  * - Console: gzipped bytes of the first view of /login and of each route chunk.
  */
 import { spawn } from 'node:child_process';
@@ -14,6 +16,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { embeddedUrl } from '../apps/api/src/db/embedded.ts';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
 
@@ -44,12 +48,19 @@ async function bareHelloWorld(): Promise<{ url: string; close: () => Promise<voi
   return { url, close: () => app.close() };
 }
 
-async function startProduct(): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startProduct(): Promise<{
+  url: string;
+  databaseUrl: string;
+  stop: () => Promise<void>;
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-bench-'));
   // reachable by the postgres user the embedded cluster runs as under root
   chmodSync(dataDir, 0o755);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const pgPort = await freePort();
+  const databaseUrl =
+    process.env.BENCH_DATABASE_URL ?? embeddedUrl(join(dataDir, 'postgres'), pgPort, 'tradehost');
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
@@ -65,7 +76,9 @@ async function startProduct(): Promise<{ url: string; stop: () => Promise<void> 
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
-      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(pgPort),
+      // the lifecycle and operation workers stay off: the figures are the HTTP path's
+      JOBS_ENABLED: 'false',
       SMTP_URL: '',
       ACCESS_TOKEN_TTL: '3600',
       RATE_LIMIT_AUTH_MAX: '100000000',
@@ -78,6 +91,7 @@ async function startProduct(): Promise<{ url: string; stop: () => Promise<void> 
   await waitFor(`${url}/api/front/permissions`, child);
   return {
     url,
+    databaseUrl,
     stop: async () => {
       await stop(child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -182,6 +196,40 @@ function transfers(
   };
 }
 
+/**
+ * 100,000 servers: 1,000 for `email`, the rest spread over 99 other users, with an operation
+ * history (one finished operation per server) as a real installation would have.
+ */
+async function seedServers(databaseUrl: string, email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`
+      insert into users (email, name, password_hash, referral_code, email_verified_at)
+      select 'bench.others.' || n || '@example.com', 'Other ' || n, 'x',
+             'BENCH' || lpad(n::text, 3, '0'), now()
+      from generate_series(1, 99) as n`);
+    await client.query(
+      `insert into vps_servers (user_id, rate_id, status, power, paid_until, created_at, comment)
+       select case when n <= 1000 then (select id from users where email = $1)
+                   else (select id from users where email = 'bench.others.' || (1 + n % 99) || '@example.com') end,
+              (select min(id) from vps_rates) + n % 4,
+              (array['active', 'active', 'active', 'blocked', 'revoked'])[1 + n % 5],
+              'running', now() + (n % 90) * interval '1 day', now() - n * interval '1 minute',
+              'terminal ' || n
+       from generate_series(1, 100000) as n`,
+      [email],
+    );
+    await client.query(
+      `insert into vps_operations (server_id, kind, status, started_at, finished_at)
+       select id, 'reboot', 'succeeded', now(), now() from vps_servers`,
+    );
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+}
+
 function row(name: string, figure: Figure, bare: Figure): string {
   const ratio = (figure.rps / bare.rps).toFixed(3);
   return (
@@ -236,6 +284,18 @@ try {
   console.log(
     `  (hot / uniform: ${(hot.rps / uniform.rps).toFixed(2)} x req/s; each transfer: idempotency claim, ledger transaction with row locks, answer stored)`,
   );
+
+  console.log('\nVPS servers list: 1,000 servers for one user, 100,000 in all');
+  const owner = await benchUser(product.url);
+  await seedServers(product.databaseUrl, owner.email);
+  const auth = { authorization: `Bearer ${owner.token}` };
+  const list = await measure({ url: `${product.url}/api/user/vps/servers?page=7`, headers: auth });
+  console.log(row('GET servers, page 7 of 50', list, bare));
+  const search = await measure({
+    url: `${product.url}/api/user/vps/servers?search=12`,
+    headers: auth,
+  });
+  console.log(row('GET servers, search by ID', search, bare));
 } finally {
   await product.stop();
   await hello.close();

@@ -26,6 +26,7 @@ const signedOut = [
 ];
 const signedIn = [
   '/vps',
+  '/vps?tab=rates',
   '/online-monitoring',
   '/partner-program',
   '/balance-operations',
@@ -62,6 +63,8 @@ const serverEnv = {
   ACCESS_TOKEN_TTL: '3600',
   RATE_LIMIT_AUTH_MAX: '1000',
   SANDBOX_GATEWAY_SECRET: SANDBOX_SECRET,
+  // servers come up within seconds, so the list shows them running
+  HYPERVISOR_SIM_DELAY_MS: '300',
 };
 const server = spawn(process.execPath, ['apps/api/src/server.ts'], {
   cwd: repoRoot,
@@ -140,6 +143,29 @@ try {
     key(),
   );
   await post('/api/user/balance/transfer', { email: friend, amount: '75.50' }, key());
+  // servers: three orders on different rates and periods, a test server asked for
+  const { rates } = (await (await fetch(`${url}/api/user/vps/rates`, { headers: as })).json()) as {
+    rates: { id: number }[];
+  };
+  for (const [rate, months, comment] of [
+    [rates[1]!.id, 1, 'EURUSD scalper, MT5'],
+    [rates[2]!.id, 3, 'Prop firm challenge'],
+    [rates[5]!.id, 12, ''],
+  ] as const) {
+    const order = await post(
+      '/api/user/vps/order',
+      { rate_id: rate, months, source: 'forum' },
+      key(),
+    );
+    const { server } = (await order.json()) as { server: { id: number } };
+    if (comment)
+      await fetch(`${url}/api/user/vps/servers/${server.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', ...as },
+        body: JSON.stringify({ comment }),
+      });
+  }
+  await post('/api/user/vps/test-server', { source: 'search' }, as);
   // the operator pages: this user is an operator too
   await run(process.execPath, ['apps/api/src/cli/admin.ts', 'create', email], serverEnv);
 

@@ -101,6 +101,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       PAYMENT_DRIVERS: 'sandbox',
       PAYMENT_NOTIFY_BASE_URL: baseUrl,
       SANDBOX_GATEWAY_DELAY_MS: process.env.E2E_SANDBOX_DELAY_MS ?? '2000',
+      // the simulated hypervisor: long enough to see "Rebooting…", short enough for a journey
+      HYPERVISOR_DRIVER: 'simulated',
+      HYPERVISOR_SIM_DELAY_MS: process.env.E2E_SIM_DELAY_MS ?? '2500',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { Config } from './config.ts';
 import { devMailboxRoutes } from './integrations/mail/dev-mailbox.ts';
 import { createMailer, type Mailer } from './integrations/mail/index.ts';
+import { jobsPlugin } from './jobs/plugin.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -15,6 +16,10 @@ import {
 } from './integrations/payments/index.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { adminVpsRoutes } from './modules/admin/admin-vps.routes.ts';
+import { createAdminVpsService } from './modules/admin/admin-vps.service.ts';
+import { vpsRoutes } from './modules/vps/vps.routes.ts';
+import { createVpsService } from './modules/vps/vps.service.ts';
 import { balanceRoutes } from './modules/balance/balance.routes.ts';
 import { createBalanceService } from './modules/balance/balance.service.ts';
 import { webhookRoutes } from './modules/balance/webhook.routes.ts';
@@ -94,6 +99,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   app.register(rateLimitPlugin);
   app.register(authPlugin, { tokens });
   app.register(docsPlugin, { publicUrl: config.publicUrl });
+  // app.jobs (after the db plugin): `app.jobs.operations` is the OperationQueue for services
+  app.register(jobsPlugin, { config, mailer, now });
 
   app.register(
     async (api) => {
@@ -107,11 +114,13 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const balance = createBalanceService({ ...serviceDeps, gateways });
       await api.register(balanceRoutes, { balance, idempotency, config });
       await api.register(webhookRoutes, { balance });
-      await api.register(adminRoutes, {
-        admin: createAdminService(serviceDeps),
-        idempotency,
-        config,
-      });
+      const admin = createAdminService(serviceDeps);
+      await api.register(adminRoutes, { admin, idempotency, config });
+      const { operations } = app.jobs;
+      const vps = createVpsService({ ...serviceDeps, operations });
+      await api.register(vpsRoutes, { vps, idempotency, config });
+      const adminVps = createAdminVpsService({ ...serviceDeps, operations });
+      await api.register(adminVpsRoutes, { adminVps, isAdmin: admin.isAdmin, config });
       if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
       if (shouldServeSandboxGateway(config)) await api.register(sandboxGatewayRoutes, { config });
     },

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { ProxmoxSettings } from './integrations/hypervisor/proxmox.ts';
 
 /** The API's settings, read once from the environment at start-up. */
 export interface Config {
@@ -29,6 +30,7 @@ export interface Config {
   rateLimitUserMax: number;
   trustProxy: boolean;
   payments: PaymentsConfig;
+  vps: VpsConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -60,6 +62,34 @@ export interface PaymentsConfig {
       }
     | undefined;
 }
+
+export type HypervisorDriver = 'simulated' | 'proxmox';
+
+export interface VpsConfig {
+  /** Which hypervisor runs the servers (HYPERVISOR_DRIVER). */
+  hypervisor: HypervisorDriver;
+  /** How long the simulated hypervisor takes for a slow call (create, start, shutdown, ...). */
+  simDelayMs: { min: number; max: number };
+  /** The Proxmox VE node and where its machines' RDP ports are reached; set with the driver. */
+  proxmox: (ProxmoxSettings & { rdpHost: string; rdpPortBase: number }) | undefined;
+  /** Days a Blocked server keeps its machine before it is Revoked. */
+  graceDays: number;
+  /** Days an approved test server runs. */
+  trialDays: number;
+  /** Minutes after which a queued or running operation counts as stuck. */
+  stuckMinutes: number;
+  /** The key the servers' passwords are sealed with (lib/crypto-box.ts). */
+  secretKey: string;
+  /** The Windows account the login details name. */
+  rdpUsername: string;
+  /** Whether this process runs the operation workers and the lifecycle schedule (pg-boss). */
+  jobs: boolean;
+}
+
+export const VPS_SECRET_MIN = 32;
+export const HYPERVISOR_DRIVERS = ['simulated', 'proxmox'] as const;
+/** The simulated hypervisor's default: a slow call takes 1-2 minutes, like a real one. */
+export const DEFAULT_SIM_DELAY_MS = { min: 60_000, max: 120_000 };
 
 /** Payeer's documented notification addresses. */
 export const PAYEER_IPS = ['185.71.65.92', '185.71.65.189', '149.202.17.210'];
@@ -142,6 +172,45 @@ const envSchema = z
     PAYEER_SECRET_KEY: z.string().min(8).optional(),
     PAYEER_MERCHANT_URL: z.url({ protocol: /^https?$/ }).default('https://payeer.com/merchant/'),
     PAYEER_ALLOWED_IPS: z.string().optional(),
+    HYPERVISOR_DRIVER: z
+      .enum(HYPERVISOR_DRIVERS, { error: 'one of simulated, proxmox' })
+      .optional(),
+    HYPERVISOR_SIM_DELAY_MS: z
+      .string()
+      .regex(/^\d{1,7}(-\d{1,7})?$/, 'milliseconds, one number or a range such as 60000-120000')
+      .refine((value) => {
+        const [min, max = min] = value.split('-').map(Number) as [number, number?];
+        return !(min > max); // NaN: the regex has said it
+      }, 'the range must not end before it starts')
+      .optional(),
+    PROXMOX_URL: z.url({ protocol: /^https?$/ }).optional(),
+    PROXMOX_TOKEN_ID: z
+      .string()
+      .regex(/^[^@!=\s]+@[^@!=\s]+![^@!=\s]+$/, 'USER@REALM!TOKENID, as Proxmox names API tokens')
+      .optional(),
+    PROXMOX_TOKEN_SECRET: z.string().min(8).optional(),
+    PROXMOX_NODE: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, 'the node name')
+      .optional(),
+    PROXMOX_DISK: z
+      .string()
+      .regex(/^(scsi|virtio|sata|ide)\d+$/, 'a disk such as scsi0')
+      .optional(),
+    PROXMOX_RDP_HOST: z
+      .string()
+      .regex(/^[A-Za-z0-9.:-]+$/, 'a host name or address')
+      .optional(),
+    PROXMOX_RDP_PORT_BASE: z.coerce.number().int().min(1).max(65_000).optional(),
+    VPS_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+    VPS_TRIAL_DAYS: z.coerce.number().int().min(1).max(90).default(3),
+    VPS_STUCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+    VPS_SECRET_KEY: z.string().min(VPS_SECRET_MIN).optional(),
+    VPS_RDP_USERNAME: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,20}$/, 'a Windows user name (letters, digits, . _ -)')
+      .default('Administrator'),
+    JOBS_ENABLED: flag.default(true),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -161,6 +230,16 @@ const envSchema = z
       );
     if (env.PAYMENT_DRIVERS?.split(',').includes('sandbox'))
       refuse('PAYMENT_DRIVERS', 'the sandbox gateway never runs in production');
+    if (!env.HYPERVISOR_DRIVER)
+      refuse(
+        'HYPERVISOR_DRIVER',
+        'is required in production (proxmox, or simulated to run without real servers)',
+      );
+    if (!env.VPS_SECRET_KEY)
+      refuse(
+        'VPS_SECRET_KEY',
+        `is required in production (at least ${VPS_SECRET_MIN} characters; it seals the servers' passwords)`,
+      );
   })
   .superRefine((env, ctx) => {
     const drivers = env.PAYMENT_DRIVERS?.split(',') ?? [];
@@ -170,7 +249,64 @@ const envSchema = z
         path: ['PAYMENT_DRIVERS'],
         message: 'payeer needs PAYEER_SHOP_ID and PAYEER_SECRET_KEY',
       });
+  })
+  .superRefine((env, ctx) => {
+    if (env.HYPERVISOR_DRIVER !== 'proxmox') return;
+    const needed = [
+      'PROXMOX_URL',
+      'PROXMOX_TOKEN_ID',
+      'PROXMOX_TOKEN_SECRET',
+      'PROXMOX_NODE',
+      'PROXMOX_RDP_HOST',
+      'PROXMOX_RDP_PORT_BASE',
+    ] as const;
+    const missing = needed.filter((name) => env[name] === undefined);
+    if (missing.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HYPERVISOR_DRIVER'],
+        message: `proxmox needs ${missing.join(', ')}`,
+      });
   });
+
+/** Proxmox: how often a task is read, and how long one call may take before it is a timeout. */
+const PROXMOX_POLL_MS = 2000;
+const PROXMOX_TIMEOUT_MS = 10 * 60_000;
+
+function vpsConfig(e: z.infer<typeof envSchema>, jwtSecret: string): VpsConfig {
+  let simDelayMs = DEFAULT_SIM_DELAY_MS;
+  if (e.HYPERVISOR_SIM_DELAY_MS) {
+    const [min, max = min] = e.HYPERVISOR_SIM_DELAY_MS.split('-').map(Number) as [number, number?];
+    simDelayMs = { min, max };
+  }
+  const proxmox =
+    e.HYPERVISOR_DRIVER === 'proxmox'
+      ? {
+          baseUrl: e.PROXMOX_URL!.replace(/\/+$/, ''),
+          tokenId: e.PROXMOX_TOKEN_ID!,
+          tokenSecret: e.PROXMOX_TOKEN_SECRET!,
+          node: e.PROXMOX_NODE!,
+          pollIntervalMs: PROXMOX_POLL_MS,
+          timeoutMs: PROXMOX_TIMEOUT_MS,
+          ...(e.PROXMOX_DISK ? { disk: e.PROXMOX_DISK } : {}),
+          rdpHost: e.PROXMOX_RDP_HOST!,
+          rdpPortBase: e.PROXMOX_RDP_PORT_BASE!,
+        }
+      : undefined;
+  return {
+    hypervisor: e.HYPERVISOR_DRIVER ?? 'simulated',
+    simDelayMs,
+    proxmox,
+    graceDays: e.VPS_GRACE_DAYS,
+    trialDays: e.VPS_TRIAL_DAYS,
+    stuckMinutes: e.VPS_STUCK_MINUTES,
+    secretKey:
+      e.VPS_SECRET_KEY ??
+      createHmac('sha256', jwtSecret).update('tradehost vps secrets').digest('base64url'),
+    rdpUsername: e.VPS_RDP_USERNAME,
+    jobs: e.JOBS_ENABLED,
+  };
+}
 
 function paymentsConfig(
   e: z.infer<typeof envSchema>,
@@ -265,6 +401,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimitUserMax: e.RATE_LIMIT_USER_MAX,
     trustProxy: e.TRUST_PROXY,
     payments: paymentsConfig(e, publicUrl, jwtSecret),
+    vps: vpsConfig(e, jwtSecret),
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -177,6 +177,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     WEB_DIST: '/nonexistent/tradehost-web-dist',
     LOG_LEVEL: 'info',
     SANDBOX_GATEWAY_DELAY_MS: '0',
+    // VPS: the tests drive the runner and the lifecycle by hand (app.jobs.runner.run,
+    // app.jobs.lifecycle.tick); the simulated hypervisor answers in milliseconds
+    JOBS_ENABLED: 'false',
+    HYPERVISOR_DRIVER: 'simulated',
+    HYPERVISOR_SIM_DELAY_MS: '1-5',
+    VPS_SECRET_KEY: 'test-vps-key-test-vps-key-test-vps-key-0123',
     ...(fixedPort ? { PAYMENT_NOTIFY_BASE_URL: `http://127.0.0.1:${fixedPort}` } : {}),
     ...options.env,
   });

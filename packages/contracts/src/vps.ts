@@ -130,22 +130,18 @@ export function addMonths(from: Date, months: number): Date {
   const day = next.getUTCDate();
   next.setUTCDate(1);
   next.setUTCMonth(next.getUTCMonth() + months);
-  const lastDay = new Date(
-    Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0),
-  ).getUTCDate();
+  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
   next.setUTCDate(Math.min(day, lastDay));
   return next;
 }
 
 // ---- shared fields ------------------------------------------------------------------------
 
-const monthsSchema = z.coerce
-  .number({ error: 'PERIOD_UNKNOWN' })
-  .check(
-    z.refine((value) => (RENTAL_PERIODS as readonly number[]).includes(value), {
-      error: 'PERIOD_UNKNOWN',
-    }),
-  );
+const monthsSchema = z.coerce.number({ error: 'PERIOD_UNKNOWN' }).check(
+  z.refine((value) => (RENTAL_PERIODS as readonly number[]).includes(value), {
+    error: 'PERIOD_UNKNOWN',
+  }),
+);
 
 const rateIdSchema = z.coerce
   .number({ error: 'RATE_NOT_FOUND' })
@@ -159,21 +155,17 @@ const sourceFields = {
   source: z.enum(SOURCE_OPTIONS, { error: 'SOURCE_REQUIRED' }),
   /** With source `other`: the user's own words. */
   source_other: z.optional(
-    z
-      .string()
-      .check(z.trim(), z.maxLength(SOURCE_OTHER_MAX, { error: 'SOURCE_OTHER_TOO_LONG' })),
+    z.string().check(z.trim(), z.maxLength(SOURCE_OTHER_MAX, { error: 'SOURCE_OTHER_TOO_LONG' })),
   ),
 };
 
 /** YYYY-MM-DD, a calendar date in UTC. */
-export const dateSchema = z
-  .string({ error: 'UPGRADE_DATE_INVALID' })
-  .check(
-    z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'UPGRADE_DATE_INVALID' }),
-    z.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
-      error: 'UPGRADE_DATE_INVALID',
-    }),
-  );
+export const dateSchema = z.string({ error: 'UPGRADE_DATE_INVALID' }).check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'UPGRADE_DATE_INVALID' }),
+  z.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
+    error: 'UPGRADE_DATE_INVALID',
+  }),
+);
 
 // ---- rates --------------------------------------------------------------------------------
 
@@ -399,11 +391,13 @@ const positiveIntField = (max: number) =>
   z.coerce.number({ error: 'VALIDATION' }).check(z.int(), z.minimum(1), z.maximum(max));
 
 export const rateInputSchema = z.object({
-  name: z.string({ error: 'NAME_REQUIRED' }).check(
-    z.trim(),
-    z.minLength(1, { error: 'NAME_REQUIRED' }),
-    z.maxLength(60, { error: 'NAME_TOO_LONG' }),
-  ),
+  name: z
+    .string({ error: 'NAME_REQUIRED' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'NAME_REQUIRED' }),
+      z.maxLength(60, { error: 'NAME_TOO_LONG' }),
+    ),
   cpu_cores: positiveIntField(128),
   ram_gb: positiveIntField(1024),
   disk_gb: positiveIntField(16_384),
@@ -428,7 +422,8 @@ export const rateInputSchema = z.object({
   active: z._default(z.boolean(), true),
 });
 export type RateInput = z.input<typeof rateInputSchema>;
-export const rateUpdateSchema = z.partial(rateInputSchema);
+/** Only what is sent changes: `active` has no default here (zod 4 applies defaults in partials). */
+export const rateUpdateSchema = z.partial(z.extend(rateInputSchema, { active: z.boolean() }));
 
 export const discountsRequestSchema = z.object({
   periods: z.array(

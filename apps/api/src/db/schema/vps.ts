@@ -55,10 +55,7 @@ export const vpsRates = pgTable(
   },
   (t) => [
     check('vps_rates_price_check', sql`${t.monthlyPriceCents} > 0`),
-    check(
-      'vps_rates_size_check',
-      sql`${t.cpuCores} > 0 and ${t.ramGb} > 0 and ${t.diskGb} > 0`,
-    ),
+    check('vps_rates_size_check', sql`${t.cpuCores} > 0 and ${t.ramGb} > 0 and ${t.diskGb} > 0`),
   ],
 );
 
@@ -70,10 +67,7 @@ export const vpsPeriodDiscounts = pgTable(
   },
   (t) => [
     check('vps_period_discounts_months_check', sql`${t.months} in (1, 3, 6, 12)`),
-    check(
-      'vps_period_discounts_percent_check',
-      sql`${t.discountPercent} between 0 and 90`,
-    ),
+    check('vps_period_discounts_percent_check', sql`${t.discountPercent} between 0 and 90`),
   ],
 );
 

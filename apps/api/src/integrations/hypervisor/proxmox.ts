@@ -164,11 +164,20 @@ export function createProxmoxHypervisor(settings: ProxmoxSettings): Hypervisor {
   /** Reads the task until it stops; 'OK' is success, any other exit status its failure. */
   async function waitForTask(upid: string, what: string, deadline: number): Promise<void> {
     const path = `/nodes/${encodeURIComponent(node)}/tasks/${encodeURIComponent(upid)}/status`;
+    const stillRunning = () =>
+      new HypervisorError(
+        'timeout',
+        `Proxmox task ${what} did not finish within ${timeoutMs} ms (it may still complete)`,
+      );
     for (;;) {
-      const task = (await request({ method: 'GET', path }, deadline)) as {
-        status?: string;
-        exitstatus?: string;
-      } | null;
+      let task: { status?: string; exitstatus?: string } | null;
+      try {
+        task = (await request({ method: 'GET', path }, deadline)) as typeof task;
+      } catch (error) {
+        // the deadline ran out while reading the task: the task started and may still complete
+        if (error instanceof HypervisorError && error.kind === 'timeout') throw stillRunning();
+        throw error;
+      }
       if (task?.status === 'stopped') {
         if (task.exitstatus === 'OK') return;
         throw new HypervisorError(
@@ -176,12 +185,7 @@ export function createProxmoxHypervisor(settings: ProxmoxSettings): Hypervisor {
           `Proxmox task ${what} failed: ${task.exitstatus ?? 'no exit status'}`,
         );
       }
-      if (Date.now() + pollIntervalMs >= deadline) {
-        throw new HypervisorError(
-          'timeout',
-          `Proxmox task ${what} did not finish within ${timeoutMs} ms (it may still complete)`,
-        );
-      }
+      if (Date.now() + pollIntervalMs >= deadline) throw stillRunning();
       await sleep(pollIntervalMs);
     }
   }

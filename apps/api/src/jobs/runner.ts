@@ -1,0 +1,587 @@
+import type { PowerState } from '@tradehost/contracts';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db, Executor } from '../db/client.ts';
+import { charges, vpsServers, vpsUpgrades } from '../db/schema/index.ts';
+import { inTransaction } from '../db/transaction.ts';
+import {
+  isHypervisorError,
+  machineAddress,
+  type Hypervisor,
+  type MachineId,
+} from '../integrations/hypervisor/index.ts';
+import type { Mailer } from '../integrations/mail/index.ts';
+import {
+  vpsCreateFailedMail,
+  vpsReactivatedMail,
+  vpsReadyMail,
+  vpsUpgradeDoneMail,
+  vpsUpgradeFailedMail,
+} from '../integrations/mail/templates.ts';
+import { sealSecret } from '../lib/crypto-box.ts';
+import { auditRepository } from '../modules/audit/audit.repository.ts';
+import { vpsBilling } from '../modules/vps/vps.billing.ts';
+import type { OperationRow } from '../modules/vps/vps.operations.ts';
+import { jobsRepository, type ServerContext } from './jobs.repository.ts';
+import { notify, rateLabel, serversLink } from './notify.ts';
+import { randomServerPassword } from './password.ts';
+
+/**
+ * The operation runner: runs one `vps_operations` row on the hypervisor and records its outcome.
+ *
+ * 1. Claim: queued -> running in one conditional UPDATE, so a second delivery of the same job (or
+ *    a second instance) finds nothing to do.
+ * 2. The hypervisor calls, outside any transaction (they take minutes). Transient failures
+ *    ('unavailable', 'timeout') are retried a few times with a growing pause; after a timeout
+ *    the machine's status is read first, as the call may have completed after all.
+ * 3. One transaction records the outcome and its effects (server state, refunds, audit) only if
+ *    the operation is still running: an operator may have failed or re-queued it meanwhile.
+ * 4. The mail, after the commit.
+ */
+
+export interface RunnerDeps {
+  config: Config;
+  db: Db;
+  hypervisor: Hypervisor;
+  mailer: Mailer;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  /** The pauses before each retry of a transient failure (their count is the retries). */
+  retryDelaysMs: readonly number[];
+}
+
+export interface Runner {
+  run(operationId: number): Promise<void>;
+}
+
+/** A refusal of the runner itself (no machine, an upgrade that is no longer pending). */
+class RunnerFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunnerFailure';
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const isTransient = (error: unknown) =>
+  isHypervisorError(error) && (error.kind === 'unavailable' || error.kind === 'timeout');
+
+/** The operator's text (operations log): what failed, as the hypervisor said it. */
+function errorText(error: unknown): string {
+  if (isHypervisorError(error)) return `${error.kind}: ${error.message}`;
+  if (error instanceof RunnerFailure) return error.message;
+  return `internal error: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/**
+ * The user's text (the server's `failure`, the mails): why, honestly, without the hypervisor's
+ * addresses and internals, which only operators see.
+ */
+export function reasonText(error: unknown): string {
+  if (isHypervisorError(error)) {
+    switch (error.kind) {
+      case 'unavailable':
+        return 'the virtualization host could not be reached.';
+      case 'timeout':
+        return 'the virtualization host did not finish in time.';
+      case 'not_found':
+        return 'the machine or its template was not found on the virtualization host.';
+      default:
+        return 'the virtualization host refused the operation.';
+    }
+  }
+  if (error instanceof RunnerFailure) return `${error.message}.`;
+  return 'an internal error stopped the operation.';
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function createRunner(deps: RunnerDeps): Runner {
+  const { config, db, hypervisor: hv, mailer, now, log } = deps;
+  const link = serversLink(config);
+
+  /** Runs `call`, retrying transient failures (and those `retryAlso` names) after a pause. */
+  async function withRetry<T>(
+    what: string,
+    call: () => Promise<T>,
+    retryAlso: (error: unknown) => boolean = () => false,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await call();
+      } catch (error) {
+        const delay = deps.retryDelaysMs[attempt];
+        if (delay === undefined || !(isTransient(error) || retryAlso(error))) throw error;
+        log.warn({ err: error, attempt: attempt + 1 }, `${what} failed; retrying in ${delay} ms`);
+        await sleep(delay);
+      }
+    }
+  }
+
+  /** The machine's power as the hypervisor says it; 'unknown' when it cannot say. */
+  async function readPower(id: MachineId | null | undefined): Promise<PowerState> {
+    if (!id) return 'unknown';
+    try {
+      return await hv.status(id);
+    } catch {
+      return 'unknown';
+    }
+  }
+
+  /**
+   * Starts or shuts down a machine until it is in `target`. A call that failed or timed out is
+   * checked against the status first: a start of a machine that is already running (the user's
+   * view was stale, or a timed-out start completed) has reached what was asked.
+   */
+  async function ensurePower(id: MachineId, target: 'running' | 'stopped'): Promise<void> {
+    await withRetry(`${target === 'running' ? 'start' : 'shutdown'} of ${id}`, async () => {
+      try {
+        if (target === 'running') await hv.start(id);
+        else await hv.shutdown(id);
+      } catch (error) {
+        if (isHypervisorError(error) && error.kind !== 'not_found') {
+          if ((await readPower(id)) === target) return;
+        }
+        throw error;
+      }
+    });
+  }
+
+  async function reboot(id: MachineId): Promise<void> {
+    await withRetry(`reboot of ${id}`, async () => {
+      try {
+        await hv.reboot(id);
+      } catch (error) {
+        // a timed-out reboot that has come back is done; a refused one is not
+        if (isHypervisorError(error) && error.kind === 'timeout') {
+          if ((await readPower(id)) === 'running') return;
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** Shuts the machine down if it runs, then deletes it; a machine already gone is done. */
+  async function removeMachine(id: MachineId): Promise<void> {
+    try {
+      if ((await withRetry(`status of ${id}`, () => hv.status(id))) === 'running')
+        await ensurePower(id, 'stopped');
+      await withRetry(`delete of ${id}`, () => hv.delete(id));
+    } catch (error) {
+      if (isHypervisorError(error) && error.kind === 'not_found') return;
+      throw error;
+    }
+  }
+
+  async function finishOnly(op: OperationRow, error: unknown): Promise<void> {
+    await inTransaction(db, (tx) =>
+      jobsRepository.finish(tx, op, { status: 'failed', error: errorText(error), now: now() }),
+    );
+  }
+
+  async function chargeAmount(tx: Executor, chargeId: number | null): Promise<number | null> {
+    if (chargeId === null) return null;
+    const [row] = await tx
+      .select({ amountCents: charges.amountCents })
+      .from(charges)
+      .where(eq(charges.id, chargeId));
+    return row?.amountCents ?? null;
+  }
+
+  // ---- create ----------------------------------------------------------------------------
+
+  async function create(op: OperationRow, ctx: ServerContext): Promise<void> {
+    const { server, rate, owner } = ctx;
+    const username = config.vps.rdpUsername;
+    let machineId: MachineId | undefined;
+    let outcome: { ok: true } | { ok: false; error: unknown };
+    let sealed = '';
+    let address = { host: '', port: 0 };
+    try {
+      if (server.status !== 'provisioning')
+        throw new RunnerFailure(`the server is ${server.status}, not being created`);
+      const created = await withRetry(`create of server ${server.id}`, async () => {
+        try {
+          return await hv.createFromTemplate({
+            templateId: rate.templateId,
+            name: `vps-${server.id}`,
+            cores: rate.cpuCores,
+            memoryMb: rate.ramGb * 1024,
+            diskGb: rate.diskGb,
+          });
+        } catch (error) {
+          // a half-made machine of a failed attempt goes before the next attempt
+          if (isHypervisorError(error) && error.machineId && isTransient(error))
+            await discard(error.machineId);
+          throw error;
+        }
+      });
+      machineId = created.machineId;
+      await ensurePower(machineId, 'running');
+      const password = randomServerPassword();
+      // the guest agent answers a little after the boot: a refusal is retried too
+      await withRetry(
+        `password of ${machineId}`,
+        () => hv.setPassword(machineId!, username, password),
+        (error) => isHypervisorError(error) && error.kind === 'failed',
+      );
+      address = machineAddress(config, machineId);
+      sealed = sealSecret(config.vps.secretKey, password);
+      outcome = { ok: true };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+
+    if (outcome.ok) {
+      const recorded = await inTransaction(db, async (tx) => {
+        const finished = await jobsRepository.finish(tx, op, {
+          status: 'succeeded',
+          error: null,
+          now: now(),
+        });
+        if (!finished) return false;
+        await tx
+          .update(vpsServers)
+          .set({
+            status: 'active',
+            power: 'running',
+            machineId: machineId!,
+            host: address.host,
+            port: address.port,
+            username,
+            passwordEnc: sealed,
+            failure: null,
+          })
+          .where(eq(vpsServers.id, server.id));
+        await auditRepository.insert(tx, {
+          actorId: null,
+          action: 'vps.created',
+          subjectType: 'vps_server',
+          subjectId: String(server.id),
+          targetUserId: owner.id,
+          details: { operation_id: op.id, machine_id: machineId, host: address.host },
+        });
+        return true;
+      });
+      if (!recorded) {
+        // an operator failed (and refunded) or re-queued it meanwhile: this machine is nobody's
+        log.warn({ operationId: op.id, machineId }, 'create finished after it was taken over');
+        await discard(machineId!);
+        return;
+      }
+      await notify(mailer, log, owner, (language) =>
+        vpsReadyMail(language, {
+          name: owner.name,
+          serverId: server.id,
+          rate: rateLabel(rate),
+          link,
+          host: address.host,
+          port: address.port,
+          username,
+        }),
+      );
+      return;
+    }
+
+    const { error } = outcome;
+    let operatorText = errorText(error);
+    const leftover = machineId ?? (isHypervisorError(error) ? error.machineId : undefined);
+    if (leftover) {
+      try {
+        await discard(leftover);
+      } catch (cleanupError) {
+        operatorText += `; the half-made machine ${leftover} could not be deleted (${errorText(cleanupError)})`;
+      }
+    }
+    const failed = await inTransaction(db, async (tx) => {
+      const finished = await jobsRepository.finish(tx, op, {
+        status: 'failed',
+        error: operatorText,
+        now: now(),
+      });
+      if (!finished) return null;
+      const [current] = await tx
+        .select({ status: vpsServers.status })
+        .from(vpsServers)
+        .where(eq(vpsServers.id, server.id))
+        .for('update');
+      // only a server still being created fails (and is refunded) here
+      if (current?.status !== 'provisioning') return null;
+      const refunded =
+        server.chargeId !== null &&
+        (await vpsBilling.refund(
+          tx,
+          server.chargeId,
+          `Refund: VPS #${server.id} could not be created`,
+          null,
+        ));
+      const refundedCents = refunded ? await chargeAmount(tx, server.chargeId) : null;
+      const failure = `The server could not be created: ${reasonText(error)}${
+        refunded ? ' The payment was returned to your balance.' : ''
+      }`;
+      await tx
+        .update(vpsServers)
+        .set({ status: 'failed', power: 'unknown', machineId: null, failure })
+        .where(eq(vpsServers.id, server.id));
+      await auditRepository.insert(tx, {
+        actorId: null,
+        action: 'vps.create_failed',
+        subjectType: 'vps_server',
+        subjectId: String(server.id),
+        targetUserId: owner.id,
+        details: {
+          operation_id: op.id,
+          error: operatorText,
+          refunded_cents: refundedCents ?? 0,
+        },
+      });
+      return { refundedCents };
+    });
+    if (!failed) return;
+    await notify(mailer, log, owner, (language) =>
+      vpsCreateFailedMail(language, {
+        name: owner.name,
+        serverId: server.id,
+        rate: rateLabel(rate),
+        link,
+        reason: capitalize(reasonText(error)),
+        refundedCents: failed.refundedCents,
+      }),
+    );
+  }
+
+  /** Deletes a machine this runner made and will not hand over (best effort, logged). */
+  async function discard(id: MachineId): Promise<void> {
+    try {
+      await removeMachine(id);
+    } catch (error) {
+      log.error({ err: error, machineId: id }, 'a half-made machine could not be deleted');
+      throw error;
+    }
+  }
+
+  // ---- start, shutdown, reboot, block, reactivate, revoke ----------------------------------
+
+  async function control(op: OperationRow, ctx: ServerContext): Promise<void> {
+    const { server, rate, owner } = ctx;
+    const id = server.machineId;
+    let error: unknown = null;
+    let power: PowerState;
+    try {
+      if (!id) throw new RunnerFailure('the server has no machine');
+      switch (op.kind) {
+        case 'start':
+        case 'reactivate':
+          await ensurePower(id, 'running');
+          power = 'running';
+          break;
+        case 'shutdown':
+        case 'block':
+          await ensurePower(id, 'stopped');
+          power = 'stopped';
+          break;
+        case 'reboot':
+          await reboot(id);
+          power = 'running';
+          break;
+        case 'revoke':
+          await removeMachine(id);
+          power = 'stopped';
+          break;
+        default:
+          throw new RunnerFailure(`the runner cannot ${op.kind} this way`);
+      }
+    } catch (caught) {
+      error = caught;
+      // the state stays true: what the hypervisor says now
+      power = op.kind === 'revoke' && !id ? 'stopped' : await readPower(id);
+    }
+
+    const at = now();
+    const reactivated = await inTransaction(db, async (tx) => {
+      const finished = await jobsRepository.finish(tx, op, {
+        status: error ? 'failed' : 'succeeded',
+        error: error ? errorText(error) : null,
+        now: at,
+      });
+      if (!finished) return null;
+      const values: Partial<typeof vpsServers.$inferInsert> = { power };
+      // the machine is gone: nothing to log in to any more
+      if (op.kind === 'revoke' && !error) values.passwordEnc = null;
+      await tx.update(vpsServers).set(values).where(eq(vpsServers.id, server.id));
+      if (op.kind !== 'reactivate' || error) return null;
+      // renewed in time: active again (the renewal has usually done it already)
+      const [row] = await tx
+        .update(vpsServers)
+        .set({ status: 'active', blockedAt: null })
+        .where(and(eq(vpsServers.id, server.id), eq(vpsServers.status, 'blocked')))
+        .returning({ id: vpsServers.id });
+      const [current] = await tx
+        .select({ status: vpsServers.status, paidUntil: vpsServers.paidUntil })
+        .from(vpsServers)
+        .where(eq(vpsServers.id, server.id));
+      await auditRepository.insert(tx, {
+        actorId: null,
+        action: 'vps.reactivate',
+        subjectType: 'vps_server',
+        subjectId: String(server.id),
+        targetUserId: owner.id,
+        details: { operation_id: op.id, unblocked_here: Boolean(row) },
+      });
+      return current ?? null;
+    });
+    if (reactivated?.status === 'active') {
+      await notify(mailer, log, owner, (language) =>
+        vpsReactivatedMail(language, {
+          name: owner.name,
+          serverId: server.id,
+          rate: rateLabel(rate),
+          link,
+          paidUntil: reactivated.paidUntil,
+        }),
+      );
+    }
+  }
+
+  // ---- upgrade -----------------------------------------------------------------------------
+
+  async function upgrade(op: OperationRow, ctx: ServerContext): Promise<void> {
+    const { server, owner } = ctx;
+    const upgradeId = Number(op.payload.upgradeId);
+    const pending = Number.isSafeInteger(upgradeId)
+      ? await jobsRepository.upgrade(db, upgradeId)
+      : undefined;
+    if (!pending || pending.serverId !== server.id) {
+      await finishOnly(op, new RunnerFailure('the operation names no upgrade of this server'));
+      return;
+    }
+    const target = await jobsRepository.rate(db, pending.toRateId);
+    const id = server.machineId;
+    /** null: resized; else why not (the upgrade fails and is refunded). */
+    let resizeError: unknown = null;
+    /** After a resize, a machine that would not start again (the upgrade still stands). */
+    let startError: unknown = null;
+    let wasRunning = false;
+    try {
+      if (pending.status !== 'pending')
+        throw new RunnerFailure(`the upgrade is ${pending.status}, not pending`);
+      if (!target) throw new RunnerFailure('the new rate no longer exists');
+      if (!id) throw new RunnerFailure('the server has no machine');
+      wasRunning = (await withRetry(`status of ${id}`, () => hv.status(id))) === 'running';
+      if (wasRunning) await ensurePower(id, 'stopped');
+      await withRetry(`resize of ${id}`, () =>
+        hv.resize(id, {
+          cores: target.cpuCores,
+          memoryMb: target.ramGb * 1024,
+          diskGb: target.diskGb,
+        }),
+      );
+    } catch (error) {
+      resizeError = error;
+    }
+    if (id && wasRunning) {
+      // back to how the user left it, upgraded or not
+      try {
+        await ensurePower(id, 'running');
+      } catch (error) {
+        if (!resizeError) startError = error;
+      }
+    }
+    const power = await readPower(id);
+    const upgraded = resizeError === null;
+    const failure = resizeError ?? startError;
+
+    const result = await inTransaction(db, async (tx) => {
+      const finished = await jobsRepository.finish(tx, op, {
+        status: failure ? 'failed' : 'succeeded',
+        error: failure
+          ? upgraded
+            ? `resized, but the machine did not start again: ${errorText(failure)}`
+            : errorText(failure)
+          : null,
+        now: now(),
+      });
+      if (!finished) return null;
+      // only a pending upgrade is decided here (once)
+      const [decided] = await tx
+        .update(vpsUpgrades)
+        .set({ status: upgraded ? 'done' : 'failed', finishedAt: now() })
+        .where(and(eq(vpsUpgrades.id, pending.id), eq(vpsUpgrades.status, 'pending')))
+        .returning();
+      await tx
+        .update(vpsServers)
+        .set(decided && upgraded ? { power, rateId: decided.toRateId } : { power })
+        .where(eq(vpsServers.id, server.id));
+      if (!decided) return null;
+      let refundedCents: number | null = null;
+      if (!upgraded && decided.chargeId !== null) {
+        const refunded = await vpsBilling.refund(
+          tx,
+          decided.chargeId,
+          `Refund: upgrade of VPS #${server.id} failed`,
+          null,
+        );
+        if (refunded) refundedCents = await chargeAmount(tx, decided.chargeId);
+      }
+      await auditRepository.insert(tx, {
+        actorId: null,
+        action: upgraded ? 'vps.upgrade_done' : 'vps.upgrade_failed',
+        subjectType: 'vps_server',
+        subjectId: String(server.id),
+        targetUserId: owner.id,
+        details: {
+          operation_id: op.id,
+          upgrade_id: decided.id,
+          from_rate_id: decided.fromRateId,
+          to_rate_id: decided.toRateId,
+          ...(failure ? { error: errorText(failure) } : {}),
+          ...(upgraded ? {} : { refunded_cents: refundedCents ?? 0 }),
+        },
+      });
+      return { refundedCents };
+    });
+    if (!result) return;
+    const rate = target ? rateLabel(target) : `#${pending.toRateId}`;
+    await notify(mailer, log, owner, (language) =>
+      upgraded
+        ? vpsUpgradeDoneMail(language, {
+            name: owner.name,
+            serverId: server.id,
+            rate,
+            link,
+            running: power === 'running',
+          })
+        : vpsUpgradeFailedMail(language, {
+            name: owner.name,
+            serverId: server.id,
+            rate,
+            link,
+            reason: capitalize(reasonText(failure)),
+            refundedCents: result.refundedCents,
+          }),
+    );
+  }
+
+  return {
+    async run(operationId) {
+      const op = await inTransaction(db, (tx) => jobsRepository.claim(tx, operationId, now()));
+      if (!op) return;
+      try {
+        const ctx = await jobsRepository.context(db, op.serverId);
+        if (!ctx) {
+          await finishOnly(op, new RunnerFailure('the server no longer exists'));
+          return;
+        }
+        if (op.kind === 'create') await create(op, ctx);
+        else if (op.kind === 'upgrade') await upgrade(op, ctx);
+        else await control(op, ctx);
+      } catch (error) {
+        // the recording itself failed (the database went away): the operation stays running and
+        // shows as stuck, for an operator to retry or fail
+        log.error({ err: error, operationId }, 'a VPS operation could not be recorded');
+      }
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import {
+  centsToDollars,
+  type AdminServer,
+  type Rate,
+  type Server,
+  type ServerOperation,
+  type TestRequest,
+  type Upgrade,
+} from '@tradehost/contracts';
+import type { OperationRow } from './vps.operations.ts';
+import type { RateRow, ServerViewRow, TestRequestRow, UpgradeRow } from './vps.repository.ts';
+
+/** Rows of the database to the contracts' shapes (dollars, ISO-8601, snake_case). */
+
+const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+
+export function toRate(row: RateRow): Rate {
+  return {
+    id: row.id,
+    name: row.name,
+    cpu_cores: row.cpuCores,
+    ram_gb: row.ramGb,
+    disk_gb: row.diskGb,
+    location: row.location,
+    monthly_price: centsToDollars(row.monthlyPriceCents),
+  };
+}
+
+type OperationFields = Pick<
+  OperationRow,
+  'id' | 'kind' | 'status' | 'createdAt' | 'startedAt' | 'finishedAt' | 'error'
+>;
+
+export function toOperation(row: OperationFields): ServerOperation {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    created_at: row.createdAt.toISOString(),
+    started_at: iso(row.startedAt),
+    finished_at: iso(row.finishedAt),
+    error: row.error,
+  };
+}
+
+export function toUpgrade(
+  row: Pick<UpgradeRow, 'id' | 'createdAt' | 'toRateId' | 'scheduledFor' | 'priceCents' | 'status'>,
+  names: { fromRate: string; toRate: string },
+): Upgrade {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    from_rate: names.fromRate,
+    to_rate: names.toRate,
+    to_rate_id: row.toRateId,
+    scheduled_for: row.scheduledFor,
+    price: centsToDollars(row.priceCents),
+    status: row.status,
+  };
+}
+
+/** The machine exists and its login details are stored (a revoked machine is gone). */
+export function hasCredentials(server: {
+  status: string;
+  host: string | null;
+  port: number | null;
+  username: string | null;
+  hasPassword: boolean;
+}): boolean {
+  return (
+    server.host !== null &&
+    server.port !== null &&
+    server.username !== null &&
+    server.hasPassword &&
+    server.status !== 'revoked' &&
+    server.status !== 'failed'
+  );
+}
+
+/** A server as its owner sees it: never the password, only whether there is one. */
+export function toServer(row: ServerViewRow): Server {
+  const { server } = row;
+  return {
+    id: server.id,
+    rate: toRate(row.rate),
+    comment: server.comment,
+    status: server.status,
+    power: server.power,
+    issued_at: server.createdAt.toISOString(),
+    paid_until: server.paidUntil.toISOString(),
+    auto_renew: server.autoRenew,
+    renew_months: server.renewMonths,
+    is_trial: server.isTrial,
+    operation: row.operation ? toOperation(row.operation) : null,
+    last_operation: row.lastOperation ? toOperation(row.lastOperation) : null,
+    upgrade: row.upgrade ? toUpgrade(row.upgrade, row.upgrade) : null,
+    has_credentials: hasCredentials({ ...server, hasPassword: row.hasPassword }),
+    failure: server.failure,
+  };
+}
+
+export function toAdminServer(row: ServerViewRow): AdminServer {
+  return {
+    ...toServer(row),
+    user: row.owner,
+    machine_id: row.server.machineId,
+    source: row.server.source,
+  };
+}
+
+export function toTestRequest(row: TestRequestRow): TestRequest {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    status: row.status,
+    reason: row.reason,
+    server_id: row.serverId,
+    decided_at: iso(row.decidedAt),
+  };
+}
