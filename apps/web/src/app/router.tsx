@@ -95,6 +95,26 @@ const operatorRoute: RouteObject = {
           ...adminPage(() => import('../features/operator/pages/user-page')),
         },
         { path: 'audit', ...adminPage(() => import('../features/operator/pages/audit-page')) },
+        {
+          path: 'vps/test-servers',
+          ...adminPage(() => import('../features/operator/pages/test-servers-page')),
+        },
+        {
+          path: 'vps/servers',
+          ...adminPage(() => import('../features/operator/pages/vps-servers-page')),
+        },
+        {
+          path: 'vps/operations',
+          ...adminPage(() => import('../features/operator/pages/vps-operations-page')),
+        },
+        {
+          path: 'vps/rates',
+          ...adminPage(() => import('../features/operator/pages/vps-rates-page')),
+        },
+        {
+          path: 'vps/promocodes',
+          ...adminPage(() => import('../features/operator/pages/promocodes-page')),
+        },
       ],
     },
   ],
@@ -119,7 +139,7 @@ export const signedInRoutes: RouteObject[] = [
         ErrorBoundary: RouteError,
         children: [
           { index: true, ...redirectTo('/vps') },
-          { path: 'vps', lazy: () => import('../features/vps/pages/vps-page') },
+          { path: 'vps', lazy: () => withTexts('vps', import('../features/vps/pages/vps-page')) },
           {
             path: 'online-monitoring',
             ...requirePermission('monitoring'),

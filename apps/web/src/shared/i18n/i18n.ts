@@ -8,7 +8,12 @@ import { resourcesFrom, type Messages } from './resources';
  * the larger signed-in sections below. A feature adds its namespace by adding its files.
  */
 const files = import.meta.glob<Messages>(
-  ['../../locales/en/*.json', '!../../locales/en/balance.json', '!../../locales/en/operator.json'],
+  [
+    '../../locales/en/*.json',
+    '!../../locales/en/balance.json',
+    '!../../locales/en/operator.json',
+    '!../../locales/en/vps.json',
+  ],
   { eager: true, import: 'default' },
 );
 
@@ -17,7 +22,7 @@ const files = import.meta.glob<Messages>(
  * `loadTexts` and router.tsx), not with the first view.
  */
 const pageTexts = import.meta.glob<Messages>(
-  ['../../locales/en/balance.json', '../../locales/en/operator.json'],
+  ['../../locales/en/balance.json', '../../locales/en/operator.json', '../../locales/en/vps.json'],
   { import: 'default' },
 );
 

@@ -8,6 +8,11 @@ import { Loading } from '../components/states';
 const TABS = [
   { to: '/operator', label: 'tabs.queue', end: true },
   { to: '/operator/users', label: 'tabs.users', end: false },
+  { to: '/operator/vps/test-servers', label: 'tabs.testServers', end: false },
+  { to: '/operator/vps/servers', label: 'tabs.servers', end: false },
+  { to: '/operator/vps/operations', label: 'tabs.operations', end: false },
+  { to: '/operator/vps/rates', label: 'tabs.rates', end: false },
+  { to: '/operator/vps/promocodes', label: 'tabs.promocodes', end: false },
   { to: '/operator/audit', label: 'tabs.audit', end: false },
 ] as const;
 

@@ -1,0 +1,59 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { auditEntry, openOperator, page, stubOperatorApi } from '../test-utils';
+
+describe('operator sections', () => {
+  it('lists every section, the VPS ones included, and marks the current one', async () => {
+    stubOperatorApi({ 'GET /admin/vps/servers': { body: page([]) } });
+    await openOperator('/operator/vps/servers', { width: 375 });
+    const nav = await screen.findByRole(
+      'navigation',
+      { name: 'Operator sections' },
+      { timeout: 5000 },
+    );
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Review queue', '/operator'],
+      ['Users', '/operator/users'],
+      ['Test servers', '/operator/vps/test-servers'],
+      ['Servers', '/operator/vps/servers'],
+      ['Operations', '/operator/vps/operations'],
+      ['VPS rates', '/operator/vps/rates'],
+      ['Promocodes', '/operator/vps/promocodes'],
+      ['Audit log', '/operator/audit'],
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Servers' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(await screen.findByText('There are no servers yet.')).toBeVisible();
+  });
+
+  it('names the VPS actions in the audit log', async () => {
+    stubOperatorApi({
+      'GET /admin/audit': {
+        body: page([
+          auditEntry({
+            action: 'vps.test_approve',
+            subject_type: 'vps_test_request',
+            subject_id: '3',
+            details: { server_id: 41 },
+          }),
+          auditEntry({
+            id: 2,
+            action: 'vps.operation_fail',
+            subject_type: 'vps_operation',
+            subject_id: '42',
+            details: { reason: 'Hung' },
+          }),
+        ]),
+      },
+    });
+    await openOperator('/operator/audit');
+    const table = await screen.findByRole('table', { name: 'Audit log' }, { timeout: 5000 });
+    expect(table).toHaveTextContent('Approved a test server');
+    expect(table).toHaveTextContent('Test server request #3');
+    expect(table).toHaveTextContent('Marked an operation failed');
+    expect(table).toHaveTextContent('Operation #42');
+  });
+});

@@ -1,0 +1,155 @@
+import type { AdminPromocode } from '@tradehost/contracts';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button, FormAlert } from '../../../shared/ui/form';
+import { useDocumentTitle } from '../../../shared/ui/page/page';
+import { notify } from '../../../shared/ui/toast/notify';
+import { useGetAdminPromocodesQuery, useUpdatePromocodeMutation } from '../api/vps-operator-api';
+import type { Column } from '../components/data-table';
+import { usePageParam } from '../components/pagination';
+import { PagedTable } from '../components/paged-table';
+import { Person } from '../components/person';
+import { PromocodeDialog } from '../components/promocode-dialog';
+import { ActiveBadge } from '../components/vps-badges';
+import { useFormatters } from '../lib/format';
+import { useOperatorError } from '../lib/use-operator-error';
+import styles from '../components/operator.module.css';
+
+/**
+ * Route module (lazy, admins only): the promocodes (the operator's and, with the partner
+ * programme, the partners'), newest first; add one, switch one off or on.
+ */
+export function Component() {
+  const { t } = useTranslation('operator');
+  useDocumentTitle(t('vps.promocodes.title'));
+  const format = useFormatters();
+  const errorText = useOperatorError();
+  const headingId = useId();
+  const openerRef = useRef<HTMLElement | null>(null);
+  const [page, setPage] = usePageParam();
+  const query = useGetAdminPromocodesQuery({ page });
+  const [update] = useUpdatePromocodeMutation();
+  const [adding, setAdding] = useState(0);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [switching, setSwitching] = useState<number | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const toggle = async (promocode: AdminPromocode) => {
+    setFailure(null);
+    setSwitching(promocode.id);
+    try {
+      await update({ id: promocode.id, active: !promocode.active }).unwrap();
+      notify(
+        'success',
+        t(promocode.active ? 'vps.promocodes.deactivated' : 'vps.promocodes.activated', {
+          code: promocode.code,
+        }),
+      );
+    } catch (error) {
+      setFailure(errorText.request(error));
+    } finally {
+      setSwitching(null);
+    }
+  };
+
+  const columns: Column<AdminPromocode>[] = [
+    {
+      id: 'code',
+      header: t('vps.promocodes.columns.code'),
+      cell: (promocode) => <span className={styles.mono}>{promocode.code}</span>,
+    },
+    {
+      id: 'discount',
+      header: t('vps.promocodes.columns.discount'),
+      numeric: true,
+      cell: (promocode) => t('vps.units.percent', { value: promocode.discount_percent }),
+    },
+    {
+      id: 'used',
+      header: t('vps.promocodes.columns.used'),
+      numeric: true,
+      cell: (promocode) => promocode.times_used,
+    },
+    {
+      id: 'owner',
+      header: t('vps.promocodes.columns.owner'),
+      cell: (promocode) =>
+        promocode.owner ? (
+          <Person user={promocode.owner} />
+        ) : (
+          <span className={styles.muted}>{t('vps.promocodes.operator')}</span>
+        ),
+    },
+    {
+      id: 'created',
+      header: t('vps.promocodes.columns.created'),
+      cell: (promocode) => format.dateTime(promocode.created_at),
+    },
+    {
+      id: 'active',
+      header: t('vps.promocodes.columns.active'),
+      cell: (promocode) => <ActiveBadge active={promocode.active} />,
+    },
+    {
+      id: 'actions',
+      header: t('vps.promocodes.columns.actions'),
+      actions: true,
+      cell: (promocode) => (
+        <span className={styles.rowActions}>
+          <Button
+            variant="secondary"
+            className={promocode.active ? styles.danger : undefined}
+            loading={switching === promocode.id}
+            onClick={() => void toggle(promocode)}
+          >
+            {promocode.active ? t('vps.promocodes.deactivate') : t('vps.promocodes.activate')}{' '}
+            <span className="visually-hidden">
+              {t('vps.promocodes.rowContext', { code: promocode.code })}
+            </span>
+          </Button>
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <div className={styles.sectionHeader}>
+        <div>
+          <h2 id={headingId} className={styles.sectionTitle}>
+            {t('vps.promocodes.title')}
+          </h2>
+          <p className={styles.lead}>{t('vps.promocodes.lead')}</p>
+        </div>
+        <Button
+          onClick={(event) => {
+            openerRef.current = event.currentTarget;
+            setFailure(null);
+            setAdding((count) => count + 1);
+            setDialogOpen(true);
+          }}
+        >
+          {t('vps.promocodes.add')}
+        </Button>
+      </div>
+      {failure ? <FormAlert tone="error">{failure}</FormAlert> : null}
+      <PagedTable
+        result={query}
+        empty={t('vps.promocodes.empty')}
+        labelledBy={headingId}
+        columns={columns}
+        pagesLabel={t('vps.promocodes.pages')}
+        onPageChange={setPage}
+      />
+      {adding > 0 ? (
+        <PromocodeDialog
+          // a fresh form each time it opens
+          key={adding}
+          open={dialogOpen}
+          onOpenChange={setDialogOpen}
+          returnFocusTo={openerRef}
+        />
+      ) : null}
+    </section>
+  );
+}

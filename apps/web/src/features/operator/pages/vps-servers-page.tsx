@@ -1,0 +1,207 @@
+import { SERVER_STATUSES, type AdminServer, type ServerStatus } from '@tradehost/contracts';
+import { useId, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Button, TextField } from '../../../shared/ui/form';
+import { useDocumentTitle } from '../../../shared/ui/page/page';
+import { useGetAdminVpsServersQuery } from '../api/vps-operator-api';
+import type { Column } from '../components/data-table';
+import { SelectField } from '../components/fields';
+import { usePageParam } from '../components/pagination';
+import { PagedTable } from '../components/paged-table';
+import { Person } from '../components/person';
+import {
+  Badge,
+  OperationStatusBadge,
+  PowerBadge,
+  ServerStatusBadge,
+} from '../components/vps-badges';
+import { useFormatters } from '../lib/format';
+import styles from '../components/operator.module.css';
+import vpsStyles from '../components/vps.module.css';
+
+const ALL = 'all';
+
+function statusParam(value: string | null): ServerStatus | undefined {
+  return (SERVER_STATUSES as readonly string[]).includes(value ?? '')
+    ? (value as ServerStatus)
+    : undefined;
+}
+
+/**
+ * Route module (lazy, admins only): every user's servers, newest first, by server number or
+ * owner's e-mail and by status, with their state and the operation running on each; a row
+ * opens the server's operations log.
+ */
+export function Component() {
+  const { t } = useTranslation('operator');
+  useDocumentTitle(t('vps.servers.title'));
+  const format = useFormatters();
+  const headingId = useId();
+  const [params, setParams] = useSearchParams();
+  const search = params.get('search') ?? '';
+  const status = statusParam(params.get('status'));
+  const [page, setPage] = usePageParam();
+  const query = useGetAdminVpsServersQuery({ search, status, page });
+
+  const update = (name: 'search' | 'status', value: string | undefined) =>
+    setParams((previous) => {
+      const next = new URLSearchParams(previous);
+      if (value) next.set(name, value);
+      else next.delete(name);
+      next.delete('page');
+      return next;
+    });
+
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    update('search', String(new FormData(event.currentTarget).get('search') ?? '').trim());
+  };
+
+  const columns: Column<AdminServer>[] = [
+    {
+      id: 'server',
+      header: t('vps.servers.columns.server'),
+      cell: (server) => (
+        <span className={vpsStyles.stack}>
+          <span className={vpsStyles.inline}>
+            <strong>{t('vps.serverNumber', { id: server.id })}</strong>
+            {server.is_trial ? <Badge tone="info">{t('vps.servers.trial')}</Badge> : null}
+          </span>
+          {server.machine_id ? (
+            <span className={`${styles.mono} ${vpsStyles.small}`}>
+              {t('vps.servers.machine', { id: server.machine_id })}
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      id: 'user',
+      header: t('vps.servers.columns.user'),
+      cell: (server) => <Person user={server.user} />,
+    },
+    {
+      id: 'rate',
+      header: t('vps.servers.columns.rate'),
+      cell: (server) => (
+        <span className={vpsStyles.stack}>
+          <span>{server.rate.name}</span>
+          <span className={vpsStyles.small}>
+            {t('vps.servers.rateSummary', {
+              cpu: t('vps.units.cpu', { value: server.rate.cpu_cores }),
+              ram: t('vps.units.gb', { value: server.rate.ram_gb }),
+              location: server.rate.location,
+            })}
+          </span>
+        </span>
+      ),
+    },
+    {
+      id: 'status',
+      header: t('vps.servers.columns.status'),
+      cell: (server) => (
+        <span className={vpsStyles.stack}>
+          <ServerStatusBadge status={server.status} />
+          {server.failure ? <span className={vpsStyles.errorText}>{server.failure}</span> : null}
+        </span>
+      ),
+    },
+    {
+      id: 'power',
+      header: t('vps.servers.columns.power'),
+      cell: (server) => <PowerBadge power={server.power} />,
+    },
+    {
+      id: 'paidUntil',
+      header: t('vps.servers.columns.paidUntil'),
+      cell: (server) => format.dateTime(server.paid_until),
+    },
+    {
+      id: 'operation',
+      header: t('vps.servers.columns.operation'),
+      cell: (server) =>
+        server.operation ? (
+          <span className={vpsStyles.stack}>
+            <span>{t(`vps.operationKinds.${server.operation.kind}`)}</span>
+            <OperationStatusBadge status={server.operation.status} />
+          </span>
+        ) : (
+          <span className={styles.muted}>{t('vps.servers.noOperation')}</span>
+        ),
+    },
+    {
+      id: 'actions',
+      header: t('vps.servers.columns.actions'),
+      actions: true,
+      cell: (server) => (
+        <Link
+          className={vpsStyles.linkButton}
+          to={`/operator/vps/operations?server_id=${server.id}`}
+        >
+          {t('vps.servers.operationsLog')}{' '}
+          <span className="visually-hidden">{t('vps.servers.rowContext', { id: server.id })}</span>
+        </Link>
+      ),
+    },
+  ];
+
+  const statusOptions = [ALL, ...SERVER_STATUSES].map((value) => ({
+    value,
+    label: value === ALL ? t('vps.servers.allStatuses') : t(`vps.serverStatuses.${value}`),
+  }));
+
+  const filtered = Boolean(search || status);
+
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <div className={styles.sectionHeader}>
+        <div>
+          <h2 id={headingId} className={styles.sectionTitle}>
+            {t('vps.servers.title')}
+          </h2>
+          <p className={styles.lead}>{t('vps.servers.lead')}</p>
+        </div>
+        <Button
+          variant="secondary"
+          loading={query.isFetching}
+          loadingText={t('vps.refreshing')}
+          onClick={() => void query.refetch()}
+        >
+          {t('vps.refresh')}
+        </Button>
+      </div>
+      <div className={vpsStyles.filters}>
+        {/* keyed by the search: going back in history puts the searched text back in the box */}
+        <form key={search} role="search" className={styles.search} onSubmit={onSearch}>
+          <TextField
+            label={t('vps.servers.search')}
+            name="search"
+            type="search"
+            defaultValue={search}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={254}
+          />
+          <Button type="submit">{t('vps.servers.searchSubmit')}</Button>
+        </form>
+        <SelectField
+          label={t('vps.servers.status')}
+          options={statusOptions}
+          value={status ?? ALL}
+          onChange={(event) =>
+            update('status', event.target.value === ALL ? undefined : event.target.value)
+          }
+        />
+      </div>
+      <PagedTable
+        result={query}
+        empty={filtered ? t('vps.servers.emptyFiltered') : t('vps.servers.empty')}
+        labelledBy={headingId}
+        columns={columns}
+        pagesLabel={t('vps.servers.pages')}
+        onPageChange={setPage}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,321 @@
+import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
+import type {
+  AutoRenewRequest,
+  Credentials,
+  OrderRequest,
+  OperationResponse,
+  Page,
+  PaidResponse,
+  PromocodeResponse,
+  RatesResponse,
+  Server,
+  ServerAction,
+  ServerResponse,
+  ServerStatus,
+  TestRequest,
+  UpgradeRequest,
+  UpgradeResponse,
+  User,
+} from '@tradehost/contracts';
+import { baseApi, SILENT } from '../../../shared/api/base-api';
+import type { ApiRequestError } from '../../../shared/lib/api-error';
+import { fileNameOf } from '../../../shared/lib/save-file';
+
+/** A money-moving call: its body and the Idempotency-Key of its intent (shared/lib/form-intent). */
+export interface Idempotent<T> {
+  body: T;
+  idempotencyKey: string;
+}
+
+export interface ServersArgs {
+  /** Digits: a prefix of the server's number. */
+  search?: string;
+  status?: ServerStatus;
+  page: number;
+  perPage: number;
+}
+
+export const SERVERS_PER_PAGE = 20;
+/** The list as the page first asks for it (the same cache entry for the tab's default and the list). */
+export const FIRST_SERVERS_PAGE: ServersArgs = { page: 1, perPage: SERVERS_PER_PAGE };
+
+/** The .rdp file of a server: its text (host, port and user; never the password) and its name. */
+export interface RdpFile {
+  text: string;
+  fileName: string;
+}
+
+export const VPS_TAGS = ['VpsRates', 'VpsServers'] as const;
+const SERVERS_LIST = { type: 'VpsServers', id: 'LIST' } as const;
+/** The balance history of charges (the balance feature's tag): an order, a renewal, an upgrade. */
+const CHARGES = { type: 'Charges', id: 'LIST' } as const;
+
+/** The text of a file; a failure's body as JSON (the API's error) or text. */
+async function textOrError(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (response.ok) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+const api = baseApi.enhanceEndpoints({ addTagTypes: VPS_TAGS });
+
+/**
+ * The VPS endpoints of the reader. Every call shows its own failure (silent). The servers list
+ * and the single server share one truth: whatever answers with a server (a control, a comment,
+ * a poll) writes it into every cached page of the list, so a row changes at once.
+ */
+export const vpsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The reader's balance for the price checks, from GET /user/auth like the header's. */
+    getVpsBalance: build.query<number, void>({
+      query: () => '/user/auth',
+      transformResponse: (user: User) => user.balance,
+      providesTags: ['User'],
+      extraOptions: SILENT,
+    }),
+    getVpsRates: build.query<RatesResponse, void>({
+      query: () => '/user/vps/rates',
+      providesTags: ['VpsRates'],
+      extraOptions: SILENT,
+    }),
+    /** Whether a promocode can be used, and its discount (422 PROMOCODE_NOT_FOUND when not). */
+    checkVpsPromocode: build.query<PromocodeResponse, string>({
+      query: (code) => ({ url: '/user/vps/promocode', params: { code } }),
+      keepUnusedDataFor: 0,
+      extraOptions: SILENT,
+    }),
+    orderVpsServer: build.mutation<PaidResponse, Idempotent<OrderRequest>>({
+      query: ({ body, idempotencyKey }) => ({
+        url: '/user/vps/order',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (result) => (result ? ['User', SERVERS_LIST, CHARGES] : []),
+      extraOptions: SILENT,
+    }),
+    orderVpsTestServer: build.mutation<
+      { test_request: TestRequest; message: string },
+      Pick<OrderRequest, 'source' | 'source_other'>
+    >({
+      query: (body) => ({ url: '/user/vps/test-server', method: 'POST', body }),
+      // taken already: the rates' test_request is stale, read it again
+      invalidatesTags: (result, error) =>
+        result || error?.code === 'TEST_SERVER_TAKEN' ? ['VpsRates'] : [],
+      extraOptions: SILENT,
+    }),
+    getVpsServers: build.query<Page<Server>, ServersArgs>({
+      query: ({ search, status, page, perPage }) => ({
+        url: '/user/vps/servers',
+        params: { search: search || undefined, status, page, per_page: perPage },
+      }),
+      providesTags: (result) => [
+        SERVERS_LIST,
+        ...(result?.data ?? []).map((server) => ({ type: 'VpsServers' as const, id: server.id })),
+      ],
+      extraOptions: SILENT,
+    }),
+    /** One server: polled while an operation runs on it; its answer updates the list's row. */
+    getVpsServer: build.query<Server, number>({
+      query: (id) => `/user/vps/servers/${id}`,
+      transformResponse: (response: ServerResponse) => response.server,
+      providesTags: (_result, _error, id) => [{ type: 'VpsServers', id }],
+      async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
+        const before = findCachedServer(getState(), id);
+        try {
+          const { data } = await queryFulfilled;
+          writeServer(getState(), data).forEach((patch) => dispatch(patch));
+          // a failed creation or upgrade is refunded: the balance and the charges changed
+          if (before?.operation && !data.operation && refunded(data)) {
+            dispatch(vpsApi.util.invalidateTags(['User', CHARGES]));
+          }
+        } catch {
+          // the poll's failure shows in the row that asked (it keeps the last known state)
+        }
+      },
+      extraOptions: SILENT,
+    }),
+    updateVpsComment: build.mutation<Server, { id: number; comment: string }>({
+      query: ({ id, comment }) => ({
+        url: `/user/vps/servers/${id}`,
+        method: 'PATCH',
+        body: { comment },
+      }),
+      transformResponse: (response: ServerResponse) => response.server,
+      async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) writeServer(getState(), data).forEach((patch) => dispatch(patch));
+      },
+      extraOptions: SILENT,
+    }),
+    /** The password, opened on request (the API audits each reveal); never cached. */
+    revealVpsCredentials: build.mutation<Credentials, number>({
+      query: (id) => ({ url: `/user/vps/servers/${id}/credentials`, method: 'POST' }),
+      extraOptions: SILENT,
+    }),
+    /** The .rdp file (no password in it): the login details' host, port and user, and the download. */
+    getVpsRdp: build.query<RdpFile, number>({
+      async queryFn(id, _api, _extraOptions, baseQuery) {
+        const result = await baseQuery({
+          url: `/user/vps/servers/${id}/rdp`,
+          responseHandler: textOrError,
+        });
+        if (result.error) return { error: result.error as ApiRequestError };
+        const meta = result.meta as FetchBaseQueryMeta | undefined;
+        const fileName =
+          fileNameOf(meta?.response?.headers.get('content-disposition')) ?? `vps-${id}.rdp`;
+        return { data: { text: String(result.data), fileName } };
+      },
+      keepUnusedDataFor: 0,
+      extraOptions: SILENT,
+    }),
+    renewVpsServer: build.mutation<PaidResponse, Idempotent<{ id: number; months: number }>>({
+      query: ({ body: { id, months }, idempotencyKey }) => ({
+        url: `/user/vps/servers/${id}/renew`,
+        method: 'POST',
+        body: { months },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
+      },
+      invalidatesTags: (result) => (result ? ['User', CHARGES] : []),
+      extraOptions: SILENT,
+    }),
+    /** Optimistic: the switch turns at once and turns back when the API refuses. */
+    setVpsAutoRenew: build.mutation<Server, AutoRenewRequest & { id: number }>({
+      query: ({ id, ...body }) => ({
+        url: `/user/vps/servers/${id}/auto-renew`,
+        method: 'PUT',
+        body,
+      }),
+      transformResponse: (response: ServerResponse) => response.server,
+      async onQueryStarted({ id, enabled }, { dispatch, getState, queryFulfilled }) {
+        const patches = patchServer(getState(), id, (server) => {
+          server.auto_renew = enabled;
+        }).map((patch) => dispatch(patch));
+        try {
+          const { data } = await queryFulfilled;
+          writeServer(getState(), data).forEach((patch) => dispatch(patch));
+        } catch {
+          patches.forEach((patch) => patch.undo());
+        }
+      },
+      extraOptions: SILENT,
+    }),
+    /** Start, shut down, reboot: 202 with the operation; the row then polls until it ends. */
+    runVpsAction: build.mutation<OperationResponse, { id: number; action: ServerAction }>({
+      query: ({ id, action }) => ({
+        url: `/user/vps/servers/${id}/actions/${action}`,
+        method: 'POST',
+      }),
+      async onQueryStarted({ id }, { dispatch, getState, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
+        } catch (failure) {
+          // refused because one runs already: show it (the row polls until it ends)
+          const error = (failure as { error?: ApiRequestError }).error;
+          if (error?.code === 'OPERATION_IN_PROGRESS') {
+            dispatch(vpsApi.util.invalidateTags([{ type: 'VpsServers', id }]));
+          }
+        }
+      },
+      extraOptions: SILENT,
+    }),
+    upgradeVpsServer: build.mutation<UpgradeResponse, Idempotent<UpgradeRequest & { id: number }>>({
+      query: ({ body: { id, ...body }, idempotencyKey }) => ({
+        url: `/user/vps/servers/${id}/upgrade`,
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
+      },
+      invalidatesTags: (result, error, { body }) =>
+        result
+          ? ['User', CHARGES]
+          : error?.code === 'UPGRADE_PENDING'
+            ? [{ type: 'VpsServers', id: body.id }]
+            : [],
+      extraOptions: SILENT,
+    }),
+  }),
+});
+
+// ---- the list's rows, kept in step -----------------------------------------------------------
+
+type VpsState = Parameters<typeof vpsApi.util.selectCachedArgsForQuery>[0];
+
+function findCachedServer(state: unknown, id: number): Server | undefined {
+  const root = state as VpsState;
+  for (const args of vpsApi.util.selectCachedArgsForQuery(root, 'getVpsServers')) {
+    const page = vpsApi.endpoints.getVpsServers.select(args)(root).data;
+    const server = page?.data.find((row) => row.id === id);
+    if (server) return server;
+  }
+  return undefined;
+}
+
+/** Whether a server's last operation was refunded: a creation or an upgrade that failed. */
+function refunded(server: Server): boolean {
+  const last = server.last_operation;
+  return (
+    server.status === 'failed' ||
+    (last?.status === 'failed' && (last.kind === 'create' || last.kind === 'upgrade'))
+  );
+}
+
+/**
+ * The updates that change server `id` in every cached page of the list and in its own entry
+ * (each dispatched gives its undo).
+ */
+function patchServer(state: unknown, id: number, change: (server: Server) => void) {
+  const root = state as VpsState;
+  const updates = [];
+  for (const args of vpsApi.util.selectCachedArgsForQuery(root, 'getVpsServers')) {
+    const page = vpsApi.endpoints.getVpsServers.select(args)(root).data;
+    if (!page?.data.some((row) => row.id === id)) continue;
+    updates.push(
+      vpsApi.util.updateQueryData('getVpsServers', args, (draft) => {
+        const row = draft.data.find((server) => server.id === id);
+        if (row) change(row);
+      }),
+    );
+  }
+  if (vpsApi.endpoints.getVpsServer.select(id)(root).data) {
+    updates.push(vpsApi.util.updateQueryData('getVpsServer', id, change));
+  }
+  return updates;
+}
+
+/** The updates that put a server as an answer gave it in place of its row everywhere. */
+function writeServer(state: unknown, server: Server) {
+  return patchServer(state, server.id, (row) => {
+    Object.assign(row, server);
+  });
+}
+
+export const {
+  useGetVpsBalanceQuery,
+  useGetVpsRatesQuery,
+  useLazyCheckVpsPromocodeQuery,
+  useOrderVpsServerMutation,
+  useOrderVpsTestServerMutation,
+  useGetVpsServersQuery,
+  useGetVpsServerQuery,
+  useUpdateVpsCommentMutation,
+  useRevealVpsCredentialsMutation,
+  useGetVpsRdpQuery,
+  useRenewVpsServerMutation,
+  useSetVpsAutoRenewMutation,
+  useRunVpsActionMutation,
+  useUpgradeVpsServerMutation,
+} = vpsApi;

@@ -1,0 +1,128 @@
+import type { OperationKind, Server } from '@tradehost/contracts';
+import { useVpsFormat } from '../lib/use-vps-format';
+import { expiryOf } from '../lib/vps';
+import { ServerStatusBadge } from './status-badge';
+import styles from './vps.module.css';
+
+/** The id of the line saying a server's upgrade is pending (the Upgrade button points to it). */
+export const pendingUpgradeId = (server: Server) => `vps-${server.id}-upgrade-pending`;
+
+/** The rate's name, size and location; a test server and a pending upgrade say so. */
+export function TariffCell({ server }: { server: Server }) {
+  const { t, day } = useVpsFormat();
+  const { rate } = server;
+  return (
+    <div className={styles.cellStack}>
+      <span className={styles.tariffName}>
+        {rate.name}
+        {server.is_trial ? <span className={styles.tag}>{t('tariff.trial')}</span> : null}
+      </span>
+      <span className={styles.muted}>
+        {t('rates.specs', { cores: rate.cpu_cores, ram: rate.ram_gb, disk: rate.disk_gb })}
+      </span>
+      <span className={styles.muted}>{rate.location}</span>
+      {server.upgrade ? (
+        <span id={pendingUpgradeId(server)} className={styles.pendingNote}>
+          {t('upgrade.pendingRow', {
+            rate: server.upgrade.to_rate,
+            date: day(server.upgrade.scheduled_for),
+          })}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** Paid-until, marked (an icon and a word, not only colour) within 3 days of it or past it. */
+export function PaidUntilCell({ server, now }: { server: Server; now: Date }) {
+  const { t, date, dateTime } = useVpsFormat();
+  const watched = server.status === 'active' || server.status === 'blocked';
+  const expiry = watched ? expiryOf(new Date(server.paid_until), now) : null;
+  return (
+    <div className={styles.cellStack}>
+      <time dateTime={server.paid_until} title={dateTime(server.paid_until)}>
+        {date(server.paid_until)}
+      </time>
+      {expiry ? (
+        <span className={styles.expiry} data-expiry={expiry}>
+          <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" focusable="false">
+            <path
+              d="M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+            />
+          </svg>
+          {t(`paidUntil.${expiry}`)}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** Operations the user hears the outcome of when they fail (creation failures show as the status). */
+const REPORTED_FAILURES: readonly OperationKind[] = [
+  'start',
+  'shutdown',
+  'reboot',
+  'upgrade',
+  'reactivate',
+];
+const REPORT_FOR_MS = 24 * 3_600_000;
+
+/**
+ * The status badge, why a server was not created, the machine's power, and the operation under
+ * way (with a spinner, announced) or how the last one failed.
+ */
+export function StatusCell({ server, now }: { server: Server; now: Date }) {
+  const { t } = useVpsFormat();
+  const { operation, last_operation: last } = server;
+  const showPower = server.status === 'active' && !operation;
+  const lastFailed =
+    !operation &&
+    last?.status === 'failed' &&
+    REPORTED_FAILURES.includes(last.kind) &&
+    last.finished_at !== null &&
+    now.getTime() - Date.parse(last.finished_at) < REPORT_FOR_MS;
+
+  return (
+    <div className={styles.cellStack}>
+      <span>
+        <ServerStatusBadge status={server.status} />
+      </span>
+      {server.status === 'failed' ? (
+        <>
+          {server.failure ? (
+            <span className={styles.failure}>{t('status.failed', { reason: server.failure })}</span>
+          ) : null}
+          <span className={styles.muted}>{t('status.refunded')}</span>
+        </>
+      ) : null}
+      {server.status === 'blocked' && !operation ? (
+        <span className={styles.muted}>{t('status.blockedHint')}</span>
+      ) : null}
+      <span className={styles.live} aria-live="polite">
+        {operation ? (
+          <span className={styles.operation} data-testid={`operation-${server.id}`}>
+            <span className={styles.smallSpinner} aria-hidden="true" />
+            {t(`operation.${operation.kind}`)}
+          </span>
+        ) : showPower ? (
+          <span className={styles.power} data-power={server.power}>
+            <span className={styles.powerDot} aria-hidden="true" />
+            {t(`power.${server.power}`)}
+          </span>
+        ) : null}
+        {lastFailed && last ? (
+          <span className={styles.failure}>
+            {t('operation.lastFailed', {
+              operation: t(`operationNames.${last.kind}`),
+              error: last.error ?? t('operation.unknownError'),
+            })}
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+}

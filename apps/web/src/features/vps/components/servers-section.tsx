@@ -1,0 +1,241 @@
+import {
+  SERVER_STATUS_FILTERS,
+  type PaidResponse,
+  type UpgradeResponse,
+} from '@tradehost/contracts';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useAppSelector } from '../../../app/hooks';
+import { fieldErrorText } from '../../../shared/lib/api-error';
+import { selectIsMobile } from '../../../shared/model/ui-slice';
+import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { Pagination, pageCountOf } from '../../../shared/ui/pagination/pagination';
+import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
+import { SERVERS_PER_PAGE, useGetVpsServersQuery } from '../api/vps-api';
+import { useNow } from '../lib/use-now';
+import { useVpsFormat, type VpsFormat } from '../lib/use-vps-format';
+import { isSearchValid } from '../lib/vps';
+import { ServerCards, ServersTable } from './servers-list';
+import styles from './vps.module.css';
+
+type StatusFilter = (typeof SERVER_STATUS_FILTERS)[number];
+const FILTERS = ['all', ...SERVER_STATUS_FILTERS] as const;
+/** The search applies this long after the last keystroke. */
+export const SEARCH_DELAY_MS = 300;
+
+/** A message over the list (an order, a renewal, an upgrade), in the reader's language. */
+export interface Notice {
+  render: (format: VpsFormat) => ReactNode;
+}
+
+export interface ServersSectionProps {
+  notice: Notice | null;
+  onNotice: (notice: Notice | null) => void;
+  /** Leads to the rates (the empty state's "Order your first server"). */
+  onOrder: () => void;
+}
+
+/**
+ * "My servers" (SPEC 2, VPS servers list): search by ID (digits), a status filter, a page at a
+ * time (newest first); a table from tablet width up, cards on phones; loading, failure and
+ * empty states, the empty one leading to the rates.
+ */
+export function ServersSection({ notice, onNotice, onOrder }: ServersSectionProps) {
+  const format = useVpsFormat();
+  const { t } = format;
+  const headingId = useId();
+  const now = useNow();
+  const isMobile = useAppSelector(selectIsMobile);
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter | 'all'>('all');
+  const [page, setPage] = useState(1);
+  const noticeRef = useRef<HTMLDivElement>(null);
+
+  // a new notice takes the focus (after a closing dialog has given it back), so it is read out
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => noticeRef.current?.focus(), 0);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  const typed = draft.trim();
+  const searchValid = isSearchValid(typed);
+  useEffect(() => {
+    if (!isSearchValid(typed) || typed === search) return;
+    const timer = setTimeout(() => {
+      setSearch(typed);
+      setPage(1);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed, search]);
+
+  const { data, isFetching, isError, refetch } = useGetVpsServersQuery({
+    ...(search ? { search } : {}),
+    ...(status !== 'all' ? { status } : {}),
+    page,
+    perPage: SERVERS_PER_PAGE,
+  });
+
+  const rows = data?.data ?? [];
+  const total = data?.meta.total ?? 0;
+  const perPage = data?.meta.per_page ?? SERVERS_PER_PAGE;
+  const filtered = search !== '' || status !== 'all';
+  const caption = t('servers.caption');
+
+  const clearFilters = () => {
+    setDraft('');
+    setSearch('');
+    setStatus('all');
+    setPage(1);
+  };
+
+  let content;
+  if (!data && isFetching) {
+    content = <LoadingState>{t('servers.loading')}</LoadingState>;
+  } else if (isError && !isFetching) {
+    content = (
+      <ErrorState
+        title={t('servers.loadFailed')}
+        retryLabel={t('retry')}
+        onRetry={() => void refetch()}
+      />
+    );
+  } else if (rows.length === 0) {
+    content = filtered ? (
+      <div className={styles.empty}>
+        <EmptyState title={t('servers.noMatchTitle')}>{t('servers.noMatchText')}</EmptyState>
+        <div>
+          <Button variant="secondary" onClick={clearFilters}>
+            {t('servers.clearFilters')}
+          </Button>
+        </div>
+      </div>
+    ) : (
+      <div className={styles.empty}>
+        <EmptyState title={t('servers.emptyTitle')}>{t('servers.emptyText')}</EmptyState>
+        <div>
+          <Button onClick={onOrder}>{t('servers.orderFirst')}</Button>
+        </div>
+      </div>
+    );
+  } else {
+    const listProps = {
+      servers: rows,
+      now,
+      caption,
+      onRenewed: (result: PaidResponse) => onNotice(renewedNotice(result)),
+      onUpgraded: (result: UpgradeResponse) => onNotice(upgradedNotice(result)),
+    };
+    content = (
+      <div className={styles.results} aria-busy={isFetching || undefined}>
+        {isMobile ? <ServerCards {...listProps} /> : <ServersTable {...listProps} />}
+      </div>
+    );
+  }
+
+  const from = (page - 1) * perPage + 1;
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <h2 id={headingId} className="visually-hidden">
+        {t('tabs.servers')}
+      </h2>
+      {notice ? (
+        <FormAlert ref={noticeRef} tone="success" className={styles.notice}>
+          <div className={styles.noticeBody}>
+            <p>{notice.render(format)}</p>
+            <Button variant="ghost" onClick={() => onNotice(null)}>
+              {t('dismiss')}
+            </Button>
+          </div>
+        </FormAlert>
+      ) : null}
+      <div className={styles.toolbar}>
+        <form
+          role="search"
+          className={styles.search}
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (searchValid) {
+              setSearch(typed);
+              setPage(1);
+            }
+          }}
+        >
+          <TextField
+            label={t('servers.search')}
+            type="search"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder={t('servers.searchPlaceholder')}
+            value={draft}
+            error={searchValid ? undefined : fieldErrorText(t, 'SEARCH_INVALID')}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+        </form>
+        <fieldset className={styles.filter}>
+          <legend className={styles.fieldLabel}>{t('servers.filter')}</legend>
+          <div className={styles.segments}>
+            {FILTERS.map((option) => (
+              <label key={option} className={styles.segment}>
+                <input
+                  type="radio"
+                  className={styles.segmentRadio}
+                  name={`${headingId}-status`}
+                  value={option}
+                  checked={status === option}
+                  onChange={() => {
+                    setStatus(option);
+                    setPage(1);
+                  }}
+                />
+                <span className={styles.segmentText}>{t(`servers.filters.${option}`)}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </div>
+      <p className={styles.count} role="status">
+        {data && !isFetching ? t('servers.count', { total }) : ''}
+      </p>
+      {content}
+      {rows.length > 0 ? (
+        <Pagination
+          page={page}
+          pageCount={pageCountOf(total, perPage)}
+          onPageChange={setPage}
+          label={t('servers.pages')}
+          range={t('servers.range', {
+            from,
+            to: Math.min(total, from + rows.length - 1),
+            total,
+          })}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function renewedNotice(result: PaidResponse): Notice {
+  return {
+    render: ({ t, date, money }) =>
+      t('renew.done', {
+        id: result.server.id,
+        date: date(result.server.paid_until),
+        charged: money(result.charged),
+        balance: money(result.balance),
+      }),
+  };
+}
+
+function upgradedNotice(result: UpgradeResponse): Notice {
+  return {
+    render: ({ t, day, money }) =>
+      t('upgrade.done', {
+        id: result.server.id,
+        rate: result.upgrade.to_rate,
+        date: day(result.upgrade.scheduled_for),
+        charged: money(result.charged),
+        balance: money(result.balance),
+      }),
+  };
+}
