@@ -1,12 +1,11 @@
 import { addMonths } from '@tradehost/contracts';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { LifecycleReport } from '../src/jobs/index.ts';
 import { inTransaction } from '../src/db/transaction.ts';
-import { jobsRepository } from '../src/jobs/jobs.repository.ts';
 import { renewServer } from '../src/modules/vps/vps.renewal.ts';
+import { vpsRepository } from '../src/modules/vps/vps.repository.ts';
 import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp } from './helpers.ts';
 import {
-  auditOf,
   chargeRow,
   DAY,
   HOUR,
@@ -14,21 +13,17 @@ import {
   operationRow,
   operationsOf,
   queueOperation,
-  rateNamed,
   seedServer,
   seedUpgrade,
+  serverAudit,
   serverRow,
-  type Rate,
-} from './vps-jobs-fixtures.ts';
+  useRate,
+} from './vps-fixtures.ts';
 
 const t = useTestApp();
 
-let trader: Rate;
-let pro: Rate;
-beforeAll(async () => {
-  trader = await rateNamed(t, 'Trader');
-  pro = await rateNamed(t, 'Pro');
-});
+const trader = useRate(t, 'Trader');
+const pro = useRate(t, 'Pro');
 
 // each test sees only its own servers, so the report's counts are its own
 beforeEach(async () => {
@@ -67,11 +62,7 @@ async function runOperations(serverId: number) {
 describe('warnings', () => {
   it('mails 3 days and 1 day before paid-until, once each', async () => {
     const user = await quickUser(t);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(3 * DAY - HOUR),
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: fromNow(3 * DAY - HOUR) });
     expect(await tick()).toEqual({ ...NOTHING, warned3d: 1 });
     expect(await tick()).toEqual(NOTHING);
     expect(await mailCount(user.email, 1)).toBe(1);
@@ -91,12 +82,8 @@ describe('warnings', () => {
   it('sends only the 1-day warning to a server first seen within a day, none to a far one', async () => {
     const user = await quickUser(t);
     await t.sql.query(`update users set language = 'ru' where id = $1`, [user.id]);
-    const near = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(5 * HOUR),
-    });
-    await seedServer(t, { userId: user.id, rate: trader, paidUntil: fromNow(10 * DAY) });
+    const near = await seedServer(t, { userId: user.id, paidUntil: fromNow(5 * HOUR) });
+    await seedServer(t, { userId: user.id, paidUntil: fromNow(10 * DAY) });
     expect(await tick()).toEqual({ ...NOTHING, warned1d: 1 });
     expect(await tick()).toEqual(NOTHING);
     expect(await mailCount(user.email, 1)).toBe(1);
@@ -108,12 +95,7 @@ describe('warnings', () => {
 
   it('does not send a trial the 3-day warning (it was told its length)', async () => {
     const user = await quickUser(t);
-    await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(3 * DAY - HOUR),
-      isTrial: true,
-    });
+    await seedServer(t, { userId: user.id, paidUntil: fromNow(3 * DAY - HOUR), isTrial: true });
     expect(await tick()).toEqual(NOTHING);
     t.clock.advance(2 * DAY + HOUR);
     expect(await tick()).toEqual({ ...NOTHING, warned1d: 1 });
@@ -127,7 +109,6 @@ describe('auto-renewal', () => {
     const paidUntil = fromNow(12 * HOUR);
     const server = await seedServer(t, {
       userId: user.id,
-      rate: trader,
       paidUntil,
       autoRenew: true,
       renewMonths: 3,
@@ -151,7 +132,7 @@ describe('auto-renewal', () => {
         description_en: `VPS #${server.id} Trader, London (LD4): 3 months`,
       },
     ]);
-    const audit = await auditOf(t, server.id);
+    const audit = await serverAudit(t, server.id);
     expect(audit.map((a) => a.action)).toEqual(['vps.auto_renew']);
     expect(audit[0].actor_id).toBeNull();
     expect(audit[0].details).toMatchObject({ months: 3, amount_cents: price });
@@ -165,7 +146,6 @@ describe('auto-renewal', () => {
     await fund(t, user.id, 500);
     const server = await seedServer(t, {
       userId: user.id,
-      rate: trader,
       paidUntil: fromNow(20 * HOUR),
       autoRenew: true,
     });
@@ -180,7 +160,9 @@ describe('auto-renewal', () => {
     expect(failed.text).toContain('your balance is $5.00 and the renewal costs $22.00');
     expect((await balancesOf(t, user.id)).balance).toBe(500);
     expect((await serverRow(t, server.id)).auto_renew_failed_at).toBeInstanceOf(Date);
-    expect((await auditOf(t, server.id)).map((a) => a.action)).toEqual(['vps.auto_renew_failed']);
+    expect((await serverAudit(t, server.id)).map((a) => a.action)).toEqual([
+      'vps.auto_renew_failed',
+    ]);
     expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
 
     await fund(t, user.id, 5_000);
@@ -195,11 +177,7 @@ describe('auto-renewal', () => {
 describe('block, reactivate, revoke', () => {
   it('blocks a server at paid-until and its block operation stops the machine', async () => {
     const user = await quickUser(t);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(-60_000),
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: fromNow(-60_000) });
     expect(await tick()).toEqual({ ...NOTHING, blocked: 1 });
     expect(await tick()).toEqual(NOTHING);
 
@@ -208,7 +186,7 @@ describe('block, reactivate, revoke', () => {
     expect(row.blocked_at).toBeInstanceOf(Date);
     const ops = await operationsOf(t, server.id);
     expect(ops.map((op) => [op.kind, op.status, op.actor_id])).toEqual([['block', 'queued', null]]);
-    expect((await auditOf(t, server.id)).map((a) => a.action)).toEqual(['vps.block']);
+    expect((await serverAudit(t, server.id)).map((a) => a.action)).toEqual(['vps.block']);
     expect(await mailCount(user.email, 1)).toBe(1);
     const mail = t.smtp.to(user.email)[0]!;
     expect(mail.subject).toBe(`TradeHost: server #${server.id} is blocked`);
@@ -224,7 +202,6 @@ describe('block, reactivate, revoke', () => {
     const user = await quickUser(t);
     const server = await seedServer(t, {
       userId: user.id,
-      rate: trader,
       paidUntil: fromNow(-1000),
       isTrial: true,
     });
@@ -234,11 +211,7 @@ describe('block, reactivate, revoke', () => {
 
   it('waits for a running operation before blocking', async () => {
     const user = await quickUser(t);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(-1000),
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: fromNow(-1000) });
     const reboot = await queueOperation(t, server.id, 'reboot');
     expect(await tick()).toEqual(NOTHING);
     expect((await serverRow(t, server.id)).status).toBe('active');
@@ -251,20 +224,16 @@ describe('block, reactivate, revoke', () => {
   it('a renewal within the grace period makes it active again through reactivate', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 10_000);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(-1000),
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: fromNow(-1000) });
     await tick();
     await runOperations(server.id);
     t.clock.advance(3 * DAY);
 
     // the user renews (the route does this in its transaction)
     const renewed = await inTransaction(t.app.db, async (tx) => {
-      const ctx = await jobsRepository.context(tx, server.id, true);
+      const locked = await vpsRepository.lockServer(tx, server.id, null);
       return renewServer(tx, {
-        server: ctx!.server,
+        server: locked!,
         months: 1,
         actorId: user.id,
         now: t.clock.now(),
@@ -277,7 +246,7 @@ describe('block, reactivate, revoke', () => {
     expect(row).toMatchObject({ status: 'active', power: 'running', blocked_at: null });
     expect((await machineRow(t, server.machineId!)).status).toBe('running');
     expect((await operationRow(t, renewed.operation!.id)).status).toBe('succeeded');
-    expect((await auditOf(t, server.id)).map((a) => a.action)).toEqual([
+    expect((await serverAudit(t, server.id)).map((a) => a.action)).toEqual([
       'vps.block',
       'vps.reactivate',
     ]);
@@ -292,16 +261,10 @@ describe('block, reactivate, revoke', () => {
   it('revokes after the grace period: the machine is deleted and a pending upgrade refunded', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 10_000);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(-1000),
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: fromNow(-1000) });
     const upgrade = await seedUpgrade(t, {
       serverId: server.id,
       userId: user.id,
-      from: trader,
-      to: pro,
       on: fromNow(30 * DAY),
       priceCents: 700,
     });
@@ -330,7 +293,10 @@ describe('block, reactivate, revoke', () => {
     expect(rows[0].status).toBe('cancelled');
     expect((await chargeRow(t, upgrade.chargeId!)).status).toBe('cancelled');
     expect((await balancesOf(t, user.id)).balance).toBe(10_000);
-    expect((await auditOf(t, server.id)).map((a) => a.action)).toEqual(['vps.block', 'vps.revoke']);
+    expect((await serverAudit(t, server.id)).map((a) => a.action)).toEqual([
+      'vps.block',
+      'vps.revoke',
+    ]);
     expect(await mailCount(user.email, 2)).toBe(2);
     expect(mailsTo(user.email)[1]).toBe(`TradeHost: server #${server.id} is revoked`);
     expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
@@ -340,7 +306,6 @@ describe('block, reactivate, revoke', () => {
     const user = await quickUser(t);
     const server = await seedServer(t, {
       userId: user.id,
-      rate: trader,
       status: 'blocked',
       machine: 'stopped',
       paidUntil: fromNow(-(t.config.vps.graceDays + 1) * DAY),
@@ -359,29 +324,17 @@ describe('upgrades and queued operations', () => {
   it('starts a due upgrade once, and not one scheduled for later', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 10_000);
-    const due = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(20 * DAY),
-    });
+    const due = await seedServer(t, { userId: user.id, paidUntil: fromNow(20 * DAY) });
     const dueUpgrade = await seedUpgrade(t, {
       serverId: due.id,
       userId: user.id,
-      from: trader,
-      to: pro,
       on: t.clock.now(),
       priceCents: 900,
     });
-    const later = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(20 * DAY),
-    });
+    const later = await seedServer(t, { userId: user.id, paidUntil: fromNow(20 * DAY) });
     await seedUpgrade(t, {
       serverId: later.id,
       userId: user.id,
-      from: trader,
-      to: pro,
       on: fromNow(2 * DAY),
       priceCents: 900,
     });
@@ -401,16 +354,10 @@ describe('upgrades and queued operations', () => {
   it('waits for a running operation before it upgrades', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 10_000);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(20 * DAY),
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: fromNow(20 * DAY) });
     await seedUpgrade(t, {
       serverId: server.id,
       userId: user.id,
-      from: trader,
-      to: pro,
       on: t.clock.now(),
       priceCents: 900,
     });
@@ -422,11 +369,7 @@ describe('upgrades and queued operations', () => {
 
   it('dispatches operations left queued for over a minute again', async () => {
     const user = await quickUser(t);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: fromNow(20 * DAY),
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: fromNow(20 * DAY) });
     const reboot = await queueOperation(t, server.id, 'reboot');
     expect((await tick()).redispatched).toBe(0);
     // the age of a queued operation is the database's (it stamps created_at)
@@ -444,17 +387,11 @@ describe('idempotent ticks', () => {
   it('two ticks at once do what one does', async () => {
     const users = await Promise.all([quickUser(t), quickUser(t), quickUser(t), quickUser(t)]);
     await fund(t, users[1]!.id, 10_000);
-    await seedServer(t, { userId: users[0]!.id, rate: trader, paidUntil: fromNow(3 * DAY - HOUR) });
-    await seedServer(t, {
-      userId: users[1]!.id,
-      rate: trader,
-      paidUntil: fromNow(HOUR),
-      autoRenew: true,
-    });
-    await seedServer(t, { userId: users[2]!.id, rate: trader, paidUntil: fromNow(-HOUR) });
+    await seedServer(t, { userId: users[0]!.id, paidUntil: fromNow(3 * DAY - HOUR) });
+    await seedServer(t, { userId: users[1]!.id, paidUntil: fromNow(HOUR), autoRenew: true });
+    await seedServer(t, { userId: users[2]!.id, paidUntil: fromNow(-HOUR) });
     await seedServer(t, {
       userId: users[3]!.id,
-      rate: trader,
       status: 'blocked',
       machine: 'stopped',
       paidUntil: fromNow(-30 * DAY),

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
+import type { ErrorCode } from '@tradehost/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp, type Json } from './helpers.ts';
 import {
-  balancesOf,
-  fund,
-  ledgerInvariants,
-  quickUser,
-  useTestApp,
-  type ApiResponse,
-  type Json,
-} from './helpers.ts';
+  auditOf,
+  DAY,
+  expectStatus,
+  fieldRefusal,
+  order,
+  paidOrder,
+  postKeyed,
+  rateNamed,
+  refusal,
+} from './vps-fixtures.ts';
 
 const t = useTestApp();
 
@@ -26,17 +29,9 @@ const OPERATIONS = '/api/admin/vps/operations';
 const RETRY = (id: number | string) => `/api/admin/vps/operations/${id}/retry`;
 const FAIL = (id: number | string) => `/api/admin/vps/operations/${id}/fail`;
 
-const refusal = (code: ErrorCode, errors?: Record<string, string[]>) => ({
-  code,
-  message: ERROR_MESSAGES[code],
-  ...(errors ? { errors } : {}),
-});
-const fieldRefusal = (field: string, code: ErrorCode) =>
-  refusal(code, { [field]: [ERROR_MESSAGES[code]] });
 const FORBIDDEN = { code: 'FORBIDDEN', message: 'Forbidden' };
 
 type User = Awaited<ReturnType<typeof quickUser>>;
-const DAY_MS = 86_400_000;
 
 let admin: User;
 beforeAll(async () => {
@@ -49,36 +44,6 @@ afterAll(async () => {
 
 function call(method: string, path: string, who: { token: string }, body?: unknown) {
   return t.api.request(method, path, { body, token: who.token });
-}
-const expectStatus = (res: ApiResponse, status: number) =>
-  expect(res.status, res.text).toBe(status);
-
-async function auditOf(action: string, subjectId?: number | string) {
-  const { rows } = await t.sql.query(
-    `select actor_id, action, subject_type, subject_id, target_user_id, details
-     from audit_log where action = $1 and ($2::text is null or subject_id = $2) order by id`,
-    [action, subjectId === undefined ? null : String(subjectId)],
-  );
-  return rows;
-}
-
-async function rateId(name: string, location: string): Promise<number> {
-  const { rows } = await t.sql.query<{ id: number }>(
-    'select id from vps_rates where name = $1 and location = $2',
-    [name, location],
-  );
-  return rows[0]!.id;
-}
-
-/** A user's paid order through the API; the server and its create operation. */
-async function paidServer(user: User, months = 1) {
-  const res = await t.api.post(
-    '/api/user/vps/order',
-    { rate_id: await rateId('Trader', 'London (LD4)'), months, source: 'search' },
-    { token: user.token, headers: { 'idempotency-key': randomUUID() } },
-  );
-  expectStatus(res, 201);
-  return res.body as Json;
 }
 
 async function testRequest(user: User, source = 'friend') {
@@ -149,7 +114,7 @@ describe('rates and discounts', () => {
   it('lists every rate with its servers and the periods', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
-    await paidServer(user);
+    await paidOrder(t, user);
     const res = await call('GET', RATES, admin);
     expectStatus(res, 200);
     expect(res.body.rates.length).toBeGreaterThanOrEqual(9);
@@ -197,7 +162,7 @@ describe('rates and discounts', () => {
     const user = await quickUser(t);
     const offered = await t.api.get('/api/user/vps/rates', { token: user.token });
     expect(offered.body.rates.at(-1)).toMatchObject({ id: res.body.rate.id, name: 'Whale' });
-    const [audit] = await auditOf('vps.rate_create', res.body.rate.id);
+    const [audit] = await auditOf(t, 'vps.rate_create', res.body.rate.id);
     expect(audit).toMatchObject({
       actor_id: String(admin.id),
       subject_type: 'vps_rate',
@@ -260,13 +225,9 @@ describe('rates and discounts', () => {
     await fund(t, user.id, 10_000);
     const offered = await t.api.get('/api/user/vps/rates', { token: user.token });
     expect(offered.body.rates.map((r: Json) => r.id)).not.toContain(id);
-    const order = await t.api.post(
-      '/api/user/vps/order',
-      { rate_id: id, months: 1, source: 'search' },
-      { token: user.token, headers: { 'idempotency-key': randomUUID() } },
-    );
-    expect(order.body).toEqual(fieldRefusal('rate_id', 'RATE_NOT_FOUND'));
-    const audits = await auditOf('vps.rate_update', id);
+    const refused = await order(t, user, { rate_id: id });
+    expect(refused.body).toEqual(fieldRefusal('rate_id', 'RATE_NOT_FOUND'));
+    const audits = await auditOf(t, 'vps.rate_update', id);
     expect(audits.map((a) => a.details.active ?? a.details.monthly_price)).toEqual([
       31.5,
       false,
@@ -318,9 +279,9 @@ describe('rates and discounts', () => {
     ]);
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
-    const order = await paidServer(user, 3);
+    const order = await paidOrder(t, user, { months: 3 });
     expect(order.charged).toBe((2200 * 3 * 0.92) / 100);
-    const [audit] = await auditOf('vps.discounts_update');
+    const [audit] = await auditOf(t, 'vps.discounts_update');
     expect(audit.details.after).toEqual(res.body.periods);
     // back to the seeded values for the other tests
     await call('PUT', DISCOUNTS, admin, {
@@ -359,7 +320,7 @@ describe('promocodes', () => {
     expect(list.body.data.map((p: Json) => p.code)).toEqual(['SUMMER10', 'Spring25']);
     expect(list.body.meta).toMatchObject({ page: 1, per_page: 2 });
     expect(list.body.meta.total).toBeGreaterThanOrEqual(2);
-    expect(await auditOf('vps.promocode_create', first.body.promocode.id)).toHaveLength(1);
+    expect(await auditOf(t, 'vps.promocode_create', first.body.promocode.id)).toHaveLength(1);
   });
 
   it('refuses a malformed code or a discount out of 1-90', async () => {
@@ -394,7 +355,7 @@ describe('promocodes', () => {
     expect(on.body.promocode.active).toBe(true);
     const again = await t.api.get('/api/user/vps/promocode?code=toggle7', { token: user.token });
     expect(again.body).toEqual({ code: 'TOGGLE7', discount_percent: 7 });
-    expect(await auditOf('vps.promocode_update', id)).toHaveLength(2);
+    expect(await auditOf(t, 'vps.promocode_update', id)).toHaveLength(2);
     const missing = await call('PATCH', PROMOCODE(999_999), admin, { active: false });
     expect(missing.status).toBe(404);
     const bad = await call('PATCH', PROMOCODE(id), admin, { active: 'no' });
@@ -456,7 +417,7 @@ describe('test servers', () => {
       operation: { kind: 'create', status: 'queued' },
     });
     const paidUntil = new Date(server.paid_until).getTime();
-    const trial = t.config.vps.trialDays * DAY_MS;
+    const trial = t.config.vps.trialDays * DAY;
     expect(paidUntil).toBeGreaterThanOrEqual(started + trial);
     expect(paidUntil).toBeLessThanOrEqual(t.clock.now().getTime() + trial);
     // nothing charged
@@ -465,7 +426,7 @@ describe('test servers', () => {
       server.id,
     ]);
     expect(rows[0]).toEqual({ charge_id: null, user_id: String(user.id) });
-    const [audit] = await auditOf('vps.test_approve', request.id);
+    const [audit] = await auditOf(t, 'vps.test_approve', request.id);
     expect(audit).toMatchObject({
       actor_id: String(admin.id),
       target_user_id: String(user.id),
@@ -521,7 +482,7 @@ describe('test servers', () => {
       [user.id],
     );
     expect(rows[0].n).toBe(0);
-    expect(await auditOf('vps.test_reject', request.id)).toHaveLength(1);
+    expect(await auditOf(t, 'vps.test_reject', request.id)).toHaveLength(1);
     expect((await call('POST', APPROVE(999_999), admin)).status).toBe(404);
   });
 
@@ -546,8 +507,8 @@ describe('servers and operations', () => {
   it('lists every server, by number prefix, owner e-mail and status', async () => {
     const user = await quickUser(t, { email: `vps-owner-${randomUUID().slice(0, 8)}@example.com` });
     await fund(t, user.id, 100_000);
-    const a = await paidServer(user);
-    const b = await paidServer(user);
+    const a = await paidOrder(t, user);
+    const b = await paidOrder(t, user);
     await t.sql.query(`update vps_servers set status = 'blocked' where id = $1`, [b.server.id]);
     const byEmail = await call('GET', `${SERVERS}?search=${user.email.slice(0, 15)}`, admin);
     expectStatus(byEmail, 200);
@@ -574,7 +535,7 @@ describe('servers and operations', () => {
   it('lists operations newest first, by status, server and stuck', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
-    const { server } = await paidServer(user);
+    const { server } = await paidOrder(t, user);
     const create = server.operation.id;
     const byServer = await call('GET', `${OPERATIONS}?server_id=${server.id}`, admin);
     expectStatus(byServer, 200);
@@ -606,7 +567,7 @@ describe('servers and operations', () => {
   it('retries a stuck operation (attempts kept) and refuses a young or finished one', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
-    const { server } = await paidServer(user);
+    const { server } = await paidOrder(t, user);
     const id = server.operation.id;
     // running since a minute: not stuck
     await t.sql.query(
@@ -627,7 +588,7 @@ describe('servers and operations', () => {
         attempts: 1,
         started_at: null,
       });
-      const [audit] = await auditOf('vps.operation_retry', id);
+      const [audit] = await auditOf(t, 'vps.operation_retry', id);
       expect(audit).toMatchObject({
         actor_id: String(admin.id),
         subject_type: 'vps_operation',
@@ -650,7 +611,7 @@ describe('servers and operations', () => {
   it('fails a create with a reason: the server Failed, the order refunded, the user told', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 10_000);
-    const { server, charged } = await paidServer(user);
+    const { server, charged } = await paidOrder(t, user);
     expect((await balancesOf(t, user.id)).balance).toBe(10_000 - charged * 100);
     const mails = t.smtp.to(user.email).length;
     const noReason = await call('POST', FAIL(server.operation.id), admin, {});
@@ -678,8 +639,8 @@ describe('servers and operations', () => {
       [server.id],
     );
     expect(rows[0].status).toBe('cancelled');
-    expect(await auditOf('vps.operation_fail', server.operation.id)).toHaveLength(1);
-    expect(await auditOf('vps.create_failed', server.id)).toHaveLength(1);
+    expect(await auditOf(t, 'vps.operation_fail', server.operation.id)).toHaveLength(1);
+    expect(await auditOf(t, 'vps.create_failed', server.id)).toHaveLength(1);
     const mail = await t.smtp.next(user.email, mails);
     expect(mail.text).toContain('The template is broken');
     // finished: neither failed again (no second refund) nor retried
@@ -700,15 +661,19 @@ describe('servers and operations', () => {
   it('fails an upgrade with a reason: the upgrade failed and its charge refunded', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
-    const { server } = await paidServer(user);
+    const { server } = await paidOrder(t, user);
     await t.app.jobs.runner.run(server.operation.id);
     const before = (await balancesOf(t, user.id)).balance;
+    const pro = await rateNamed(t, 'Pro');
     const today = t.clock.now().toISOString().slice(0, 10);
-    const upgrade = await t.api.post(
-      `/api/user/vps/servers/${server.id}/upgrade`,
-      { rate_id: await rateId('Pro', 'London (LD4)'), date: today },
-      { token: user.token, headers: { 'idempotency-key': randomUUID() } },
-    );
+    const ask = () =>
+      postKeyed(
+        t,
+        `/api/user/vps/servers/${server.id}/upgrade`,
+        { rate_id: pro.id, date: today },
+        user,
+      );
+    const upgrade = await ask();
     expectStatus(upgrade, 202);
     expect(upgrade.body.charged).toBeGreaterThan(0);
     const operation = upgrade.body.server.operation;
@@ -729,18 +694,13 @@ describe('servers and operations', () => {
       rate: { name: 'Trader' },
     });
     // a new request may be made now
-    const again = await t.api.post(
-      `/api/user/vps/servers/${server.id}/upgrade`,
-      { rate_id: await rateId('Pro', 'London (LD4)'), date: today },
-      { token: user.token, headers: { 'idempotency-key': randomUUID() } },
-    );
-    expectStatus(again, 202);
+    expectStatus(await ask(), 202);
   });
 
   it('fails a control operation without other effects', async () => {
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
-    const { server } = await paidServer(user);
+    const { server } = await paidOrder(t, user);
     await t.app.jobs.runner.run(server.operation.id);
     const reboot = await t.api.post(
       `/api/user/vps/servers/${server.id}/actions/reboot`,

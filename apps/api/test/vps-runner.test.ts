@@ -6,7 +6,6 @@ import { createSimulatedHypervisor } from '../src/integrations/hypervisor/simula
 import { openSecret } from '../src/lib/crypto-box.ts';
 import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp } from './helpers.ts';
 import {
-  auditOf,
   charge,
   chargeRow,
   DAY,
@@ -17,18 +16,15 @@ import {
   rateNamed,
   seedServer,
   seedUpgrade,
+  serverAudit,
   serverRow,
-  type Rate,
-} from './vps-jobs-fixtures.ts';
+  useRate,
+} from './vps-fixtures.ts';
 
 const t = useTestApp();
 
-let trader: Rate;
-let pro: Rate;
-beforeAll(async () => {
-  trader = await rateNamed(t, 'Trader');
-  pro = await rateNamed(t, 'Pro');
-});
+const trader = useRate(t, 'Trader');
+const pro = useRate(t, 'Pro');
 
 const later = (days = 20) => new Date(t.clock.now().getTime() + days * DAY);
 
@@ -41,7 +37,6 @@ async function ordered(options: { trial?: boolean; language?: 'en' | 'ru' } = {}
   const chargeId = options.trial ? null : await charge(t, user.id, trader.monthlyPriceCents);
   const server = await seedServer(t, {
     userId: user.id,
-    rate: trader,
     status: 'provisioning',
     paidUntil: later(30),
     chargeId,
@@ -53,12 +48,7 @@ async function ordered(options: { trial?: boolean; language?: 'en' | 'ru' } = {}
 
 async function activeServer(machine: 'running' | 'stopped' = 'running') {
   const user = await quickUser(t);
-  const server = await seedServer(t, {
-    userId: user.id,
-    rate: trader,
-    paidUntil: later(),
-    machine,
-  });
+  const server = await seedServer(t, { userId: user.id, paidUntil: later(), machine });
   return { user, server };
 }
 
@@ -121,7 +111,7 @@ describe('create', () => {
     expect(machine).toMatchObject({ status: 'running', cores: 2, memory_mb: 4096, disk_gb: 60 });
     expect(machine.password_set_at).toBeInstanceOf(Date);
 
-    expect((await auditOf(t, server.id)).map((a) => a.action)).toEqual(['vps.created']);
+    expect((await serverAudit(t, server.id)).map((a) => a.action)).toEqual(['vps.created']);
     const mail = await t.smtp.next(user.email);
     expect(mail.subject).toBe(`TradeHost: server #${server.id} is ready`);
     expect(mail.text).toContain(`${row.host}:3389`);
@@ -169,7 +159,7 @@ describe('create', () => {
     expect(refunds.map((r) => Number(r.amount_cents))).toEqual([trader.monthlyPriceCents]);
     expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
 
-    const audit = await auditOf(t, server.id);
+    const audit = await serverAudit(t, server.id);
     expect(audit.map((a) => a.action)).toEqual(['vps.create_failed']);
     expect(audit[0].details).toMatchObject({ refunded_cents: trader.monthlyPriceCents });
     const mail = await t.smtp.next(user.email);
@@ -211,7 +201,7 @@ describe('create', () => {
       'The server could not be created: the machine or its template was not found on the virtualization host.',
     );
     expect((await balancesOf(t, user.id)).balance).toBe(10_000);
-    expect((await auditOf(t, server.id))[0].details).toMatchObject({ refunded_cents: 0 });
+    expect((await serverAudit(t, server.id))[0].details).toMatchObject({ refunded_cents: 0 });
     expect((await t.smtp.next(user.email)).text).toContain('Nothing was charged');
   });
 
@@ -353,12 +343,7 @@ describe('start, shutdown, reboot', () => {
 
   it('fails an operation on a server without a machine', async () => {
     const user = await quickUser(t);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: later(),
-      machine: null,
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: later(), machine: null });
     const operationId = await queueOperation(t, server.id, 'reboot');
     await t.app.jobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({
@@ -373,17 +358,10 @@ describe('upgrade', () => {
   async function upgradeOf(machine: 'running' | 'stopped' = 'running') {
     const user = await quickUser(t);
     await fund(t, user.id, 5_000);
-    const server = await seedServer(t, {
-      userId: user.id,
-      rate: trader,
-      paidUntil: later(),
-      machine,
-    });
+    const server = await seedServer(t, { userId: user.id, paidUntil: later(), machine });
     const upgrade = await seedUpgrade(t, {
       serverId: server.id,
       userId: user.id,
-      from: trader,
-      to: pro,
       on: t.clock.now(),
       priceCents: 1_100,
     });
@@ -412,7 +390,7 @@ describe('upgrade', () => {
     expect(row.finished_at).toBeInstanceOf(Date);
     expect((await chargeRow(t, upgrade.chargeId!)).status).toBe('paid');
     expect((await balancesOf(t, user.id)).balance).toBe(5_000 - 1_100);
-    expect((await auditOf(t, server.id)).map((a) => a.action)).toEqual(['vps.upgrade_done']);
+    expect((await serverAudit(t, server.id)).map((a) => a.action)).toEqual(['vps.upgrade_done']);
     const mail = await t.smtp.next(user.email);
     expect(mail.subject).toBe(`TradeHost: server #${server.id} is upgraded`);
     expect(mail.text).toContain('Pro, London (LD4)');
@@ -443,7 +421,7 @@ describe('upgrade', () => {
     expect((await chargeRow(t, upgrade.chargeId!)).status).toBe('cancelled');
     expect((await balancesOf(t, user.id)).balance).toBe(5_000);
     expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
-    const audit = await auditOf(t, server.id);
+    const audit = await serverAudit(t, server.id);
     expect(audit.map((a) => a.action)).toEqual(['vps.upgrade_failed']);
     expect(audit[0].details).toMatchObject({ refunded_cents: 1_100, to_rate_id: pro.id });
     const mail = await t.smtp.next(user.email);

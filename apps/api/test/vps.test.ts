@@ -1,28 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import {
-  addMonths,
-  ERROR_MESSAGES,
-  rentalPrice,
-  upgradePriceCents,
-  type ErrorCode,
-} from '@tradehost/contracts';
+import { addMonths, rentalPrice, upgradePriceCents, type ErrorCode } from '@tradehost/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealSecret } from '../src/lib/crypto-box.ts';
+import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp, type Json } from './helpers.ts';
 import {
-  balancesOf,
-  fund,
-  ledgerInvariants,
-  quickUser,
-  useTestApp,
-  type ApiResponse,
-  type Json,
-} from './helpers.ts';
+  auditOf,
+  DAY,
+  expectStatus,
+  fieldRefusal,
+  order,
+  paidOrder,
+  postKeyed,
+  refusal,
+} from './vps-fixtures.ts';
 
 const t = useTestApp();
 
 const RATES = '/api/user/vps/rates';
 const PROMOCODE = (code: string) => `/api/user/vps/promocode?code=${encodeURIComponent(code)}`;
-const ORDER = '/api/user/vps/order';
 const SERVERS = (query = '') => `/api/user/vps/servers${query}`;
 const SERVER = (id: number | string) => `/api/user/vps/servers/${id}`;
 const CREDENTIALS = (id: number | string) => `/api/user/vps/servers/${id}/credentials`;
@@ -34,14 +29,6 @@ const ACTION = (id: number | string, action: string) =>
 const UPGRADE = (id: number | string) => `/api/user/vps/servers/${id}/upgrade`;
 const TEST_SERVER = '/api/user/vps/test-server';
 
-const refusal = (code: ErrorCode, errors?: Record<string, string[]>) => ({
-  code,
-  message: ERROR_MESSAGES[code],
-  ...(errors ? { errors } : {}),
-});
-const fieldRefusal = (field: string, code: ErrorCode) =>
-  refusal(code, { [field]: [ERROR_MESSAGES[code]] });
-
 type User = Awaited<ReturnType<typeof quickUser>>;
 interface RateRow {
   id: number;
@@ -50,7 +37,6 @@ interface RateRow {
   cents: number;
 }
 
-const DAY_MS = 86_400_000;
 const SERVER_PASSWORD = 'Xq7!correct-horse-9';
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -75,19 +61,6 @@ afterAll(async () => {
   expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
 });
 
-/** A POST with a fresh Idempotency-Key unless one is given (null: none). */
-function send(
-  path: string,
-  body: unknown,
-  who: { token: string },
-  key: string | null = randomUUID(),
-) {
-  return t.api.post(path, body, {
-    token: who.token,
-    headers: key === null ? {} : { 'idempotency-key': key },
-  });
-}
-
 const get = (path: string, who: { token: string }) => t.api.get(path, { token: who.token });
 
 async function funded(cents = 100_000): Promise<User> {
@@ -96,20 +69,9 @@ async function funded(cents = 100_000): Promise<User> {
   return user;
 }
 
-function order(user: User, body: Record<string, unknown> = {}, key?: string | null) {
-  return send(
-    ORDER,
-    { rate_id: rate('Trader, London (LD4)').id, months: 1, source: 'search', ...body },
-    user,
-    key,
-  );
-}
-
 /** A server ordered and paid; its number. */
 async function ordered(user: User, body: Record<string, unknown> = {}): Promise<number> {
-  const res = await order(user, body);
-  expect(res.status, res.text).toBe(201);
-  return res.body.server.id as number;
+  return (await paidOrder(t, user, body)).server.id;
 }
 
 /** What the runner leaves after a successful create: Active, running, with its login details. */
@@ -157,15 +119,6 @@ async function stateOf(user: User) {
   return { ...rows[0]!, balance: (await balancesOf(t, user.id)).balance };
 }
 
-async function auditOf(action: string, subjectId: number | string) {
-  const { rows } = await t.sql.query(
-    `select actor_id, action, subject_type, subject_id, target_user_id, details
-     from audit_log where action = $1 and subject_id = $2 order by id`,
-    [action, String(subjectId)],
-  );
-  return rows;
-}
-
 async function promocode(code: string, percent: number, active = true) {
   await t.sql.query('insert into promocodes (code, discount_percent, active) values ($1, $2, $3)', [
     code,
@@ -173,9 +126,6 @@ async function promocode(code: string, percent: number, active = true) {
     active,
   ]);
 }
-
-const expectStatus = (res: ApiResponse, status: number) =>
-  expect(res.status, res.text).toBe(status);
 
 describe('GET /api/user/vps/rates', () => {
   it('lists the active rates in catalogue order, the four periods with discounts and the trial', async () => {
@@ -250,7 +200,7 @@ describe('POST /api/user/vps/order', () => {
       [6, 10],
       [12, 15],
     ] as const) {
-      const res = await order(user, { months });
+      const res = await order(t, user, { months });
       expectStatus(res, 201);
       const price = rentalPrice({
         monthlyCents: trader.cents,
@@ -295,7 +245,7 @@ describe('POST /api/user/vps/order', () => {
         ),
         status: 'paid',
       });
-      const [audit] = await auditOf('vps.order', server.id);
+      const [audit] = await auditOf(t, 'vps.order', server.id);
       expect(audit).toMatchObject({
         actor_id: String(user.id),
         subject_type: 'vps_server',
@@ -310,7 +260,7 @@ describe('POST /api/user/vps/order', () => {
     const user = await funded();
     await promocode('TRADER20', 20);
     const pro = rate('Pro, London (LD4)');
-    const res = await order(user, { rate_id: pro.id, promocode: 'trader20' });
+    const res = await order(t, user, { rate_id: pro.id, promocode: 'trader20' });
     expectStatus(res, 201);
     expect(res.body.charged).toBe((pro.cents * 0.8) / 100);
     const { rows } = await t.sql.query(
@@ -320,7 +270,7 @@ describe('POST /api/user/vps/order', () => {
     );
     expect(rows[0]).toEqual({ times_used: 1, linked: true });
     // an empty promocode is no promocode
-    const plain = await order(user, { rate_id: pro.id, promocode: '' });
+    const plain = await order(t, user, { rate_id: pro.id, promocode: '' });
     expectStatus(plain, 201);
     expect(plain.body.charged).toBe(pro.cents / 100);
   });
@@ -338,7 +288,7 @@ describe('POST /api/user/vps/order', () => {
       [{ months: 1, promocode: 'bad code!' }, 'PROMOCODE_NOT_FOUND'],
     ];
     for (const [body, code] of cases) {
-      const res = await order(user, body);
+      const res = await order(t, user, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body, JSON.stringify(body)).toEqual(fieldRefusal('promocode', code));
     }
@@ -363,7 +313,7 @@ describe('POST /api/user/vps/order', () => {
       [{ source: 'other', source_other: 'x'.repeat(201) }, 'source_other', 'SOURCE_OTHER_TOO_LONG'],
     ];
     for (const [body, field, code] of cases) {
-      const res = await order(user, body);
+      const res = await order(t, user, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body, JSON.stringify(body)).toEqual(fieldRefusal(field, code));
     }
@@ -388,13 +338,13 @@ describe('POST /api/user/vps/order', () => {
     await promocode('SHORT10', 10);
     const before = await stateOf(user);
     for (const body of [{}, { months: 12 }]) {
-      const res = await order(user, body);
+      const res = await order(t, user, body);
       expect(res.status).toBe(422);
       expect(res.body).toEqual(refusal('INSUFFICIENT_FUNDS_PAYMENT'));
     }
     expect(await stateOf(user)).toEqual(before);
     // with the promocode it is affordable: 10% off
-    const res = await order(user, { promocode: 'SHORT10' });
+    const res = await order(t, user, { promocode: 'SHORT10' });
     expectStatus(res, 201);
     expect(res.body.balance).toBe((trader.cents - 1 - trader.cents * 0.9) / 100);
     expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
@@ -403,20 +353,20 @@ describe('POST /api/user/vps/order', () => {
   it('replays an order sent again with its Idempotency-Key: one server, one charge', async () => {
     const user = await funded();
     const key = randomUUID();
-    const first = await order(user, { months: 3 }, key);
+    const first = await order(t, user, { months: 3 }, key);
     expectStatus(first, 201);
     const after = await stateOf(user);
-    const again = await order(user, { months: 3 }, key);
+    const again = await order(t, user, { months: 3 }, key);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await stateOf(user)).toEqual(after);
     expect(after.servers).toBe('1');
     // the same key for another order is refused; without a key nothing is done
-    const other = await order(user, { months: 6 }, key);
+    const other = await order(t, user, { months: 6 }, key);
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    const keyless = await order(user, {}, null);
+    const keyless = await order(t, user, {}, null);
     expect(keyless.status).toBe(400);
     expect(keyless.body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
     expect(await stateOf(user)).toEqual(after);
@@ -425,7 +375,7 @@ describe('POST /api/user/vps/order', () => {
   it('makes one server of two concurrent requests with the same key', async () => {
     const user = await funded();
     const key = randomUUID();
-    const answers = await Promise.all([order(user, {}, key), order(user, {}, key)]);
+    const answers = await Promise.all([order(t, user, {}, key), order(t, user, {}, key)]);
     expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1);
     for (const a of answers) expect([201, 409]).toContain(a.status);
     expect(
@@ -536,7 +486,7 @@ describe('the servers list', () => {
     const missing = await get(SERVER(999_999_999), owner);
     expect(missing.body).toEqual(refusal('SERVER_NOT_FOUND'));
     expect(await stateOf(owner)).toEqual(before);
-    expect(await auditOf('vps.credentials_revealed', id)).toEqual([]);
+    expect(await auditOf(t, 'vps.credentials_revealed', id)).toEqual([]);
   });
 
   it('answers a page of a user with hundreds of servers at once, each row with its last operation', async () => {
@@ -603,19 +553,19 @@ describe('login details', () => {
     const user = await funded();
     const id = await ordered(user);
     for (const res of [
-      await send(CREDENTIALS(id), undefined, user, null),
+      await postKeyed(t, CREDENTIALS(id), undefined, user, null),
       await get(RDP(id), user),
     ]) {
       expect(res.status).toBe(409);
       expect(res.body).toEqual(refusal('SERVER_NOT_READY'));
     }
-    expect(await auditOf('vps.credentials_revealed', id)).toEqual([]);
+    expect(await auditOf(t, 'vps.credentials_revealed', id)).toEqual([]);
   });
 
   it('reveal host, port, user and the password on request only, audited', async () => {
     const user = await funded();
     const id = await activeServer(user);
-    const res = await send(CREDENTIALS(id), undefined, user, null);
+    const res = await postKeyed(t, CREDENTIALS(id), undefined, user, null);
     expectStatus(res, 200);
     expect(res.body).toEqual({
       host: '203.0.113.10',
@@ -627,7 +577,7 @@ describe('login details', () => {
     const { rows } = await t.sql.query('select password_enc from vps_servers where id = $1', [id]);
     expect(rows[0].password_enc).not.toContain(SERVER_PASSWORD);
     expect(rows[0].password_enc).toMatch(/^v1\./);
-    expect(await auditOf('vps.credentials_revealed', id)).toEqual([
+    expect(await auditOf(t, 'vps.credentials_revealed', id)).toEqual([
       {
         actor_id: String(user.id),
         action: 'vps.credentials_revealed',
@@ -661,7 +611,7 @@ describe('login details', () => {
     const id = await activeServer(user);
     await t.sql.query(`update vps_servers set status = 'revoked' where id = $1`, [id]);
     expect((await get(SERVER(id), user)).body.server.has_credentials).toBe(false);
-    const res = await send(CREDENTIALS(id), undefined, user, null);
+    const res = await postKeyed(t, CREDENTIALS(id), undefined, user, null);
     expect(res.status).toBe(409);
     expect(res.body).toEqual(refusal('SERVER_NOT_ACTIVE'));
   });
@@ -680,7 +630,7 @@ describe('renewal', () => {
       [12, 15],
     ] as const) {
       const before = (await balancesOf(t, user.id)).balance;
-      const res = await send(RENEW(id), { months }, user);
+      const res = await postKeyed(t, RENEW(id), { months }, user);
       expectStatus(res, 200);
       const price = rentalPrice({
         monthlyCents: trader.cents,
@@ -694,7 +644,7 @@ describe('renewal', () => {
         code: 'VPS_RENEWED',
         server: { id, status: 'active', paid_until: paidUntil.toISOString(), operation: null },
       });
-      const [audit] = (await auditOf('vps.renew', id)).slice(-1);
+      const [audit] = (await auditOf(t, 'vps.renew', id)).slice(-1);
       expect(audit.details).toMatchObject({ months, price: price / 100 });
     }
   });
@@ -708,7 +658,7 @@ describe('renewal', () => {
       [id],
     );
     const before = t.clock.now();
-    const res = await send(RENEW(id), { months: 1 }, user);
+    const res = await postKeyed(t, RENEW(id), { months: 1 }, user);
     expectStatus(res, 200);
     expect(res.body).toMatchObject({
       code: 'VPS_REACTIVATED',
@@ -739,7 +689,7 @@ describe('renewal', () => {
       [poor, { months: 12 }, 422, refusal('INSUFFICIENT_FUNDS_PAYMENT')],
     ];
     for (const [id, body, status, answer] of cases) {
-      const res = await send(RENEW(id), body, user);
+      const res = await postKeyed(t, RENEW(id), body, user);
       expect(res.status, `${id} ${JSON.stringify(body)}`).toBe(status);
       expect(res.body).toEqual(answer);
     }
@@ -750,10 +700,10 @@ describe('renewal', () => {
     const user = await funded();
     const id = await activeServer(user);
     const key = randomUUID();
-    const first = await send(RENEW(id), { months: 3 }, user, key);
+    const first = await postKeyed(t, RENEW(id), { months: 3 }, user, key);
     expectStatus(first, 200);
     const after = await stateOf(user);
-    const again = await send(RENEW(id), { months: 3 }, user, key);
+    const again = await postKeyed(t, RENEW(id), { months: 3 }, user, key);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await stateOf(user)).toEqual(after);
@@ -774,7 +724,7 @@ describe('auto-renewal', () => {
     expect(off.body.server).toMatchObject({ auto_renew: false, renew_months: 3 });
     const again = await put(id, { enabled: true }, user);
     expect(again.body.server).toMatchObject({ auto_renew: true, renew_months: 3 });
-    expect((await auditOf('vps.auto_renew', id)).map((a) => a.details)).toEqual([
+    expect((await auditOf(t, 'vps.auto_renew', id)).map((a) => a.details)).toEqual([
       { enabled: true, months: 3 },
       { enabled: false, months: 3 },
       { enabled: true, months: 3 },
@@ -803,7 +753,7 @@ describe('auto-renewal', () => {
 
 describe('start, shut down, reboot', () => {
   const act = (id: number, action: string, who: User) =>
-    send(ACTION(id, action), undefined, who, null);
+    postKeyed(t, ACTION(id, action), undefined, who, null);
 
   it('answer 202 with the queued operation, shown on the server until it ends; audited', async () => {
     const user = await funded();
@@ -816,7 +766,7 @@ describe('start, shut down, reboot', () => {
       message: expect.stringContaining('1-2 minutes'),
     });
     expect(res.body.server.operation.id).toBe(res.body.operation.id);
-    const [audit] = await auditOf('vps.action', id);
+    const [audit] = await auditOf(t, 'vps.action', id);
     expect(audit).toMatchObject({
       actor_id: String(user.id),
       details: { action: 'reboot', operation_id: res.body.operation.id },
@@ -872,7 +822,7 @@ describe('start, shut down, reboot', () => {
       expect(res.status, `${action} ${id}`).toBe(409);
       expect(res.body).toEqual(refusal(code));
     }
-    expect(await auditOf('vps.action', running)).toEqual([]);
+    expect(await auditOf(t, 'vps.action', running)).toEqual([]);
     expectStatus(await act(stopped, 'start', user), 202);
     // an unknown action is not a route's
     const unknown = await act(running, 'explode', user);
@@ -882,14 +832,14 @@ describe('start, shut down, reboot', () => {
 
 describe('upgrade', () => {
   const ask = (id: number, body: unknown, who: User, key?: string) =>
-    send(UPGRADE(id), body, who, key);
+    postKeyed(t, UPGRADE(id), body, who, key);
 
   /** An active server on Trader LD4 paid until `days` days from now. */
   async function upgradable(user: User, days = 20) {
     const id = await activeServer(user);
     await t.sql.query(`update vps_servers set paid_until = $2 where id = $1`, [
       id,
-      new Date(t.clock.now().getTime() + days * DAY_MS),
+      new Date(t.clock.now().getTime() + days * DAY),
     ]);
     const { rows } = await t.sql.query('select paid_until from vps_servers where id = $1', [id]);
     return { id, paidUntil: rows[0].paid_until as Date };
@@ -934,9 +884,9 @@ describe('upgrade', () => {
       [id],
     );
     expect(rows).toEqual([{ payload: { upgradeId: res.body.upgrade.id }, charged: true }]);
-    expect(await auditOf('vps.upgrade_request', id)).toHaveLength(1);
+    expect(await auditOf(t, 'vps.upgrade_request', id)).toHaveLength(1);
     // a control while the upgrade runs is refused
-    const reboot = await send(ACTION(id, 'reboot'), undefined, user, null);
+    const reboot = await postKeyed(t, ACTION(id, 'reboot'), undefined, user, null);
     expect(reboot.body).toEqual(refusal('OPERATION_IN_PROGRESS'));
   });
 
@@ -944,7 +894,7 @@ describe('upgrade', () => {
     const user = await funded();
     const { id } = await upgradable(user);
     const pro = rate('Pro, London (LD4)');
-    const reboot = await send(ACTION(id, 'reboot'), undefined, user, null);
+    const reboot = await postKeyed(t, ACTION(id, 'reboot'), undefined, user, null);
     expectStatus(reboot, 202);
     const res = await ask(id, { rate_id: pro.id, date: utcDay(t.clock.now()) }, user);
     expectStatus(res, 202);
@@ -972,7 +922,7 @@ describe('upgrade', () => {
     const user = await funded();
     const { id, paidUntil } = await upgradable(user, 30);
     const [trader, max] = [rate('Trader, London (LD4)'), rate('Max, London (LD4)')];
-    const date = utcDay(new Date(t.clock.now().getTime() + 10 * DAY_MS));
+    const date = utcDay(new Date(t.clock.now().getTime() + 10 * DAY));
     const res = await ask(id, { rate_id: max.id, date }, user);
     expectStatus(res, 202);
     const price = upgradePriceCents(
@@ -991,7 +941,7 @@ describe('upgrade', () => {
     const user = await funded();
     const { id } = await upgradable(user, 30);
     const pro = rate('Pro, London (LD4)');
-    const later = utcDay(new Date(t.clock.now().getTime() + 5 * DAY_MS));
+    const later = utcDay(new Date(t.clock.now().getTime() + 5 * DAY));
     const answers = await Promise.all([
       ask(id, { rate_id: pro.id, date: later }, user),
       ask(id, { rate_id: pro.id, date: later }, user),
@@ -1029,7 +979,7 @@ describe('upgrade', () => {
       [{ rate_id: rows[1]!.id, date: today }, 'rate_id', 'UPGRADE_RATE_INVALID'],
       [{ rate_id: 999_999, date: today }, 'rate_id', 'UPGRADE_RATE_INVALID'],
       [
-        { rate_id: pro, date: utcDay(new Date(t.clock.now().getTime() - DAY_MS)) },
+        { rate_id: pro, date: utcDay(new Date(t.clock.now().getTime() - DAY)) },
         'date',
         'UPGRADE_DATE_INVALID',
       ],
@@ -1045,7 +995,7 @@ describe('upgrade', () => {
     }
     expect(await stateOf(user)).toEqual(before);
     // the day before paid-until is the last one accepted
-    const last = utcDay(new Date(paidUntil.getTime() - DAY_MS));
+    const last = utcDay(new Date(paidUntil.getTime() - DAY));
     expectStatus(await ask(id, { rate_id: pro, date: last }, user), 202);
   });
 
@@ -1092,7 +1042,7 @@ describe('test server', () => {
     expect(again.body).toEqual(refusal('TEST_SERVER_TAKEN'));
     const rates = await get(RATES, user);
     expect(rates.body.test_request).toEqual(res.body.test_request);
-    const [audit] = await auditOf('vps.test_request', res.body.test_request.id);
+    const [audit] = await auditOf(t, 'vps.test_request', res.body.test_request.id);
     expect(audit).toMatchObject({
       actor_id: String(user.id),
       subject_type: 'vps_test_request',
@@ -1126,7 +1076,7 @@ describe('test server', () => {
 describe('with the runner', () => {
   it('an ordered server becomes Active with login details once its create operation ran', async () => {
     const user = await funded();
-    const res = await order(user);
+    const res = await order(t, user);
     expectStatus(res, 201);
     const { server } = res.body;
     await t.app.jobs.runner.run(server.operation.id);
@@ -1137,7 +1087,7 @@ describe('with the runner', () => {
       operation: null,
       last_operation: { id: server.operation.id, kind: 'create', status: 'succeeded' },
     });
-    const credentials = await send(CREDENTIALS(server.id), undefined, user, null);
+    const credentials = await postKeyed(t, CREDENTIALS(server.id), undefined, user, null);
     expectStatus(credentials, 200);
     expect(credentials.body.username).toBe(t.config.vps.rdpUsername);
     expect(credentials.body.password.length).toBeGreaterThanOrEqual(12);
@@ -1195,15 +1145,15 @@ describe('dispatching operations', () => {
     try {
       const user = await funded();
       const key = randomUUID();
-      const first = await order(user, {}, key);
+      const first = await order(t, user, {}, key);
       expectStatus(first, 201);
-      await order(user, {}, key);
+      await order(t, user, {}, key);
       const id = first.body.server.id as number;
       await makeReady(id);
-      const reboot = await send(ACTION(id, 'reboot'), undefined, user, null);
+      const reboot = await postKeyed(t, ACTION(id, 'reboot'), undefined, user, null);
       expectStatus(reboot, 202);
       // a refusal dispatches nothing
-      expect((await send(ACTION(id, 'reboot'), undefined, user, null)).status).toBe(409);
+      expect((await postKeyed(t, ACTION(id, 'reboot'), undefined, user, null)).status).toBe(409);
       expect(seen).toEqual([
         { id: first.body.server.operation.id, committed: true },
         { id: reboot.body.operation.id, committed: true },

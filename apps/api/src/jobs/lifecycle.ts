@@ -1,8 +1,8 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Db, Executor } from '../db/client.ts';
-import { users, vpsOperations, vpsServers, vpsUpgrades } from '../db/schema/index.ts';
+import type { Db } from '../db/client.ts';
+import { vpsOperations, vpsServers, vpsUpgrades } from '../db/schema/index.ts';
 import { inTransaction, type Tx } from '../db/transaction.ts';
 import type { Mailer } from '../integrations/mail/index.ts';
 import {
@@ -13,16 +13,17 @@ import {
   vpsRevokedMail,
 } from '../integrations/mail/templates.ts';
 import { AppError } from '../lib/errors.ts';
-import { auditRepository } from '../modules/audit/audit.repository.ts';
+import { userRepository } from '../modules/user/user.repository.ts';
 import { vpsBilling } from '../modules/vps/vps.billing.ts';
+import { auditServer, notify, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
 import {
   insertOperation,
   type OperationQueue,
   type OperationRow,
 } from '../modules/vps/vps.operations.ts';
 import { renewalPriceCents, renewServer } from '../modules/vps/vps.renewal.ts';
-import { jobsRepository, type ServerContext } from './jobs.repository.ts';
-import { notify, rateLabel, serversLink } from './notify.ts';
+import { vpsRepository, type ServerContext } from '../modules/vps/vps.repository.ts';
+import { jobsRepository } from './jobs.repository.ts';
 
 /**
  * The servers' lifecycle, one tick a minute (pg-boss schedule `vps-lifecycle`), on the app's
@@ -91,21 +92,6 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   const link = serversLink(config);
   const graceDays = config.vps.graceDays;
 
-  const audit = (
-    tx: Executor,
-    action: string,
-    server: ServerContext['server'],
-    details: Record<string, unknown>,
-  ) =>
-    auditRepository.insert(tx, {
-      actorId: null,
-      action,
-      subjectType: 'vps_server',
-      subjectId: String(server.id),
-      targetUserId: server.userId,
-      details,
-    });
-
   /** Runs one server's step; a failure is logged and leaves the others to go on. */
   async function each<T>(
     step: string,
@@ -143,11 +129,11 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       let outcome;
       try {
         outcome = await inTransaction(db, async (tx) => {
-          const ctx = await jobsRepository.lockServer(tx, id, due);
+          const ctx = await vpsRepository.lockDueServer(tx, id, due);
           if (!ctx) return null;
           const months = ctx.server.renewMonths;
           const result = await renewServer(tx, { server: ctx.server, months, actorId: null, now });
-          await audit(tx, 'vps.auto_renew', ctx.server, {
+          await auditServer(tx, 'vps.auto_renew', ctx.server, {
             months,
             amount_cents: result.chargedCents,
             paid_until: result.server.paidUntil.toISOString(),
@@ -158,7 +144,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
         if (!(error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS_PAYMENT'))
           throw error;
         const marked = await inTransaction(db, async (tx) => {
-          const ctx = await jobsRepository.lockServer(
+          const ctx = await vpsRepository.lockDueServer(
             tx,
             id,
             sql`${due} and ${vpsServers.autoRenewFailedAt} is null`,
@@ -169,17 +155,15 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
             ctx.server.rateId,
             ctx.server.renewMonths,
           );
-          const [owner] = await tx
-            .select({ balanceCents: users.balanceCents })
-            .from(users)
-            .where(eq(users.id, ctx.server.userId));
-          await tx.update(vpsServers).set({ autoRenewFailedAt: now }).where(eq(vpsServers.id, id));
-          await audit(tx, 'vps.auto_renew_failed', ctx.server, {
+          const balanceCents =
+            (await userRepository.findById(tx, ctx.server.userId))?.balanceCents ?? 0;
+          await vpsRepository.updateServer(tx, id, { autoRenewFailedAt: now });
+          await auditServer(tx, 'vps.auto_renew_failed', ctx.server, {
             months: ctx.server.renewMonths,
             price_cents: totalCents,
-            balance_cents: owner?.balanceCents ?? 0,
+            balance_cents: balanceCents,
           });
-          return { ctx, priceCents: totalCents, balanceCents: owner?.balanceCents ?? 0 };
+          return { ctx, priceCents: totalCents, balanceCents };
         });
         if (!marked) return null;
         failed += 1;
@@ -233,7 +217,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       `${days}-day warning`,
       marked.map((row) => row.id),
       async (id) => {
-        const ctx = await jobsRepository.context(db, id);
+        const ctx = await vpsRepository.serverContext(db, id);
         if (!ctx) return null;
         await notify(mailer, log, ctx.owner, (language) =>
           vpsExpiryWarningMail(language, {
@@ -259,26 +243,24 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
     const ids = await jobsRepository.serverIds(db, due);
     const moved = await each(kind, ids, async (id) => {
       const result = await inTransaction(db, async (tx) => {
-        const ctx = await jobsRepository.lockServer(tx, id, due);
+        const ctx = await vpsRepository.lockDueServer(tx, id, due);
         if (!ctx) return null;
         const operation = await tryInsertOperation(tx, { serverId: id, kind, actorId: null });
         if (!operation) return null;
         const revokeAt = plusDays(ctx.server.paidUntil, graceDays);
         if (kind === 'block') {
-          await tx
-            .update(vpsServers)
-            .set({ status: 'blocked', blockedAt: now })
-            .where(eq(vpsServers.id, id));
-          await audit(tx, 'vps.block', ctx.server, {
+          await vpsRepository.updateServer(tx, id, { status: 'blocked', blockedAt: now });
+          await auditServer(tx, 'vps.block', ctx.server, {
             operation_id: operation.id,
             paid_until: ctx.server.paidUntil.toISOString(),
             revoke_at: revokeAt.toISOString(),
           });
         } else {
-          await tx
-            .update(vpsServers)
-            .set({ status: 'revoked', revokedAt: now, autoRenew: false })
-            .where(eq(vpsServers.id, id));
+          await vpsRepository.updateServer(tx, id, {
+            status: 'revoked',
+            revokedAt: now,
+            autoRenew: false,
+          });
           // an upgrade it was waiting for will not happen: cancelled and paid back
           const cancelled = await tx
             .update(vpsUpgrades)
@@ -294,7 +276,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
                 null,
               );
           }
-          await audit(tx, 'vps.revoke', ctx.server, {
+          await auditServer(tx, 'vps.revoke', ctx.server, {
             operation_id: operation.id,
             blocked_at: ctx.server.blockedAt?.toISOString() ?? null,
             cancelled_upgrades: cancelled.map((upgrade) => upgrade.id),
@@ -341,7 +323,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
             .where(and(eq(vpsUpgrades.id, upgradeId), due))
             .for('update', { skipLocked: true });
           if (!upgrade) return null;
-          const ctx = await jobsRepository.lockServer(
+          const ctx = await vpsRepository.lockDueServer(
             tx,
             upgrade.serverId,
             sql`${vpsServers.status} = 'active'`,

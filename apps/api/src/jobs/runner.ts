@@ -1,9 +1,7 @@
 import type { PowerState } from '@tradehost/contracts';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Db, Executor } from '../db/client.ts';
-import { charges, vpsServers, vpsUpgrades } from '../db/schema/index.ts';
+import type { Db } from '../db/client.ts';
 import { inTransaction } from '../db/transaction.ts';
 import {
   isHypervisorError,
@@ -13,18 +11,21 @@ import {
 } from '../integrations/hypervisor/index.ts';
 import type { Mailer } from '../integrations/mail/index.ts';
 import {
-  vpsCreateFailedMail,
   vpsReactivatedMail,
   vpsReadyMail,
   vpsUpgradeDoneMail,
-  vpsUpgradeFailedMail,
 } from '../integrations/mail/templates.ts';
 import { sealSecret } from '../lib/crypto-box.ts';
-import { auditRepository } from '../modules/audit/audit.repository.ts';
-import { vpsBilling } from '../modules/vps/vps.billing.ts';
+import { auditServer, notify, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
+import {
+  failCreate,
+  failUpgrade,
+  tellFailure,
+  upgradeDetails,
+} from '../modules/vps/vps.failures.ts';
 import type { OperationRow } from '../modules/vps/vps.operations.ts';
-import { jobsRepository, type ServerContext } from './jobs.repository.ts';
-import { notify, rateLabel, serversLink } from './notify.ts';
+import { vpsRepository, type ServerContext } from '../modules/vps/vps.repository.ts';
+import { jobsRepository } from './jobs.repository.ts';
 import { randomServerPassword } from './password.ts';
 
 /**
@@ -176,18 +177,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   }
 
   async function finishOnly(op: OperationRow, error: unknown): Promise<void> {
-    await inTransaction(db, (tx) =>
-      jobsRepository.finish(tx, op, { status: 'failed', error: errorText(error), now: now() }),
-    );
-  }
-
-  async function chargeAmount(tx: Executor, chargeId: number | null): Promise<number | null> {
-    if (chargeId === null) return null;
-    const [row] = await tx
-      .select({ amountCents: charges.amountCents })
-      .from(charges)
-      .where(eq(charges.id, chargeId));
-    return row?.amountCents ?? null;
+    await inTransaction(db, (tx) => jobsRepository.finish(tx, op, errorText(error), now()));
   }
 
   // ---- create ----------------------------------------------------------------------------
@@ -236,32 +226,21 @@ export function createRunner(deps: RunnerDeps): Runner {
 
     if (outcome.ok) {
       const recorded = await inTransaction(db, async (tx) => {
-        const finished = await jobsRepository.finish(tx, op, {
-          status: 'succeeded',
-          error: null,
-          now: now(),
+        if (!(await jobsRepository.finish(tx, op, null, now()))) return false;
+        await vpsRepository.updateServer(tx, server.id, {
+          status: 'active',
+          power: 'running',
+          machineId: machineId!,
+          host: address.host,
+          port: address.port,
+          username,
+          passwordEnc: sealed,
+          failure: null,
         });
-        if (!finished) return false;
-        await tx
-          .update(vpsServers)
-          .set({
-            status: 'active',
-            power: 'running',
-            machineId: machineId!,
-            host: address.host,
-            port: address.port,
-            username,
-            passwordEnc: sealed,
-            failure: null,
-          })
-          .where(eq(vpsServers.id, server.id));
-        await auditRepository.insert(tx, {
-          actorId: null,
-          action: 'vps.created',
-          subjectType: 'vps_server',
-          subjectId: String(server.id),
-          targetUserId: owner.id,
-          details: { operation_id: op.id, machine_id: machineId, host: address.host },
+        await auditServer(tx, 'vps.created', server, {
+          operation_id: op.id,
+          machine_id: machineId,
+          host: address.host,
         });
         return true;
       });
@@ -296,60 +275,10 @@ export function createRunner(deps: RunnerDeps): Runner {
       }
     }
     const failed = await inTransaction(db, async (tx) => {
-      const finished = await jobsRepository.finish(tx, op, {
-        status: 'failed',
-        error: operatorText,
-        now: now(),
-      });
-      if (!finished) return null;
-      const [current] = await tx
-        .select({ status: vpsServers.status })
-        .from(vpsServers)
-        .where(eq(vpsServers.id, server.id))
-        .for('update');
-      // only a server still being created fails (and is refunded) here
-      if (current?.status !== 'provisioning') return null;
-      const refunded =
-        server.chargeId !== null &&
-        (await vpsBilling.refund(
-          tx,
-          server.chargeId,
-          `Refund: VPS #${server.id} could not be created`,
-          null,
-        ));
-      const refundedCents = refunded ? await chargeAmount(tx, server.chargeId) : null;
-      const failure = `The server could not be created: ${reasonText(error)}${
-        refunded ? ' The payment was returned to your balance.' : ''
-      }`;
-      await tx
-        .update(vpsServers)
-        .set({ status: 'failed', power: 'unknown', machineId: null, failure })
-        .where(eq(vpsServers.id, server.id));
-      await auditRepository.insert(tx, {
-        actorId: null,
-        action: 'vps.create_failed',
-        subjectType: 'vps_server',
-        subjectId: String(server.id),
-        targetUserId: owner.id,
-        details: {
-          operation_id: op.id,
-          error: operatorText,
-          refunded_cents: refundedCents ?? 0,
-        },
-      });
-      return { refundedCents };
+      if (!(await jobsRepository.finish(tx, op, operatorText, now()))) return null;
+      return failCreate(tx, op, { error: operatorText, reason: reasonText(error) });
     });
-    if (!failed) return;
-    await notify(mailer, log, owner, (language) =>
-      vpsCreateFailedMail(language, {
-        name: owner.name,
-        serverId: server.id,
-        rate: rateLabel(rate),
-        link,
-        reason: capitalize(reasonText(error)),
-        refundedCents: failed.refundedCents,
-      }),
-    );
+    if (failed) await tellFailure(deps, failed, capitalize(reasonText(error)));
   }
 
   /** Deletes a machine this runner made and will not hand over (best effort, logged). */
@@ -401,36 +330,21 @@ export function createRunner(deps: RunnerDeps): Runner {
 
     const at = now();
     const reactivated = await inTransaction(db, async (tx) => {
-      const finished = await jobsRepository.finish(tx, op, {
-        status: error ? 'failed' : 'succeeded',
-        error: error ? errorText(error) : null,
-        now: at,
-      });
-      if (!finished) return null;
-      const values: Partial<typeof vpsServers.$inferInsert> = { power };
+      if (!(await jobsRepository.finish(tx, op, error ? errorText(error) : null, at))) return null;
       // the machine is gone: nothing to log in to any more
-      if (op.kind === 'revoke' && !error) values.passwordEnc = null;
-      await tx.update(vpsServers).set(values).where(eq(vpsServers.id, server.id));
+      const updated = await vpsRepository.updateServer(
+        tx,
+        server.id,
+        op.kind === 'revoke' && !error ? { power, passwordEnc: null } : { power },
+      );
       if (op.kind !== 'reactivate' || error) return null;
       // renewed in time: active again (the renewal has usually done it already)
-      const [row] = await tx
-        .update(vpsServers)
-        .set({ status: 'active', blockedAt: null })
-        .where(and(eq(vpsServers.id, server.id), eq(vpsServers.status, 'blocked')))
-        .returning({ id: vpsServers.id });
-      const [current] = await tx
-        .select({ status: vpsServers.status, paidUntil: vpsServers.paidUntil })
-        .from(vpsServers)
-        .where(eq(vpsServers.id, server.id));
-      await auditRepository.insert(tx, {
-        actorId: null,
-        action: 'vps.reactivate',
-        subjectType: 'vps_server',
-        subjectId: String(server.id),
-        targetUserId: owner.id,
-        details: { operation_id: op.id, unblocked_here: Boolean(row) },
+      const unblocked = await vpsRepository.unblockServer(tx, server.id);
+      await auditServer(tx, 'vps.reactivate', server, {
+        operation_id: op.id,
+        unblocked_here: unblocked,
       });
-      return current ?? null;
+      return { status: unblocked ? 'active' : updated.status, paidUntil: updated.paidUntil };
     });
     if (reactivated?.status === 'active') {
       await notify(mailer, log, owner, (language) =>
@@ -451,13 +365,13 @@ export function createRunner(deps: RunnerDeps): Runner {
     const { server, owner } = ctx;
     const upgradeId = Number(op.payload.upgradeId);
     const pending = Number.isSafeInteger(upgradeId)
-      ? await jobsRepository.upgrade(db, upgradeId)
+      ? await vpsRepository.upgrade(db, upgradeId)
       : undefined;
     if (!pending || pending.serverId !== server.id) {
       await finishOnly(op, new RunnerFailure('the operation names no upgrade of this server'));
       return;
     }
-    const target = await jobsRepository.rate(db, pending.toRateId);
+    const target = await vpsRepository.rate(db, pending.toRateId);
     const id = server.machineId;
     /** null: resized; else why not (the upgrade fails and is refunded). */
     let resizeError: unknown = null;
@@ -494,74 +408,44 @@ export function createRunner(deps: RunnerDeps): Runner {
     const failure = resizeError ?? startError;
 
     const result = await inTransaction(db, async (tx) => {
-      const finished = await jobsRepository.finish(tx, op, {
-        status: failure ? 'failed' : 'succeeded',
-        error: failure
-          ? upgraded
-            ? `resized, but the machine did not start again: ${errorText(failure)}`
-            : errorText(failure)
-          : null,
-        now: now(),
-      });
-      if (!finished) return null;
-      // only a pending upgrade is decided here (once)
-      const [decided] = await tx
-        .update(vpsUpgrades)
-        .set({ status: upgraded ? 'done' : 'failed', finishedAt: now() })
-        .where(and(eq(vpsUpgrades.id, pending.id), eq(vpsUpgrades.status, 'pending')))
-        .returning();
-      await tx
-        .update(vpsServers)
-        .set(decided && upgraded ? { power, rateId: decided.toRateId } : { power })
-        .where(eq(vpsServers.id, server.id));
-      if (!decided) return null;
-      let refundedCents: number | null = null;
-      if (!upgraded && decided.chargeId !== null) {
-        const refunded = await vpsBilling.refund(
-          tx,
-          decided.chargeId,
-          `Refund: upgrade of VPS #${server.id} failed`,
-          null,
-        );
-        if (refunded) refundedCents = await chargeAmount(tx, decided.chargeId);
+      const error = failure
+        ? upgraded
+          ? `resized, but the machine did not start again: ${errorText(failure)}`
+          : errorText(failure)
+        : null;
+      if (!(await jobsRepository.finish(tx, op, error, now()))) return null;
+      if (!upgraded) {
+        await vpsRepository.updateServer(tx, server.id, { power });
+        const cause = { error: errorText(resizeError), reason: reasonText(resizeError) };
+        return failUpgrade(tx, op, cause, now());
       }
-      await auditRepository.insert(tx, {
-        actorId: null,
-        action: upgraded ? 'vps.upgrade_done' : 'vps.upgrade_failed',
-        subjectType: 'vps_server',
-        subjectId: String(server.id),
-        targetUserId: owner.id,
-        details: {
-          operation_id: op.id,
-          upgrade_id: decided.id,
-          from_rate_id: decided.fromRateId,
-          to_rate_id: decided.toRateId,
-          ...(failure ? { error: errorText(failure) } : {}),
-          ...(upgraded ? {} : { refunded_cents: refundedCents ?? 0 }),
-        },
+      // only a pending upgrade is decided here (once)
+      const decided = await vpsRepository.decideUpgrade(tx, pending.id, server.id, 'done', now());
+      await vpsRepository.updateServer(
+        tx,
+        server.id,
+        decided ? { power, rateId: decided.toRateId } : { power },
+      );
+      if (!decided) return null;
+      await auditServer(tx, 'vps.upgrade_done', server, {
+        ...upgradeDetails(op.id, decided),
+        ...(failure ? { error: errorText(failure) } : {}),
       });
-      return { refundedCents };
+      return 'done' as const;
     });
-    if (!result) return;
-    const rate = target ? rateLabel(target) : `#${pending.toRateId}`;
-    await notify(mailer, log, owner, (language) =>
-      upgraded
-        ? vpsUpgradeDoneMail(language, {
-            name: owner.name,
-            serverId: server.id,
-            rate,
-            link,
-            running: power === 'running',
-          })
-        : vpsUpgradeFailedMail(language, {
-            name: owner.name,
-            serverId: server.id,
-            rate,
-            link,
-            reason: capitalize(reasonText(failure)),
-            refundedCents: result.refundedCents,
-          }),
-    );
+    if (result === 'done') {
+      await notify(mailer, log, owner, (language) =>
+        vpsUpgradeDoneMail(language, {
+          name: owner.name,
+          serverId: server.id,
+          rate: rateLabel(target!),
+          link,
+          running: power === 'running',
+        }),
+      );
+    } else if (result) {
+      await tellFailure(deps, result, capitalize(reasonText(resizeError)));
+    }
   }
 
   return {
@@ -569,7 +453,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       const op = await inTransaction(db, (tx) => jobsRepository.claim(tx, operationId, now()));
       if (!op) return;
       try {
-        const ctx = await jobsRepository.context(db, op.serverId);
+        const ctx = await vpsRepository.serverContext(db, op.serverId);
         if (!ctx) {
           await finishOnly(op, new RunnerFailure('the server no longer exists'));
           return;

@@ -98,24 +98,6 @@ export function resetCodeMail(
 const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const dollars = (cents: number) => `$${formatCents(cents)}`;
 
-/** A letter of plain paragraphs (escaped for HTML) and an optional button to the console. */
-function plainMail(
-  language: Language,
-  subject: string,
-  paragraphs: string[],
-  action?: { href: string; label: string },
-): RenderedMail {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.href}`] : []), BRAND];
-  return {
-    subject,
-    text: `${text.join('\n\n')}\n`,
-    html: layout(language, subject, [
-      ...paragraphs.map(escapeHtml),
-      ...(action ? [button(action.href, action.label)] : []),
-    ]),
-  };
-}
-
 export interface VpsMailServer {
   name: string;
   serverId: number;
@@ -130,36 +112,46 @@ const openServers = (language: Language, link: string) => ({
   label: language === 'ru' ? 'Открыть мои серверы' : 'Open my servers',
 });
 
+/**
+ * A VPS letter: "TradeHost: <subject>", the greeting, plain paragraphs (escaped for HTML) and a
+ * button, to the console's servers page unless told otherwise.
+ */
+function vpsMail(
+  language: Language,
+  to: { name: string; link: string },
+  subject: string,
+  paragraphs: string[],
+  action = openServers(language, to.link),
+): RenderedMail {
+  const title = `${BRAND}: ${subject}`;
+  const lines = [
+    language === 'ru' ? `Здравствуйте, ${to.name}!` : `Hello ${to.name},`,
+    ...paragraphs,
+  ];
+  return {
+    subject: title,
+    text: `${[...lines, `${action.label}: ${action.href}`, BRAND].join('\n\n')}\n`,
+    html: layout(language, title, [...lines.map(escapeHtml), button(action.href, action.label)]),
+  };
+}
+
 /** The server is created and running; the password is only shown in the console. */
 export function vpsReadyMail(
   language: Language,
   input: VpsMailServer & { host: string; port: number; username: string },
 ): RenderedMail {
-  const { name, serverId, rate, host, port, username, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: сервер №${serverId} готов`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, host, port, username } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `сервер №${serverId} готов`, [
         `Ваш сервер №${serverId} (${rate}) создан и запущен.`,
         `Адрес для подключения по RDP: ${host}:${port}, пользователь: ${username}.`,
         'Пароль мы не отправляем по почте: откройте «Данные для входа» в списке серверов, там же можно скачать файл .rdp.',
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} is ready`,
-    [
-      `Hello ${name},`,
-      `Your server #${serverId} (${rate}) is created and running.`,
-      `Connect by RDP to ${host}:${port} as ${username}.`,
-      'We never send the password by e-mail: open "Login details" in your servers list, where you can also download an .rdp file.',
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} is ready`, [
+        `Your server #${serverId} (${rate}) is created and running.`,
+        `Connect by RDP to ${host}:${port} as ${username}.`,
+        'We never send the password by e-mail: open "Login details" in your servers list, where you can also download an .rdp file.',
+      ]);
 }
 
 /** The server could not be created; what was paid for it went back to the balance. */
@@ -167,35 +159,22 @@ export function vpsCreateFailedMail(
   language: Language,
   input: VpsMailServer & { reason: string; refundedCents: number | null },
 ): RenderedMail {
-  const { name, serverId, rate, reason, refundedCents, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: не удалось создать сервер №${serverId}`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, reason, refundedCents } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `не удалось создать сервер №${serverId}`, [
         `К сожалению, сервер №${serverId} (${rate}) создать не удалось. Причина: ${reason}`,
         refundedCents
           ? `Оплата ${dollars(refundedCents)} возвращена на ваш баланс.`
           : 'Оплата за этот сервер не списывалась.',
         'Вы можете заказать сервер ещё раз или написать в поддержку.',
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} could not be created`,
-    [
-      `Hello ${name},`,
-      `We are sorry: server #${serverId} (${rate}) could not be created. Reason: ${reason}`,
-      refundedCents
-        ? `The payment of ${dollars(refundedCents)} has been returned to your balance.`
-        : 'Nothing was charged for this server.',
-      'You can order it again or write to support.',
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} could not be created`, [
+        `We are sorry: server #${serverId} (${rate}) could not be created. Reason: ${reason}`,
+        refundedCents
+          ? `The payment of ${dollars(refundedCents)} has been returned to your balance.`
+          : 'Nothing was charged for this server.',
+        'You can order it again or write to support.',
+      ]);
 }
 
 /** The paid period ends in `days` days (3 or 1). */
@@ -203,236 +182,132 @@ export function vpsExpiryWarningMail(
   language: Language,
   input: VpsMailServer & { days: number; paidUntil: Date; autoRenew: boolean },
 ): RenderedMail {
-  const { name, serverId, rate, days, paidUntil, autoRenew, link } = input;
-  if (language === 'ru') {
-    const when = days === 1 ? 'через 1 день' : `через ${days} дня`;
-    return plainMail(
-      language,
-      `${BRAND}: сервер №${serverId} оплачен до ${utc(paidUntil)}`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, days, paidUntil, autoRenew } = input;
+  const when = days === 1 ? 'через 1 день' : `через ${days} дня`;
+  return language === 'ru'
+    ? vpsMail(language, input, `сервер №${serverId} оплачен до ${utc(paidUntil)}`, [
         `Оплаченный период сервера №${serverId} (${rate}) заканчивается ${when}: ${utc(paidUntil)}.`,
         autoRenew
           ? 'Включено автопродление: пополните баланс, чтобы его хватило на следующий период.'
           : 'Продлите сервер, иначе после этой даты он будет заблокирован (данные сохранятся на время льготного периода).',
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} is paid until ${utc(paidUntil)}`,
-    [
-      `Hello ${name},`,
-      `The paid period of server #${serverId} (${rate}) ends in ${days} ${days === 1 ? 'day' : 'days'}: ${utc(paidUntil)}.`,
-      autoRenew
-        ? 'Auto-renewal is on: make sure your balance covers the next period.'
-        : 'Renew it, or after that date it is blocked (its data is kept for a grace period).',
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} is paid until ${utc(paidUntil)}`, [
+        `The paid period of server #${serverId} (${rate}) ends in ${days} ${days === 1 ? 'day' : 'days'}: ${utc(paidUntil)}.`,
+        autoRenew
+          ? 'Auto-renewal is on: make sure your balance covers the next period.'
+          : 'Renew it, or after that date it is blocked (its data is kept for a grace period).',
+      ]);
 }
 
 export function vpsAutoRenewedMail(
   language: Language,
   input: VpsMailServer & { months: number; chargedCents: number; paidUntil: Date },
 ): RenderedMail {
-  const { name, serverId, rate, months, chargedCents, paidUntil, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: сервер №${serverId} продлён автоматически`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, months, chargedCents, paidUntil } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `сервер №${serverId} продлён автоматически`, [
         `Сервер №${serverId} (${rate}) продлён автоматически на ${months} мес. С баланса списано ${dollars(chargedCents)}.`,
         `Теперь он оплачен до ${utc(paidUntil)}.`,
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} renewed automatically`,
-    [
-      `Hello ${name},`,
-      `Server #${serverId} (${rate}) was renewed automatically for ${months} ${months === 1 ? 'month' : 'months'}; ${dollars(chargedCents)} was taken from your balance.`,
-      `It is now paid until ${utc(paidUntil)}.`,
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} renewed automatically`, [
+        `Server #${serverId} (${rate}) was renewed automatically for ${months} ${months === 1 ? 'month' : 'months'}; ${dollars(chargedCents)} was taken from your balance.`,
+        `It is now paid until ${utc(paidUntil)}.`,
+      ]);
 }
 
 export function vpsAutoRenewFailedMail(
   language: Language,
   input: VpsMailServer & { priceCents: number; balanceCents: number; paidUntil: Date },
 ): RenderedMail {
-  const { name, serverId, rate, priceCents, balanceCents, paidUntil, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: не удалось продлить сервер №${serverId}`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, priceCents, balanceCents, paidUntil } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `не удалось продлить сервер №${serverId}`, [
         `Автопродление сервера №${serverId} (${rate}) не выполнено: на балансе ${dollars(balanceCents)}, а продление стоит ${dollars(priceCents)}.`,
         `Пополните баланс до ${utc(paidUntil)} — мы попробуем снова, — или продлите сервер вручную, иначе он будет заблокирован.`,
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} could not be renewed`,
-    [
-      `Hello ${name},`,
-      `Auto-renewal of server #${serverId} (${rate}) did not go through: your balance is ${dollars(balanceCents)} and the renewal costs ${dollars(priceCents)}.`,
-      `Top up before ${utc(paidUntil)} (we will try again) or renew it by hand, or it will be blocked.`,
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} could not be renewed`, [
+        `Auto-renewal of server #${serverId} (${rate}) did not go through: your balance is ${dollars(balanceCents)} and the renewal costs ${dollars(priceCents)}.`,
+        `Top up before ${utc(paidUntil)} (we will try again) or renew it by hand, or it will be blocked.`,
+      ]);
 }
 
 export function vpsBlockedMail(
   language: Language,
   input: VpsMailServer & { revokeAt: Date },
 ): RenderedMail {
-  const { name, serverId, rate, revokeAt, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: сервер №${serverId} заблокирован`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, revokeAt } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `сервер №${serverId} заблокирован`, [
         `Оплаченный период сервера №${serverId} (${rate}) закончился, сервер остановлен и заблокирован. Данные на нём сохранены.`,
         `Продлите его до ${utc(revokeAt)}, и он снова заработает. После этой даты сервер будет удалён вместе с данными.`,
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} is blocked`,
-    [
-      `Hello ${name},`,
-      `The paid period of server #${serverId} (${rate}) has ended, so it is stopped and blocked. Its data is kept.`,
-      `Renew it before ${utc(revokeAt)} and it runs again. After that date the server and its data are deleted.`,
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} is blocked`, [
+        `The paid period of server #${serverId} (${rate}) has ended, so it is stopped and blocked. Its data is kept.`,
+        `Renew it before ${utc(revokeAt)} and it runs again. After that date the server and its data are deleted.`,
+      ]);
 }
 
 export function vpsReactivatedMail(
   language: Language,
   input: VpsMailServer & { paidUntil: Date },
 ): RenderedMail {
-  const { name, serverId, rate, paidUntil, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: сервер №${serverId} снова работает`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, paidUntil } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `сервер №${serverId} снова работает`, [
         `Сервер №${serverId} (${rate}) разблокирован и запущен. Он оплачен до ${utc(paidUntil)}.`,
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} is running again`,
-    [
-      `Hello ${name},`,
-      `Server #${serverId} (${rate}) is unblocked and running. It is paid until ${utc(paidUntil)}.`,
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} is running again`, [
+        `Server #${serverId} (${rate}) is unblocked and running. It is paid until ${utc(paidUntil)}.`,
+      ]);
 }
 
 export function vpsRevokedMail(language: Language, input: VpsMailServer): RenderedMail {
-  const { name, serverId, rate, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: сервер №${serverId} удалён`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `сервер №${serverId} удалён`, [
         `Сервер №${serverId} (${rate}) не был продлён в течение льготного периода, поэтому он удалён вместе с данными.`,
         'Новый сервер можно заказать в любое время.',
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} is revoked`,
-    [
-      `Hello ${name},`,
-      `Server #${serverId} (${rate}) was not renewed within the grace period, so it has been deleted with its data.`,
-      'You can order a new server at any time.',
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} is revoked`, [
+        `Server #${serverId} (${rate}) was not renewed within the grace period, so it has been deleted with its data.`,
+        'You can order a new server at any time.',
+      ]);
 }
 
 export function vpsUpgradeDoneMail(
   language: Language,
   input: VpsMailServer & { running: boolean },
 ): RenderedMail {
-  const { name, serverId, rate, running, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: сервер №${serverId} переведён на новый тариф`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, running } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `сервер №${serverId} переведён на новый тариф`, [
         `Сервер №${serverId} переведён на тариф ${rate}.`,
         running ? 'Он снова запущен.' : 'Сейчас он остановлен: запустите его из списка серверов.',
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} is upgraded`,
-    [
-      `Hello ${name},`,
-      `Server #${serverId} now runs on the ${rate} rate.`,
-      running ? 'It is running again.' : 'It is stopped now: start it from your servers list.',
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} is upgraded`, [
+        `Server #${serverId} now runs on the ${rate} rate.`,
+        running ? 'It is running again.' : 'It is stopped now: start it from your servers list.',
+      ]);
 }
 
 export function vpsUpgradeFailedMail(
   language: Language,
   input: VpsMailServer & { reason: string; refundedCents: number | null },
 ): RenderedMail {
-  const { name, serverId, rate, reason, refundedCents, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: не удалось сменить тариф сервера №${serverId}`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, reason, refundedCents } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, `не удалось сменить тариф сервера №${serverId}`, [
         `Перевести сервер №${serverId} на тариф ${rate} не удалось. Причина: ${reason}`,
         refundedCents
           ? `Оплата ${dollars(refundedCents)} возвращена на ваш баланс, сервер остался на прежнем тарифе.`
           : 'Сервер остался на прежнем тарифе.',
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: server #${serverId} could not be upgraded`,
-    [
-      `Hello ${name},`,
-      `Server #${serverId} could not be moved to the ${rate} rate. Reason: ${reason}`,
-      refundedCents
-        ? `The payment of ${dollars(refundedCents)} has been returned to your balance; the server stays on its rate.`
-        : 'The server stays on its rate.',
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, `server #${serverId} could not be upgraded`, [
+        `Server #${serverId} could not be moved to the ${rate} rate. Reason: ${reason}`,
+        refundedCents
+          ? `The payment of ${dollars(refundedCents)} has been returned to your balance; the server stays on its rate.`
+          : 'The server stays on its rate.',
+      ]);
 }
 
 /** An operator approved the test server: it is being created and runs for `trialDays` days. */
@@ -440,29 +315,16 @@ export function vpsTestApprovedMail(
   language: Language,
   input: VpsMailServer & { trialDays: number; paidUntil: Date },
 ): RenderedMail {
-  const { name, serverId, rate, trialDays, paidUntil, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: тестовый сервер одобрен`,
-      [
-        `Здравствуйте, ${name}!`,
+  const { serverId, rate, trialDays, paidUntil } = input;
+  return language === 'ru'
+    ? vpsMail(language, input, 'тестовый сервер одобрен', [
         `Ваша заявка на тестовый сервер одобрена. Сервер №${serverId} (${rate}) создаётся, это займёт несколько минут.`,
         `Он бесплатно работает ${trialDays} дн., до ${utc(paidUntil)}. Чтобы он работал и дальше, продлите его в списке серверов.`,
-      ],
-      openServers(language, link),
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: your test server is approved`,
-    [
-      `Hello ${name},`,
-      `Your test server request is approved. Server #${serverId} (${rate}) is being created; this takes a few minutes.`,
-      `It runs free for ${trialDays} ${trialDays === 1 ? 'day' : 'days'}, until ${utc(paidUntil)}. To keep it afterwards, renew it in your servers list.`,
-    ],
-    openServers(language, link),
-  );
+      ])
+    : vpsMail(language, input, 'your test server is approved', [
+        `Your test server request is approved. Server #${serverId} (${rate}) is being created; this takes a few minutes.`,
+        `It runs free for ${trialDays} ${trialDays === 1 ? 'day' : 'days'}, until ${utc(paidUntil)}. To keep it afterwards, renew it in your servers list.`,
+      ]);
 }
 
 /** An operator declined the test server, with the reason. */
@@ -470,27 +332,26 @@ export function vpsTestRejectedMail(
   language: Language,
   input: { name: string; reason: string; link: string },
 ): RenderedMail {
-  const { name, reason, link } = input;
-  if (language === 'ru') {
-    return plainMail(
-      language,
-      `${BRAND}: заявка на тестовый сервер отклонена`,
-      [
-        `Здравствуйте, ${name}!`,
-        `К сожалению, ваша заявка на тестовый сервер отклонена. Причина: ${reason}`,
-        'Вы можете заказать сервер на любой срок на странице тарифов.',
-      ],
-      { href: link, label: 'Открыть тарифы' },
-    );
-  }
-  return plainMail(
-    language,
-    `${BRAND}: your test server request was declined`,
-    [
-      `Hello ${name},`,
-      `We are sorry: your test server request was declined. Reason: ${reason}`,
-      'You can rent a server for any period on the rates page.',
-    ],
-    { href: link, label: 'Open the rates' },
-  );
+  const { reason, link } = input;
+  return language === 'ru'
+    ? vpsMail(
+        language,
+        input,
+        'заявка на тестовый сервер отклонена',
+        [
+          `К сожалению, ваша заявка на тестовый сервер отклонена. Причина: ${reason}`,
+          'Вы можете заказать сервер на любой срок на странице тарифов.',
+        ],
+        { href: link, label: 'Открыть тарифы' },
+      )
+    : vpsMail(
+        language,
+        input,
+        'your test server request was declined',
+        [
+          `We are sorry: your test server request was declined. Reason: ${reason}`,
+          'You can rent a server for any period on the rates page.',
+        ],
+        { href: link, label: 'Open the rates' },
+      );
 }

@@ -11,8 +11,8 @@ import {
   vpsServers,
 } from '../../db/schema/index.ts';
 import type { Paging } from '../balance/balance.repository.ts';
+import { owner, personOf } from '../vps/vps.repository.ts';
 
-const owner = alias(users, 'owner');
 const actor = alias(users, 'actor');
 const partner = alias(users, 'partner');
 
@@ -33,27 +33,26 @@ const stuckSince = (cutoff: Date): SQL =>
 const liveServers = sql<number>`(select count(*)::int from vps_servers s
   where s.rate_id = "vps_rates"."id" and s.status in ('provisioning', 'active', 'blocked'))`;
 
+/** Rates with the number of servers that live on them. */
+const ratesWithServers = (db: Executor) =>
+  db.select({ rate: vpsRates, servers: liveServers }).from(vpsRates);
+
+/** Promocodes with their partner, if any. */
+const promocodesWithOwner = (db: Executor) =>
+  db
+    .select({ promocode: promocodes, owner: personOf(partner) })
+    .from(promocodes)
+    .leftJoin(partner, eq(partner.id, promocodes.ownerUserId));
+
 /** The operator's VPS reads and writes: the catalogue, promocodes and the operations log. */
 export const adminVpsRepository = {
   /** Every rate, with the number of servers that live on it (not failed, not revoked). */
   async rates(db: Executor) {
-    return db
-      .select({
-        rate: vpsRates,
-        servers: liveServers,
-      })
-      .from(vpsRates)
-      .orderBy(asc(vpsRates.sort), asc(vpsRates.id));
+    return ratesWithServers(db).orderBy(asc(vpsRates.sort), asc(vpsRates.id));
   },
 
   async rateWithServers(db: Executor, id: number) {
-    const [row] = await db
-      .select({
-        rate: vpsRates,
-        servers: liveServers,
-      })
-      .from(vpsRates)
-      .where(eq(vpsRates.id, id));
+    const [row] = await ratesWithServers(db).where(eq(vpsRates.id, id));
     return row;
   },
 
@@ -90,13 +89,7 @@ export const adminVpsRepository = {
   // ---- promocodes -------------------------------------------------------------------------
 
   async promocodesPage(db: Executor, paging: Paging) {
-    const rows = await db
-      .select({
-        promocode: promocodes,
-        owner: { id: partner.id, email: partner.email, name: partner.name },
-      })
-      .from(promocodes)
-      .leftJoin(partner, eq(partner.id, promocodes.ownerUserId))
+    const rows = await promocodesWithOwner(db)
       .orderBy(desc(promocodes.id))
       .limit(paging.limit)
       .offset(paging.offset);
@@ -105,14 +98,7 @@ export const adminVpsRepository = {
   },
 
   async promocodeWithOwner(db: Executor, id: number) {
-    const [row] = await db
-      .select({
-        promocode: promocodes,
-        owner: { id: partner.id, email: partner.email, name: partner.name },
-      })
-      .from(promocodes)
-      .leftJoin(partner, eq(partner.id, promocodes.ownerUserId))
-      .where(eq(promocodes.id, id));
+    const [row] = await promocodesWithOwner(db).where(eq(promocodes.id, id));
     return row;
   },
 
@@ -187,8 +173,8 @@ function operationsWithPeople(db: Executor, stuckCutoff: Date) {
     .select({
       operation: vpsOperations,
       userId: vpsServers.userId,
-      user: { id: owner.id, email: owner.email, name: owner.name },
-      actor: { id: actor.id, email: actor.email, name: actor.name },
+      user: personOf(owner),
+      actor: personOf(actor),
       stuck: sql<boolean>`${stuckSince(stuckCutoff)}`,
     })
     .from(vpsOperations)

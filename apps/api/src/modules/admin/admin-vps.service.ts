@@ -1,6 +1,5 @@
 import {
   centsToDollars,
-  RENTAL_PERIODS,
   type AdminOperation,
   type AdminPromocode,
   type AdminRate,
@@ -11,14 +10,10 @@ import {
   type ServerStatus,
   type TestRequestStatus,
 } from '@tradehost/contracts';
-import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { charges, type vpsRates } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import {
-  vpsCreateFailedMail,
   vpsTestApprovedMail,
-  vpsUpgradeFailedMail,
   vpsTestRejectedMail,
   type RenderedMail,
 } from '../../integrations/mail/templates.ts';
@@ -27,16 +22,16 @@ import { auditRepository } from '../audit/audit.repository.ts';
 import { pagingOf } from '../balance/balance.repository.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { userRepository } from '../user/user.repository.ts';
-import { vpsBilling } from '../vps/vps.billing.ts';
-import { toAdminServer, toRate, toTestRequest } from '../vps/vps.mapper.ts';
+import { notify, rateLabel, serversLink } from '../vps/vps.effects.ts';
+import { failEffects, tellFailure } from '../vps/vps.failures.ts';
+import { toAdminServer, toPeriods, toRate, toTestRequest } from '../vps/vps.mapper.ts';
 import { insertOperation, type OperationQueue, type OperationRow } from '../vps/vps.operations.ts';
-import { vpsRepository } from '../vps/vps.repository.ts';
+import { vpsRepository, type RateRow } from '../vps/vps.repository.ts';
 import { adminVpsRepository, type OperationStatusFilter } from './admin-vps.repository.ts';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
-type RateRow = typeof vpsRates.$inferSelect;
 type RateFields = {
   name: string;
   cpu_cores: number;
@@ -108,100 +103,6 @@ function toAdminOperation(row: OperationWithPeople): AdminOperation {
   };
 }
 
-/** What an operator's failing of an operation tells the user, once committed. */
-type FailNotice =
-  | { kind: 'create'; serverId: number; refundedCents: number | null }
-  | { kind: 'upgrade'; serverId: number; toRateId: number; refundedCents: number | null };
-
-/**
- * The effects of a failed run of `operation`, as the runner (jobs/runner.ts) records them, for
- * an operator failing it by hand: a create leaves its server Failed with an honest `failure` and
- * refunds the order; an upgrade is marked failed and its charge refunded. Control and lifecycle
- * operations change nothing else (the next operation reads the machine's state again).
- */
-async function failEffects(
-  tx: Tx,
-  operation: OperationRow,
-  reason: string,
-  at: Date,
-): Promise<FailNotice | null> {
-  if (operation.kind === 'create') {
-    const server = await vpsRepository.lockServer(tx, operation.serverId, null);
-    // only a server still being created fails (and is refunded) here
-    if (!server || server.status !== 'provisioning') return null;
-    const refunded =
-      server.chargeId !== null &&
-      (await vpsBilling.refund(
-        tx,
-        server.chargeId,
-        `Refund: VPS #${server.id} could not be created`,
-        null,
-      ));
-    const refundedCents = refunded ? await chargeCents(tx, server.chargeId!) : null;
-    await vpsRepository.updateServer(tx, server.id, {
-      status: 'failed',
-      power: 'unknown',
-      failure: `The server could not be created: ${/[.!?]$/.test(reason) ? reason : `${reason}.`}${
-        refunded ? ' The payment was returned to your balance.' : ''
-      }`,
-    });
-    await auditRepository.insert(tx, {
-      actorId: null,
-      action: 'vps.create_failed',
-      subjectType: 'vps_server',
-      subjectId: String(server.id),
-      targetUserId: server.userId,
-      details: { operation_id: operation.id, error: reason, refunded_cents: refundedCents ?? 0 },
-    });
-    return { kind: 'create', serverId: server.id, refundedCents };
-  }
-  if (operation.kind === 'upgrade') {
-    const upgradeId = Number(operation.payload.upgradeId);
-    const upgrade = await vpsRepository.pendingUpgrade(tx, operation.serverId);
-    if (!upgrade || upgrade.id !== upgradeId) return null;
-    await vpsRepository.updateUpgrade(tx, upgrade.id, { status: 'failed', finishedAt: at });
-    const refunded =
-      upgrade.chargeId !== null &&
-      (await vpsBilling.refund(
-        tx,
-        upgrade.chargeId,
-        `Refund: upgrade of VPS #${upgrade.serverId} failed`,
-        null,
-      ));
-    const refundedCents = refunded ? upgrade.priceCents : null;
-    await auditRepository.insert(tx, {
-      actorId: null,
-      action: 'vps.upgrade_failed',
-      subjectType: 'vps_server',
-      subjectId: String(upgrade.serverId),
-      targetUserId: upgrade.userId,
-      details: {
-        operation_id: operation.id,
-        upgrade_id: upgrade.id,
-        from_rate_id: upgrade.fromRateId,
-        to_rate_id: upgrade.toRateId,
-        error: reason,
-        refunded_cents: refundedCents ?? 0,
-      },
-    });
-    return {
-      kind: 'upgrade',
-      serverId: upgrade.serverId,
-      toRateId: upgrade.toRateId,
-      refundedCents,
-    };
-  }
-  return null;
-}
-
-async function chargeCents(tx: Executor, chargeId: number): Promise<number | null> {
-  const [row] = await tx
-    .select({ amountCents: charges.amountCents })
-    .from(charges)
-    .where(eq(charges.id, chargeId));
-  return row?.amountCents ?? null;
-}
-
 export type AdminVpsService = ReturnType<typeof createAdminVpsService>;
 
 /** The operator's side of VPS rental. Every change is written with its audit row. */
@@ -224,45 +125,14 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
   ) {
     try {
       const user = await userRepository.findById(db, userId);
-      if (!user) return;
-      await mailer.send({ to: user.email, ...render(user.language, user.name) });
+      if (user) await notify(mailer, log, user, (language) => render(language, user.name));
     } catch (error) {
-      log.error({ err: error, userId }, 'VPS mail failed');
+      log.error({ err: error, userId }, 'a VPS mail could not be sent');
     }
   }
 
-  /** The user's mail of a failed create or upgrade, as the runner sends it. */
-  async function tellFailure(userId: number, notice: FailNotice, reason: string) {
-    const serverView = await vpsRepository.serverView(db, notice.serverId);
-    if (!serverView) return;
-    const { rate } = serverView;
-    const toRate =
-      notice.kind === 'upgrade' ? await vpsRepository.rate(db, notice.toRateId) : undefined;
-    const base = { serverId: notice.serverId, link: `${config.publicUrl}/vps`, reason };
-    await mail(userId, (language, name) =>
-      notice.kind === 'create'
-        ? vpsCreateFailedMail(language, {
-            ...base,
-            name,
-            rate: `${rate.name}, ${rate.location}`,
-            refundedCents: notice.refundedCents,
-          })
-        : vpsUpgradeFailedMail(language, {
-            ...base,
-            name,
-            rate: toRate ? `${toRate.name}, ${toRate.location}` : `#${notice.toRateId}`,
-            refundedCents: notice.refundedCents,
-          }),
-    );
-  }
-
   async function periods(on: Executor): Promise<PeriodDiscount[]> {
-    const rows = await vpsRepository.periods(on);
-    const discounts = new Map(rows.map((p) => [p.months, p.discountPercent]));
-    return RENTAL_PERIODS.map((months) => ({
-      months,
-      discount_percent: discounts.get(months) ?? 0,
-    }));
+    return toPeriods(await vpsRepository.periods(on));
   }
 
   async function rateOr404(on: Executor, id: number) {
@@ -288,6 +158,39 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
     const row = await adminVpsRepository.operationWithPeople(on, id, stuckCutoff());
     if (!row) throw new AppError(404, 'NOT_FOUND');
     return toAdminOperation(row);
+  }
+
+  /** An operation to retry or fail, locked: 404 unknown, 409 when it has ended. */
+  async function unfinishedOperation(tx: Tx, id: number): Promise<OperationRow> {
+    const operation = await adminVpsRepository.lockOperation(tx, id);
+    if (!operation) throw new AppError(404, 'NOT_FOUND');
+    if (operation.status === 'succeeded' || operation.status === 'failed')
+      throw new AppError(409, 'OPERATION_FINISHED');
+    return operation;
+  }
+
+  /** The operator's audit row of what was done to an operation (as it was before). */
+  async function auditOperation(
+    tx: Tx,
+    adminId: number,
+    action: 'vps.operation_retry' | 'vps.operation_fail',
+    operation: OperationRow,
+    details: Record<string, unknown>,
+  ) {
+    const server = await vpsRepository.lockServer(tx, operation.serverId, null);
+    await auditRepository.insert(tx, {
+      actorId: adminId,
+      action,
+      subjectType: 'vps_operation',
+      subjectId: String(operation.id),
+      targetUserId: server?.userId ?? null,
+      details: {
+        server_id: operation.serverId,
+        kind: operation.kind,
+        was: operation.status,
+        ...details,
+      },
+    });
   }
 
   const pageMeta = (page: number, perPage: number, total: number) => ({
@@ -537,8 +440,8 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
         vpsTestApprovedMail(language, {
           name,
           serverId: server.id,
-          rate: `${rate.name}, ${rate.location}`,
-          link: `${config.publicUrl}/vps`,
+          rate: rateLabel(rate),
+          link: serversLink(config),
           trialDays: config.vps.trialDays,
           paidUntil: server.paidUntil,
         }),
@@ -571,7 +474,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
         return { userId: request.userId, body: { test_request: await testRequestView(tx, id) } };
       });
       await mail(result.userId, (language, name) =>
-        vpsTestRejectedMail(language, { name, reason, link: `${config.publicUrl}/vps` }),
+        vpsTestRejectedMail(language, { name, reason, link: serversLink(config) }),
       );
       return result.body;
     },
@@ -619,10 +522,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
     /** A stuck operation queued again (its attempts kept) and dispatched. */
     async retryOperation(adminId: number, id: number): Promise<{ operation: AdminOperation }> {
       const result = await inTransaction(db, async (tx) => {
-        const operation = await adminVpsRepository.lockOperation(tx, id);
-        if (!operation) throw new AppError(404, 'NOT_FOUND');
-        if (operation.status === 'succeeded' || operation.status === 'failed')
-          throw new AppError(409, 'OPERATION_FINISHED');
+        const operation = await unfinishedOperation(tx, id);
         const since = operation.startedAt ?? operation.createdAt;
         if (since.getTime() >= stuckCutoff().getTime())
           throw new AppError(409, 'OPERATION_NOT_STUCK');
@@ -631,19 +531,8 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
           startedAt: null,
           error: null,
         });
-        const server = await vpsRepository.lockServer(tx, operation.serverId, null);
-        await auditRepository.insert(tx, {
-          actorId: adminId,
-          action: 'vps.operation_retry',
-          subjectType: 'vps_operation',
-          subjectId: String(id),
-          targetUserId: server?.userId ?? null,
-          details: {
-            server_id: operation.serverId,
-            kind: operation.kind,
-            was: operation.status,
-            attempts: operation.attempts,
-          },
+        await auditOperation(tx, adminId, 'vps.operation_retry', operation, {
+          attempts: operation.attempts,
         });
         return { operation: await operationView(tx, id) };
       });
@@ -661,36 +550,21 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
       reason: string,
     ): Promise<{ operation: AdminOperation }> {
       const result = await inTransaction(db, async (tx) => {
-        const operation = await adminVpsRepository.lockOperation(tx, id);
-        if (!operation) throw new AppError(404, 'NOT_FOUND');
-        if (operation.status === 'succeeded' || operation.status === 'failed')
-          throw new AppError(409, 'OPERATION_FINISHED');
+        const operation = await unfinishedOperation(tx, id);
         const at = now();
         const failed = await adminVpsRepository.updateOperation(tx, id, {
           status: 'failed',
           error: reason,
           finishedAt: at,
         });
-        const notice = await failEffects(tx, failed, reason, at);
-        const server = await vpsRepository.lockServer(tx, operation.serverId, null);
-        await auditRepository.insert(tx, {
-          actorId: adminId,
-          action: 'vps.operation_fail',
-          subjectType: 'vps_operation',
-          subjectId: String(id),
-          targetUserId: server?.userId ?? null,
-          details: {
-            server_id: operation.serverId,
-            kind: operation.kind,
-            was: operation.status,
-            reason,
-            refunded_cents: notice?.refundedCents ?? 0,
-          },
+        const notice = await failEffects(tx, failed, { error: reason, reason }, at);
+        await auditOperation(tx, adminId, 'vps.operation_fail', operation, {
+          reason,
+          refunded_cents: notice?.refundedCents ?? 0,
         });
-        return { notice, userId: server?.userId, body: { operation: await operationView(tx, id) } };
+        return { notice, body: { operation: await operationView(tx, id) } };
       });
-      const { notice, userId } = result;
-      if (notice && userId !== undefined) await tellFailure(userId, notice, reason);
+      if (result.notice) await tellFailure(deps, result.notice, reason);
       return result.body;
     },
   };

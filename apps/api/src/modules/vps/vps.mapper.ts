@@ -1,6 +1,8 @@
 import {
   centsToDollars,
+  RENTAL_PERIODS,
   type AdminServer,
+  type PeriodDiscount,
   type Rate,
   type Server,
   type ServerOperation,
@@ -24,6 +26,12 @@ export function toRate(row: RateRow): Rate {
     location: row.location,
     monthly_price: centsToDollars(row.monthlyPriceCents),
   };
+}
+
+/** Every rental period with its discount (0 where none is stored). */
+export function toPeriods(rows: { months: number; discountPercent: number }[]): PeriodDiscount[] {
+  const discounts = new Map(rows.map((row) => [row.months, row.discountPercent]));
+  return RENTAL_PERIODS.map((months) => ({ months, discount_percent: discounts.get(months) ?? 0 }));
 }
 
 type OperationFields = Pick<

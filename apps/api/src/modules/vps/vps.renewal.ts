@@ -1,10 +1,9 @@
 import { addMonths, rentalPrice } from '@tradehost/contracts';
-import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { vpsPeriodDiscounts, vpsRates, vpsServers } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { vpsBilling } from './vps.billing.ts';
 import { insertOperation, type OperationRow } from './vps.operations.ts';
+import { vpsRepository, type RateRow, type ServerRow } from './vps.repository.ts';
 
 /**
  * Renewal, by hand (the user picks a period) or by auto-renewal (the lifecycle, with the server's
@@ -12,8 +11,6 @@ import { insertOperation, type OperationRow } from './vps.operations.ts';
  * are for the first month of an order only), paid-until moved forward, the lifecycle's warning
  * marks cleared. A Blocked server becomes Active again and a `reactivate` operation boots it.
  */
-
-export type ServerRow = typeof vpsServers.$inferSelect;
 
 export interface Renewed {
   server: ServerRow;
@@ -53,17 +50,13 @@ export async function renewalPriceCents(
   db: Executor,
   rateId: number,
   months: number,
-): Promise<{ totalCents: number; rate: typeof vpsRates.$inferSelect }> {
-  const [rate] = await db.select().from(vpsRates).where(eq(vpsRates.id, rateId));
+): Promise<{ totalCents: number; rate: RateRow }> {
+  const rate = await vpsRepository.rate(db, rateId);
   if (!rate) throw new AppError(404, 'RATE_NOT_FOUND');
-  const [discount] = await db
-    .select()
-    .from(vpsPeriodDiscounts)
-    .where(eq(vpsPeriodDiscounts.months, months));
   const price = rentalPrice({
     monthlyCents: rate.monthlyPriceCents,
     months,
-    periodDiscountPercent: discount?.discountPercent ?? 0,
+    periodDiscountPercent: await vpsRepository.periodDiscount(db, months),
   });
   return { totalCents: price.totalCents, rate };
 }
@@ -97,21 +90,17 @@ export async function renewServer(
         actorId: input.actorId,
       })
     : null;
-  const [updated] = await tx
-    .update(vpsServers)
-    .set({
-      paidUntil: addMonths(from, months),
-      status: wasBlocked ? 'active' : server.status,
-      isTrial: false,
-      blockedAt: null,
-      warned3dAt: null,
-      warned1dAt: null,
-      autoRenewFailedAt: null,
-    })
-    .where(eq(vpsServers.id, server.id))
-    .returning();
+  const updated = await vpsRepository.updateServer(tx, server.id, {
+    paidUntil: addMonths(from, months),
+    status: wasBlocked ? 'active' : server.status,
+    isTrial: false,
+    blockedAt: null,
+    warned3dAt: null,
+    warned1dAt: null,
+    autoRenewFailedAt: null,
+  });
   return {
-    server: updated!,
+    server: updated,
     chargedCents: totalCents,
     balanceCents: charged.balanceCents,
     operation,

@@ -1,8 +1,14 @@
-import type { ServerStatus, TestRequestStatus } from '@tradehost/contracts';
+import type {
+  ServerOperationStatus,
+  ServerStatus,
+  TestRequestStatus,
+  UpgradeStatus,
+} from '@tradehost/contracts';
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import {
+  charges,
   promocodes,
   users,
   vpsOperations,
@@ -23,7 +29,52 @@ export type PromocodeRow = typeof promocodes.$inferSelect;
 
 const fromRate = alias(vpsRates, 'from_rate');
 const toRate = alias(vpsRates, 'to_rate');
-const owner = alias(users, 'owner');
+/** The server's (or request's) user, as the operator's lists join it. */
+export const owner = alias(users, 'owner');
+
+/** A user as the operator's lists show one: id, e-mail, name. */
+export const personOf = <T extends { id: unknown; email: unknown; name: unknown }>(
+  user: T,
+): Pick<T, 'id' | 'email' | 'name'> => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+});
+
+/** Who is told about a server: the owner's address, name and language. */
+export interface Owner {
+  id: number;
+  email: string;
+  name: string;
+  language: 'en' | 'ru';
+}
+
+/** A server with its rate and its owner, as the runner, the lifecycle and their mails need. */
+export interface ServerContext {
+  server: ServerRow;
+  rate: RateRow;
+  owner: Owner;
+}
+
+function serverContexts(db: Executor) {
+  return db
+    .select({
+      server: vpsServers,
+      rate: vpsRates,
+      owner: { id: users.id, email: users.email, name: users.name, language: users.language },
+    })
+    .from(vpsServers)
+    .innerJoin(vpsRates, eq(vpsRates.id, vpsServers.rateId))
+    .innerJoin(users, eq(users.id, vpsServers.userId));
+}
+
+/** Test requests with their users (the operator's queue). */
+function testRequestsWithUser(db: Executor) {
+  return db
+    .select({ request: vpsTestRequests, user: personOf(owner) })
+    .from(vpsTestRequests)
+    .innerJoin(owner, eq(owner.id, vpsTestRequests.userId));
+}
 
 /** The operation columns a server view shows. */
 const operationFields = {
@@ -36,6 +87,19 @@ const operationFields = {
   error: vpsOperations.error,
 };
 
+/** An operation subquery's columns, as a server view selects them. */
+const operationOf = <T extends Record<keyof typeof operationFields, unknown>>(
+  op: T,
+): Pick<T, keyof typeof operationFields> => ({
+  id: op.id,
+  kind: op.kind,
+  status: op.status,
+  createdAt: op.createdAt,
+  startedAt: op.startedAt,
+  finishedAt: op.finishedAt,
+  error: op.error,
+});
+
 /** Every server column but the sealed password: a view never carries it. */
 const { passwordEnc: _sealed, ...serverColumns } = getTableColumns(vpsServers);
 
@@ -46,26 +110,18 @@ const { passwordEnc: _sealed, ...serverColumns } = getTableColumns(vpsServers);
  * subquery evaluated for the page's rows only.
  */
 function serverViews(db: Executor) {
-  const active = db
-    .select(operationFields)
-    .from(vpsOperations)
-    .where(
-      and(
-        sql`${vpsOperations.serverId} = ${vpsServers.id}`,
-        inArray(vpsOperations.status, ['queued', 'running']),
-      ),
-    )
-    .limit(1)
-    .as('active_op');
-  const last = db
-    .select(operationFields)
-    .from(vpsOperations)
-    .where(
-      and(
-        sql`${vpsOperations.serverId} = ${vpsServers.id}`,
-        inArray(vpsOperations.status, ['succeeded', 'failed']),
-      ),
-    )
+  const operations = (statuses: ServerOperationStatus[]) =>
+    db
+      .select(operationFields)
+      .from(vpsOperations)
+      .where(
+        and(
+          sql`${vpsOperations.serverId} = ${vpsServers.id}`,
+          inArray(vpsOperations.status, statuses),
+        ),
+      );
+  const active = operations(['queued', 'running']).limit(1).as('active_op');
+  const last = operations(['succeeded', 'failed'])
     .orderBy(desc(vpsOperations.id))
     .limit(1)
     .as('last_op');
@@ -91,24 +147,8 @@ function serverViews(db: Executor) {
       server: serverColumns,
       hasPassword: sql<boolean>`${vpsServers.passwordEnc} is not null`,
       rate: vpsRates,
-      operation: {
-        id: active.id,
-        kind: active.kind,
-        status: active.status,
-        createdAt: active.createdAt,
-        startedAt: active.startedAt,
-        finishedAt: active.finishedAt,
-        error: active.error,
-      },
-      lastOperation: {
-        id: last.id,
-        kind: last.kind,
-        status: last.status,
-        createdAt: last.createdAt,
-        startedAt: last.startedAt,
-        finishedAt: last.finishedAt,
-        error: last.error,
-      },
+      operation: operationOf(active),
+      lastOperation: operationOf(last),
       upgrade: {
         id: upgrade.id,
         createdAt: upgrade.createdAt,
@@ -119,7 +159,7 @@ function serverViews(db: Executor) {
         priceCents: upgrade.priceCents,
         status: upgrade.status,
       },
-      owner: { id: owner.id, email: owner.email, name: owner.name },
+      owner: personOf(owner),
     })
     .from(vpsServers)
     .innerJoin(vpsRates, eq(vpsRates.id, vpsServers.rateId))
@@ -260,6 +300,33 @@ export const vpsRepository = {
     return row;
   },
 
+  /** Blocked -> Active (a renewal in time); false when it is not Blocked (any more). */
+  async unblockServer(db: Executor, id: number): Promise<boolean> {
+    const rows = await db
+      .update(vpsServers)
+      .set({ status: 'active', blockedAt: null })
+      .where(and(eq(vpsServers.id, id), eq(vpsServers.status, 'blocked')))
+      .returning({ id: vpsServers.id });
+    return rows.length > 0;
+  },
+
+  /** The server with its rate and its owner. */
+  async serverContext(db: Executor, id: number): Promise<ServerContext | undefined> {
+    const [row] = await serverContexts(db).where(eq(vpsServers.id, id));
+    return row;
+  },
+
+  /**
+   * The server with its rate and owner, locked for a lifecycle step if it still matches `where`
+   * and no other tick holds it (SKIP LOCKED: the other tick is doing this step).
+   */
+  async lockDueServer(db: Executor, id: number, where: SQL): Promise<ServerContext | undefined> {
+    const [row] = await serverContexts(db)
+      .where(and(eq(vpsServers.id, id), where))
+      .for('update', { of: vpsServers, skipLocked: true });
+    return row;
+  },
+
   /** One server as the list shows it. */
   async serverView(db: Executor, id: number): Promise<ServerViewRow | undefined> {
     const [row] = await serverViews(db).where(eq(vpsServers.id, id));
@@ -308,18 +375,42 @@ export const vpsRepository = {
     return row;
   },
 
-  async updateUpgrade(
+  async upgrade(db: Executor, id: number): Promise<UpgradeRow | undefined> {
+    const [row] = await db.select().from(vpsUpgrades).where(eq(vpsUpgrades.id, id));
+    return row;
+  },
+
+  /** The server's pending upgrade decided (once): undefined when it is not pending (any more). */
+  async decideUpgrade(
     db: Executor,
     id: number,
-    values: Partial<typeof vpsUpgrades.$inferInsert>,
-  ): Promise<UpgradeRow> {
+    serverId: number,
+    status: Extract<UpgradeStatus, 'done' | 'failed'>,
+    at: Date,
+  ): Promise<UpgradeRow | undefined> {
     const [row] = await db
       .update(vpsUpgrades)
-      .set(values)
-      .where(eq(vpsUpgrades.id, id))
+      .set({ status, finishedAt: at })
+      .where(
+        and(
+          eq(vpsUpgrades.id, id),
+          eq(vpsUpgrades.serverId, serverId),
+          eq(vpsUpgrades.status, 'pending'),
+        ),
+      )
       .returning();
-    if (!row) throw new Error(`upgrade ${id} vanished`);
     return row;
+  },
+
+  // ---- charges ----------------------------------------------------------------------------
+
+  /** What a charge took (and its refund gave back). */
+  async chargeCents(db: Executor, chargeId: number): Promise<number | null> {
+    const [row] = await db
+      .select({ amountCents: charges.amountCents })
+      .from(charges)
+      .where(eq(charges.id, chargeId));
+    return row?.amountCents ?? null;
   },
 
   // ---- test servers -----------------------------------------------------------------------
@@ -363,13 +454,7 @@ export const vpsRepository = {
 
   async testRequestsPage(db: Executor, status: TestRequestStatus, paging: Paging) {
     const where = eq(vpsTestRequests.status, status);
-    const rows = await db
-      .select({
-        request: vpsTestRequests,
-        user: { id: owner.id, email: owner.email, name: owner.name },
-      })
-      .from(vpsTestRequests)
-      .innerJoin(owner, eq(owner.id, vpsTestRequests.userId))
+    const rows = await testRequestsWithUser(db)
       .where(where)
       // the queue is served oldest first
       .orderBy(asc(vpsTestRequests.createdAt), asc(vpsTestRequests.id))
@@ -380,14 +465,7 @@ export const vpsRepository = {
   },
 
   async testRequestWithUser(db: Executor, id: number) {
-    const [row] = await db
-      .select({
-        request: vpsTestRequests,
-        user: { id: owner.id, email: owner.email, name: owner.name },
-      })
-      .from(vpsTestRequests)
-      .innerJoin(owner, eq(owner.id, vpsTestRequests.userId))
-      .where(eq(vpsTestRequests.id, id));
+    const [row] = await testRequestsWithUser(db).where(eq(vpsTestRequests.id, id));
     return row;
   },
 };

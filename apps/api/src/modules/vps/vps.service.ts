@@ -1,7 +1,6 @@
 import {
   addMonths,
   centsToDollars,
-  RENTAL_PERIODS,
   rentalPrice,
   upgradePriceCents,
   type Credentials,
@@ -31,6 +30,7 @@ import { vpsBilling } from './vps.billing.ts';
 import {
   hasCredentials,
   toOperation,
+  toPeriods,
   toRate,
   toServer,
   toTestRequest,
@@ -169,13 +169,9 @@ export function createVpsService(deps: VpsDeps) {
         vpsRepository.periods(db),
         vpsRepository.testRequestOf(db, userId),
       ]);
-      const discounts = new Map(periods.map((p) => [p.months, p.discountPercent]));
       return {
         rates: rates.map(toRate),
-        periods: RENTAL_PERIODS.map((months) => ({
-          months,
-          discount_percent: discounts.get(months) ?? 0,
-        })),
+        periods: toPeriods(periods),
         trial_days: config.vps.trialDays,
         test_request: request ? toTestRequest(request) : null,
       };
