@@ -39,6 +39,11 @@ const signedIn = [
   '/operator',
   '/operator/users',
   '/operator/audit',
+  '/operator/vps/test-servers',
+  '/operator/vps/servers',
+  '/operator/vps/operations',
+  '/operator/vps/rates',
+  '/operator/vps/promocodes',
 ];
 const only = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
 const widths = [375, 1024, 1440];

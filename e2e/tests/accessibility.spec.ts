@@ -1,7 +1,9 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createVerifiedUser, signIn } from '../support/app.ts';
+import { randomUUID } from 'node:crypto';
 import {
+  ApiSession,
   historyRows,
   makeOperator,
   submitCryptoPayment,
@@ -257,6 +259,93 @@ for (const scheme of ['light', 'dark'] as const) {
       page,
       '/operator/audit',
       page.getByRole('row').filter({ hasText: customer.email }).first(),
+      scheme,
+    );
+  });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation on the VPS screens and the operator's VPS screens (${scheme})`, async ({
+    page,
+    request,
+  }) => {
+    const user = await createVerifiedUser(request, { name: 'Vera Vps' });
+    await topUpByCard(request, user.email, '100');
+    await makeOperator(user.email);
+    const api = new ApiSession(request, user.email);
+    const { rates } = await api.json<{ rates: { id: number }[] }>(
+      'GET',
+      '/api/user/vps/rates',
+      200,
+    );
+    const { server } = await api.json<{ server: { id: number } }>(
+      'POST',
+      '/api/user/vps/order',
+      201,
+      { data: { rate_id: rates[0]!.id, months: 1, source: 'forum' }, idempotencyKey: randomUUID() },
+    );
+    await api.json('POST', '/api/user/vps/test-server', 201, { data: { source: 'search' } });
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, user.email);
+
+    // the rates with a price, the test-server card under review, the order confirmation
+    await expectClean(
+      page,
+      '/vps?tab=rates',
+      page.getByRole('region', { name: 'Your order' }),
+      scheme,
+    );
+    await page
+      .getByRole('region', { name: 'Rent a server' })
+      .getByRole('combobox', { name: 'How did you hear about us?' })
+      .selectOption({ label: 'Telegram' });
+    await page.getByRole('region', { name: 'Your order' }).getByRole('button').click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm the payment' });
+    await expectCleanState(page, 'the order confirmation', confirm, scheme);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+
+    // the servers list, the login details, renew and reboot dialogs
+    const row = page.getByRole('row').filter({ hasText: `#${server.id}` });
+    await expectClean(page, '/vps?tab=servers', row.getByText('Active', { exact: true }), scheme);
+    await row
+      .getByRole('button', { name: `Show the login details of server #${server.id}` })
+      .click();
+    const details = page.getByRole('dialog', { name: `Login details of server #${server.id}` });
+    await details.getByRole('button', { name: 'Show password' }).click();
+    await expectCleanState(
+      page,
+      'the login details',
+      details.getByRole('button', { name: 'Hide password' }),
+      scheme,
+    );
+    await page.keyboard.press('Escape');
+    await row.getByRole('button', { name: `Renew server #${server.id}` }).click();
+    const renew = page.getByRole('dialog', { name: `Renew server #${server.id}` });
+    await expectCleanState(page, 'the renew dialog', renew, scheme);
+    await page.keyboard.press('Escape');
+    await row.getByRole('button', { name: `Upgrade server #${server.id}` }).click();
+    const upgrade = page.getByRole('dialog', { name: `Upgrade server #${server.id}` });
+    await expectCleanState(page, 'the upgrade dialog', upgrade, scheme);
+    await page.keyboard.press('Escape');
+    await row.getByRole('button', { name: `Reboot server #${server.id}` }).click();
+    await expectCleanState(
+      page,
+      'the reboot confirmation',
+      page.getByRole('dialog', { name: `Reboot server #${server.id}?` }),
+      scheme,
+    );
+    await page.keyboard.press('Escape');
+
+    // the operator's VPS screens
+    const ready = (text: string) => page.getByRole('row').filter({ hasText: text }).first();
+    await expectClean(page, '/operator/vps/test-servers', ready(user.email), scheme);
+    await expectClean(page, '/operator/vps/servers', ready(user.email), scheme);
+    await expectClean(page, '/operator/vps/operations', ready(user.email), scheme);
+    await expectClean(page, '/operator/vps/rates', ready('London (LD4)'), scheme);
+    await expectClean(
+      page,
+      '/operator/vps/promocodes',
+      page.getByRole('button', { name: /promocode/i }).first(),
       scheme,
     );
   });

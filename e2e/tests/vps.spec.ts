@@ -1,0 +1,214 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { addMonths } from '../../packages/contracts/src/vps.ts';
+import { createVerifiedUser, signIn, waitForMail } from '../support/app.ts';
+import { ApiSession, headerBalance, makeOperator, topUpByCard } from '../support/money.ts';
+
+/**
+ * VPS rental in the browser against the real server, whose simulated hypervisor takes
+ * E2E_SIM_DELAY_MS (2.5 s) per slow call and whose pg-boss workers run the operations.
+ */
+
+/** Creating a server is a clone and a boot on the hypervisor plus the workers' polling. */
+const CREATION = { timeout: 45_000 };
+const OPERATION = { timeout: 30_000 };
+
+function tab(page: Page, name: string): Locator {
+  return page.getByRole('tab', { name });
+}
+
+/** The server's row (a table row at desktop width): the one holding its Reboot/Start button. */
+function serverRow(page: Page, id: number): Locator {
+  return page.getByRole('row').filter({ hasText: `#${id}` });
+}
+
+async function orderServer(page: Page, rate: string, period: string): Promise<number> {
+  await tab(page, 'Order a server').click();
+  const form = page.getByRole('region', { name: 'Rent a server' });
+  await form.getByRole('radio', { name: rate }).check();
+  await form.getByRole('radio', { name: period }).check();
+  await form
+    .getByRole('combobox', { name: 'How did you hear about us?' })
+    .selectOption({ label: 'A trading forum' });
+  const summary = page.getByRole('region', { name: 'Your order' });
+  await summary.getByRole('button', { name: /^Pay \$/ }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm the payment' });
+  await confirm.getByRole('button', { name: /^Pay \$/ }).click();
+  await expect(tab(page, 'My servers')).toHaveAttribute('aria-selected', 'true');
+  const notice = page.getByText(/Server #\d+ is being created/);
+  await expect(notice).toBeVisible();
+  return Number(/Server #(\d+)/.exec((await notice.textContent()) ?? '')![1]);
+}
+
+test('a trader orders a server paid from the balance, sees it Active with its login details, reboots it, renews it and switches auto-renewal', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const user = await createVerifiedUser(request, { name: 'Victor Vps' });
+  await topUpByCard(request, user.email, '400.00');
+  await signIn(page, user.email);
+
+  // no servers yet: the page opens on the rates, and the empty list leads back to them
+  await expect(tab(page, 'Order a server')).toHaveAttribute('aria-selected', 'true');
+  await tab(page, 'My servers').click();
+  await expect(page.getByText('You have no servers yet')).toBeVisible();
+  await page
+    .getByRole('link', { name: 'Order your first server' })
+    .or(page.getByRole('button', { name: 'Order your first server' }))
+    .click();
+  await expect(tab(page, 'Order a server')).toHaveAttribute('aria-selected', 'true');
+
+  // the price before paying: Max, $74 a month, 3 months with 5 % off = $210.90
+  const form = page.getByRole('region', { name: 'Rent a server' });
+  await form.getByRole('radio', { name: 'Max' }).check();
+  await form.getByRole('radio', { name: '3 months' }).check();
+  const summary = page.getByRole('region', { name: 'Your order' });
+  await expect(summary.getByRole('button', { name: 'Pay $210.90' })).toBeVisible();
+
+  const id = await orderServer(page, 'Max', '3 months');
+  const row = serverRow(page, id);
+  await expect(row.getByText('Being created')).toBeVisible();
+  await expect(headerBalance(page)).toHaveText('$189.1');
+
+  // the console follows the creation by itself
+  await expect(row.getByText('Active', { exact: true })).toBeVisible(CREATION);
+  await expect(row.getByText('Running', { exact: true })).toBeVisible();
+  await waitForMail(user.email, (mail) => /ready/i.test(mail.subject));
+
+  // login details: host, port and user; the password only on request; an .rdp file
+  await row.getByRole('button', { name: `Show the login details of server #${id}` }).click();
+  const details = page.getByRole('dialog', { name: `Login details of server #${id}` });
+  await expect(details.getByText('3389')).toBeVisible();
+  await expect(details.getByText('Administrator')).toBeVisible();
+  await details.getByRole('button', { name: 'Show password' }).click();
+  await expect(details.getByRole('button', { name: 'Hide password' })).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Copy the password' })).toBeVisible();
+  const download = page.waitForEvent('download');
+  await details.getByRole('button', { name: 'Download .rdp' }).click();
+  expect((await download).suggestedFilename()).toBe(`vps-${id}.rdp`);
+  await page.keyboard.press('Escape');
+  await expect(details).toBeHidden();
+
+  // reboot: asked to confirm, shows the operation, comes back Running
+  await row.getByRole('button', { name: `Reboot server #${id}` }).click();
+  const confirm = page.getByRole('dialog', { name: `Reboot server #${id}?` });
+  await confirm.getByRole('button', { name: 'Reboot' }).click();
+  await expect(row.getByText('Rebooting…')).toBeVisible();
+  // one operation at a time: the API refuses a second one while the reboot runs
+  const api = new ApiSession(request, user.email);
+  const refused = await api.call('POST', `/api/user/vps/servers/${id}/actions/reboot`);
+  expect(refused.status()).toBe(409);
+  expect(((await refused.json()) as { code: string }).code).toBe('OPERATION_IN_PROGRESS');
+  await expect(row.getByText('Rebooting…')).toBeHidden(OPERATION);
+  await expect(row.getByText('Running', { exact: true })).toBeVisible();
+
+  // renew for a month: $74 from the balance, paid-until a month later
+  type ServerBody = { server: { paid_until: string } };
+  const before = await api.json<ServerBody>('GET', `/api/user/vps/servers/${id}`, 200);
+  await row.getByRole('button', { name: `Renew server #${id}` }).click();
+  const renew = page.getByRole('dialog', { name: `Renew server #${id}` });
+  await renew.getByRole('radio', { name: '1 month' }).check();
+  await renew.getByRole('button', { name: 'Pay $74.00 for 1 month' }).click();
+  await expect(page.getByText(new RegExp(`Server #${id} is renewed until`))).toBeVisible();
+  await expect(headerBalance(page)).toHaveText('$115.1');
+  const after = await api.json<ServerBody>('GET', `/api/user/vps/servers/${id}`, 200);
+  expect(after.server.paid_until).toBe(
+    addMonths(new Date(before.server.paid_until), 1).toISOString(),
+  );
+
+  // auto-renewal: a switch, kept after a reload
+  const autoRenew = row.getByRole('switch', { name: `Auto-renewal of server #${id}` });
+  await expect(autoRenew).toHaveAttribute('aria-checked', 'false');
+  await autoRenew.click();
+  await expect(autoRenew).toHaveAttribute('aria-checked', 'true');
+  await page.reload();
+  await expect(
+    serverRow(page, id).getByRole('switch', { name: `Auto-renewal of server #${id}` }),
+  ).toHaveAttribute('aria-checked', 'true');
+
+  // both payments are in the charges history
+  await page.goto('/balance-operations?tab=history&history=charges');
+  await expect(
+    page.getByText(new RegExp(`VPS #${id} Max, London \\(LD4\\): 3 months`)),
+  ).toBeVisible();
+  await expect(
+    page.getByText(new RegExp(`VPS #${id} Max, London \\(LD4\\): 1 month`)),
+  ).toBeVisible();
+});
+
+test('an order the balance cannot pay is refused with "Insufficient funds for payment" and makes no server', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, { name: 'Petra Poor' });
+  await topUpByCard(request, user.email, '10.00');
+  await signIn(page, user.email);
+  await tab(page, 'Order a server').click();
+  const form = page.getByRole('region', { name: 'Rent a server' });
+  await form.getByRole('radio', { name: 'Max' }).check();
+  await form
+    .getByRole('combobox', { name: 'How did you hear about us?' })
+    .selectOption({ label: 'Telegram' });
+  const summary = page.getByRole('region', { name: 'Your order' });
+  await expect(summary.getByText('$64.00 more is needed on your balance.')).toBeVisible();
+  await summary.getByRole('button', { name: 'Pay $74.00' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm the payment' });
+  await confirm.getByRole('button', { name: 'Pay $74.00' }).click();
+  await expect(confirm.getByRole('alert')).toContainText('Insufficient funds for payment');
+  await expect(confirm.getByRole('link', { name: 'Top up the balance' })).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(headerBalance(page)).toHaveText('$10');
+
+  const api = new ApiSession(request, user.email);
+  const list = await api.json<{ meta: { total: number } }>('GET', '/api/user/vps/servers', 200);
+  expect(list.meta.total).toBe(0);
+});
+
+test('a trader orders a free test server, an operator approves it in the operator area, and the trader sees it come up', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const trader = await createVerifiedUser(request, { name: 'Tanya Trial' });
+  const operator = await createVerifiedUser(request, { name: 'Oscar Operator' });
+  await makeOperator(operator.email);
+
+  await signIn(page, trader.email);
+  await tab(page, 'Order a server').click();
+  const card = page.getByRole('region', { name: /Free test server for 3 days/ });
+  await card
+    .getByRole('combobox', { name: 'How did you hear about us?' })
+    .selectOption({ label: 'YouTube' });
+  await card.getByRole('button', { name: 'Order a test server' }).click();
+  await expect(card.getByText('Under review')).toBeVisible();
+  await expect(
+    card.getByText('We process test server requests within one business day.'),
+  ).toBeVisible();
+  // one per user
+  await expect(card.getByRole('button', { name: 'Order a test server' })).toHaveCount(0);
+
+  // the operator's queue, in a browser of their own
+  const context = await browser.newContext();
+  const desk = await context.newPage();
+  await signIn(desk, operator.email);
+  await desk.goto('/operator/vps/test-servers');
+  const request_ = desk.getByRole('row').filter({ hasText: trader.email });
+  await request_.getByRole('button', { name: /^Approve/ }).click();
+  const approve = desk.getByRole('dialog', { name: 'Approve the test server' });
+  await approve.getByRole('button', { name: 'Approve and create' }).click();
+  const approved = desk.getByText(
+    new RegExp(`The test server of ${trader.email} is being created: server #(\\d+)`),
+  );
+  await expect(approved).toBeVisible();
+  const id = Number(/server #(\d+)/.exec((await approved.textContent()) ?? '')![1]);
+  await context.close();
+
+  await waitForMail(trader.email, (mail) => /test server/i.test(mail.subject));
+  await page.reload();
+  await tab(page, 'My servers').click();
+  const row = serverRow(page, id);
+  await expect(row.getByText('Test server')).toBeVisible();
+  await expect(row.getByText('Active', { exact: true })).toBeVisible(CREATION);
+  await expect(headerBalance(page)).toHaveText('$0');
+});
