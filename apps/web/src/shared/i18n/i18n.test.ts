@@ -21,9 +21,13 @@ describe('i18n', () => {
     expect(i18n.t('common:requestFailed')).toBe('The request failed');
   });
 
-  it('leaves the balance and operator texts out of the first view and loads them with their pages', async () => {
+  it('leaves the balance, VPS and operator texts out of the first view and loads them with their pages', async () => {
     expect(namespaces).not.toContain('balance');
+    expect(namespaces).not.toContain('vps');
     expect(namespaces).not.toContain('operator');
+    expect(i18n.hasResourceBundle('en', 'vps')).toBe(false);
+    await loadTexts('vps');
+    expect(i18n.t('vps:tabs.rates')).toBe('Order a server');
     expect(i18n.hasResourceBundle('en', 'operator')).toBe(false);
     await loadTexts('operator');
     expect(i18n.hasResourceBundle('en', 'operator')).toBe(true);
