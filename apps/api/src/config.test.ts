@@ -163,6 +163,23 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: payments', () => {
+  it('expires Processing payments after 24 hours unless PAYMENT_EXPIRE_HOURS says otherwise', () => {
+    expect(loadConfig({}, tempDir()).payments.expireAfterHours).toBe(24);
+    expect(loadConfig({ PAYMENT_EXPIRE_HOURS: '1' }, tempDir()).payments.expireAfterHours).toBe(1);
+    expect(loadConfig({ PAYMENT_EXPIRE_HOURS: '720' }, tempDir()).payments.expireAfterHours).toBe(
+      720,
+    );
+    expect(loadConfig({ PAYMENT_EXPIRE_HOURS: '' }, tempDir()).payments.expireAfterHours).toBe(24);
+  });
+
+  it.each(['0', '721', '-5', '1.5', 'a day'])('refuses PAYMENT_EXPIRE_HOURS=%s', (value) => {
+    const problems = problemsOf({ PAYMENT_EXPIRE_HOURS: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^PAYMENT_EXPIRE_HOURS: /);
+  });
+});
+
 describe('loadConfig: VPS', () => {
   it('has development defaults: the simulated hypervisor at 1-2 minutes, jobs on', () => {
     const config = loadConfig({ JWT_SECRET: SECRET }, tempDir());

@@ -44,6 +44,11 @@ export interface PaymentsConfig {
   notifyBaseUrl: string;
   /** The minimum top-up of each method, in cents. */
   minimumCents: Record<'card' | 'ewallet' | 'crypto' | 'balance', number>;
+  /**
+   * Hours after which a card/e-wallet payment still Processing (no notification came) becomes
+   * Not paid (jobs/housekeeping.ts); a late successful notification still credits it.
+   */
+  expireAfterHours: number;
   /** The provider's wallet of each crypto network: [network id, display name, address]. */
   cryptoWallets: { id: string; name: string; address: string }[];
   sandbox: {
@@ -166,6 +171,7 @@ const envSchema = z
         'a comma list of NETWORK=address, such as USDT-TRC20=T...',
       )
       .optional(),
+    PAYMENT_EXPIRE_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     SANDBOX_GATEWAY_SECRET: z.string().min(JWT_SECRET_MIN).optional(),
     SANDBOX_GATEWAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
     PAYEER_SHOP_ID: z.string().regex(/^\d+$/, 'the shop id, digits').optional(),
@@ -337,6 +343,7 @@ function paymentsConfig(
     drivers,
     notifyBaseUrl: (e.PAYMENT_NOTIFY_BASE_URL ?? publicUrl).replace(/\/+$/, ''),
     minimumCents,
+    expireAfterHours: e.PAYMENT_EXPIRE_HOURS,
     cryptoWallets,
     sandbox: {
       secret:

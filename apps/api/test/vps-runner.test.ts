@@ -481,7 +481,12 @@ describe('the real queue (pg-boss)', () => {
     expect(states.length).toBeLessThanOrEqual(2);
     expect(states.every((state) => state === 'completed')).toBe(true);
     expect(await operationRow(q, operationId)).toMatchObject({ status: 'succeeded', attempts: 1 });
-    const { rows: schedules } = await q.sql.query(`select name, cron from pgboss.schedule`);
-    expect(schedules).toEqual([{ name: 'vps-lifecycle', cron: '* * * * *' }]);
+    const { rows: schedules } = await q.sql.query(
+      `select name, cron from pgboss.schedule order by name`,
+    );
+    expect(schedules).toEqual([
+      { name: 'housekeeping', cron: '17 * * * *' },
+      { name: 'vps-lifecycle', cron: '* * * * *' },
+    ]);
   });
 });

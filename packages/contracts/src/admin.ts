@@ -109,6 +109,7 @@ export const AUDIT_ACTIONS = [
   'payment.reject',
   'balance.adjust',
   'payment.mismatch',
+  'payment.expired',
 ] as const;
 export const auditEntrySchema = z.object({
   id: z.int(),

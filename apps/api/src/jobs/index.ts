@@ -6,9 +6,11 @@ import type { Db } from '../db/client.ts';
 import { createHypervisor, type Hypervisor } from '../integrations/hypervisor/index.ts';
 import type { Mailer } from '../integrations/mail/index.ts';
 import type { OperationQueue } from '../modules/vps/vps.operations.ts';
+import { createHousekeeping, type Housekeeping } from './housekeeping.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import { createRunner, type Runner } from './runner.ts';
 
+export type { HousekeepingReport } from './housekeeping.ts';
 export type { LifecycleReport } from './lifecycle.ts';
 
 /**
@@ -17,12 +19,15 @@ export type { LifecycleReport } from './lifecycle.ts';
  *   second dispatch while one waits is dropped); its workers call runner.run(id).
  * - queue `vps-lifecycle`, scheduled every minute (cron, UTC): lifecycle.tick(); a `singleton`
  *   queue, so ticks never overlap even with several instances.
+ * - queue `housekeeping`, scheduled every hour at minute 17 (cron, UTC): housekeeping.tick()
+ *   (expires payments left Processing, deletes old answered Idempotency-Keys); `singleton` too.
  * With config.vps.jobs false nothing starts and dispatch does nothing: the tests (and an instance
- * that should only serve HTTP) drive runner.run and lifecycle.tick themselves.
+ * that should only serve HTTP) drive runner.run, lifecycle.tick and housekeeping.tick themselves.
  */
 
 export const OPERATION_QUEUE = 'vps-operation';
 export const LIFECYCLE_QUEUE = 'vps-lifecycle';
+export const HOUSEKEEPING_QUEUE = 'housekeeping';
 /** Operations run at once per instance (each mostly waits on the hypervisor). */
 const OPERATION_WORKERS = 4;
 /** An upgrade (shutdown, resize, start, each retried) may take long; pg-boss must not expire it. */
@@ -51,6 +56,7 @@ export interface Jobs {
   operations: OperationQueue;
   runner: Runner;
   lifecycle: Lifecycle;
+  housekeeping: Housekeeping;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -106,6 +112,7 @@ export function createJobs(deps: JobsDeps): Jobs {
     log,
     operations,
   });
+  const housekeeping = createHousekeeping({ config, db: deps.db, now: deps.now, log });
 
   async function startBoss(): Promise<void> {
     const instance = new PgBoss({
@@ -123,6 +130,12 @@ export function createJobs(deps: JobsDeps): Jobs {
     });
     await instance.createQueue(LIFECYCLE_QUEUE, {
       name: LIFECYCLE_QUEUE,
+      policy: 'singleton',
+      retryLimit: 0,
+      expireInSeconds: 15 * 60,
+    });
+    await instance.createQueue(HOUSEKEEPING_QUEUE, {
+      name: HOUSEKEEPING_QUEUE,
       policy: 'singleton',
       retryLimit: 0,
       expireInSeconds: 15 * 60,
@@ -150,6 +163,17 @@ export function createJobs(deps: JobsDeps): Jobs {
       }
     });
     await instance.schedule(LIFECYCLE_QUEUE, '* * * * *', {}, { tz: 'UTC' });
+    await instance.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
+      try {
+        const report = await housekeeping.tick();
+        log.info({ report }, 'housekeeping tick');
+      } catch (error) {
+        // the next hour's tick tries again
+        log.error({ err: error }, 'housekeeping tick failed');
+        throw error;
+      }
+    });
+    await instance.schedule(HOUSEKEEPING_QUEUE, '17 * * * *', {}, { tz: 'UTC' });
     workerIds = ids;
     boss = instance;
   }
@@ -158,6 +182,7 @@ export function createJobs(deps: JobsDeps): Jobs {
     operations,
     runner,
     lifecycle,
+    housekeeping,
     async start() {
       if (!config.vps.jobs) return;
       starting ??= startBoss();

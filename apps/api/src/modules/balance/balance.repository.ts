@@ -68,6 +68,47 @@ export const balanceRepository = {
     return row;
   },
 
+  /**
+   * Card and e-wallet payments still Processing, created before `olderThan` (no notification
+   * came), become Not paid, at most `limit` of them, oldest first, each with an audit_log row
+   * `payment.expired` (actor null: the system), all in one statement. A payment a notification
+   * holds locked is skipped (the notification decides it; a later run sees the result), and the
+   * UPDATE itself requires Processing, so a notification that got there first wins. One that comes
+   * after finds Not paid and still credits a success (balance.service.ts handleNotification).
+   * Returns how many expired.
+   */
+  async expireProcessing(db: Executor, olderThan: Date, limit: number): Promise<number> {
+    const result = await db.execute<{ n: number }>(sql`
+      with due as (
+        select id from payments
+        where status = 'processing'
+          and method in ('card', 'ewallet')
+          and created_at < ${olderThan.toISOString()}::timestamptz
+        order by created_at, id
+        limit ${limit}
+        for update skip locked
+      ), expired as (
+        update payments p
+        set status = 'not_paid', updated_at = now()
+        from due
+        where p.id = due.id and p.status = 'processing'
+        returning p.id, p.user_id, p.method, p.driver, p.amount_cents, p.currency
+      ), audited as (
+        insert into audit_log (actor_id, action, subject_type, subject_id, target_user_id, details)
+        select null, 'payment.expired', 'payment', id::text, user_id,
+               jsonb_build_object(
+                 'method', method,
+                 'driver', driver,
+                 'amount', amount_cents::float8 / 100,
+                 'currency', currency
+               )
+        from expired
+        returning 1
+      )
+      select count(*)::int as n from audited`);
+    return Number(result.rows[0]?.n ?? 0);
+  },
+
   async paymentsOf(db: Executor, userId: number, period: Period, paging: Paging) {
     const where = and(eq(payments.userId, userId), ...inPeriod(payments.createdAt, period));
     const rows = await db

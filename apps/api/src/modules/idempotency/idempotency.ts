@@ -4,7 +4,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser } from '../../plugins/auth.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { idempotencyKeys } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, pgErrorOf } from '../../lib/errors.ts';
@@ -192,6 +192,31 @@ export function createIdempotency(db: Db) {
       throw error;
     }
   }
+}
+
+/**
+ * Deletes answered keys (their answer stored) created before `olderThan`, at most `limit`, oldest
+ * first; a claim not yet answered is never deleted, however old. A retry with a deleted key is a
+ * new request (its claim finds no row). Returns how many were deleted.
+ */
+export async function deleteAnsweredKeys(
+  db: Executor,
+  olderThan: Date,
+  limit: number,
+): Promise<number> {
+  const result = await db.execute(sql`
+    with due as (
+      select user_id, key from idempotency_keys
+      where response_status is not null
+        and created_at < ${olderThan.toISOString()}::timestamptz
+      order by created_at
+      limit ${limit}
+      for update skip locked
+    )
+    delete from idempotency_keys k
+    using due
+    where k.user_id = due.user_id and k.key = due.key and k.response_status is not null`);
+  return result.rowCount ?? 0;
 }
 
 /** Sends an outcome; a replayed one says so in `Idempotent-Replayed: true`. */
