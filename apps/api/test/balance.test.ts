@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
+import { ERROR_MESSAGES } from '@tradehost/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { payeerSign, PAYEER_STATUS_FIELDS } from '../src/integrations/payments/payeer.ts';
 import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
@@ -9,6 +9,7 @@ import {
   fund,
   ledgerInvariants,
   quickUser,
+  refusal,
   uniqueEmail,
   useTestApp,
   type ApiResponse,
@@ -27,12 +28,6 @@ const TRANSFER = '/api/user/balance/transfer';
 const PAYMENT = (id: number | string) => `/api/user/balance/payments/${id}`;
 const HISTORY = (kind: string, query = '') => `/api/user/balance/history/${kind}${query}`;
 
-/** The answer of a refusal: its code, the English text, and the field texts when given. */
-const refusal = (code: ErrorCode, errors?: Record<string, string[]>) => ({
-  code,
-  message: ERROR_MESSAGES[code],
-  ...(errors ? { errors } : {}),
-});
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Unauthorized' };
 
 type User = Awaited<ReturnType<typeof quickUser>>;

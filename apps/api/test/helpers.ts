@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
 import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -382,4 +383,29 @@ export async function ledgerInvariants(t: TestApp) {
     drift: drift.length,
     negative: negative.length,
   };
+}
+
+/** The body of a refusal with `code`: its English text, and the field texts when given. */
+export const refusal = (code: ErrorCode, errors?: Record<string, string[]>) => ({
+  code,
+  message: ERROR_MESSAGES[code],
+  ...(errors ? { errors } : {}),
+});
+
+/** The body of a refusal of one field. */
+export const fieldRefusal = (field: string, code: ErrorCode) =>
+  refusal(code, { [field]: [ERROR_MESSAGES[code]] });
+
+/** A POST with a fresh Idempotency-Key unless one is given (null: none). */
+export function postKeyed(
+  t: TestApp,
+  path: string,
+  body: unknown,
+  who: { token: string },
+  key: string | null = randomUUID(),
+) {
+  return t.api.post(path, body, {
+    token: who.token,
+    headers: key === null ? {} : { 'idempotency-key': key },
+  });
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
 import {
   balancesOf,
   fund,
   ledgerInvariants,
+  postKeyed,
   quickUser,
+  refusal,
   uniqueEmail,
   useTestApp,
   type ApiResponse,
@@ -24,11 +25,6 @@ const LEDGER = (id: number | string) => `/api/admin/users/${id}/ledger`;
 const ADJUST = (id: number | string) => `/api/admin/users/${id}/adjustments`;
 const AUDIT = '/api/admin/audit';
 
-const refusal = (code: ErrorCode, errors?: Record<string, string[]>) => ({
-  code,
-  message: ERROR_MESSAGES[code],
-  ...(errors ? { errors } : {}),
-});
 const FORBIDDEN = { code: 'FORBIDDEN', message: 'Forbidden' };
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Unauthorized' };
 
@@ -43,17 +39,8 @@ afterAll(async () => {
   expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
 });
 
-function post(
-  path: string,
-  body: unknown,
-  who: { token: string },
-  key: string | null = randomUUID(),
-) {
-  return t.api.post(path, body, {
-    token: who.token,
-    headers: key === null ? {} : { 'idempotency-key': key },
-  });
-}
+const post = (path: string, body: unknown, who: { token: string }, key?: string | null) =>
+  postKeyed(t, path, body, who, key);
 
 const txid = () => `${randomUUID()}${randomUUID()}`.replaceAll('-', '');
 

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { ERROR_MESSAGES, type ErrorCode, type OperationKind } from '@tradehost/contracts';
+import type { OperationKind } from '@tradehost/contracts';
 import { beforeAll, expect } from 'vitest';
 import { inTransaction } from '../src/db/transaction.ts';
 import { vpsBilling } from '../src/modules/vps/vps.billing.ts';
@@ -21,33 +20,12 @@ export const DAY = 24 * HOUR;
 
 // ---- answers ------------------------------------------------------------------------------
 
-/** The body of a refusal with `code` (and its fields' errors). */
-export const refusal = (code: ErrorCode, errors?: Record<string, string[]>) => ({
-  code,
-  message: ERROR_MESSAGES[code],
-  ...(errors ? { errors } : {}),
-});
+import { postKeyed } from './helpers.ts';
 
-/** The body of a refusal of one field. */
-export const fieldRefusal = (field: string, code: ErrorCode) =>
-  refusal(code, { [field]: [ERROR_MESSAGES[code]] });
+export { fieldRefusal, postKeyed, refusal } from './helpers.ts';
 
 export const expectStatus = (res: ApiResponse, status: number) =>
   expect(res.status, res.text).toBe(status);
-
-/** A POST with a fresh Idempotency-Key unless one is given (null: none). */
-export function postKeyed(
-  t: TestApp,
-  path: string,
-  body: unknown,
-  who: { token: string },
-  key: string | null = randomUUID(),
-) {
-  return t.api.post(path, body, {
-    token: who.token,
-    headers: key === null ? {} : { 'idempotency-key': key },
-  });
-}
 
 /** POST /api/user/vps/order: Trader in London for a month, found by search, unless `body` says. */
 export async function order(
