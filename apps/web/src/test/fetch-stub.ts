@@ -48,6 +48,41 @@ export function stubFetch(routes: Record<string, Handler> = {}) {
   };
 }
 
+export interface SentRequest {
+  method: string;
+  url: URL;
+  headers: Headers;
+}
+
+/**
+ * stubFetch, and every request also kept with its whole URL (the stub keeps the path only), for
+ * the query strings; `raw` answers "METHOD /path" with a Response of its own (a file).
+ */
+export function stubFetchKeepingRequests(
+  routes: Record<string, Handler>,
+  raw: Record<string, (request: Request) => Response> = {},
+) {
+  const api = stubFetch(routes);
+  const stubbed = globalThis.fetch;
+  const requests: SentRequest[] = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    requests.push({ method: request.method, url, headers: request.headers });
+    const answer = raw[`${request.method} ${url.pathname.replace(/^\/api/, '')}`];
+    return answer ? answer(request) : stubbed(request);
+  });
+  return {
+    ...api,
+    requests,
+    /** The query parameters of each request to `path` (under /api), in order. */
+    queries: (method: string, path: string) =>
+      requests
+        .filter((r) => r.method === method && r.url.pathname === `/api${path}`)
+        .map((r) => r.url.searchParams),
+  };
+}
+
 /** A promise the test resolves when it wants (to hold a call in flight). */
 export function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -1,4 +1,4 @@
-import type { User } from '@tradehost/contracts';
+import type { Page, User } from '@tradehost/contracts';
 
 export const testUser: User = {
   id: 1,
@@ -15,3 +15,16 @@ export const testUser: User = {
   balance: 12345,
   balance_partner: 0,
 };
+
+/** The signed-in reader of the balance and VPS tests: $150.50, nothing on the partner balance. */
+export function fundedUser(overrides: Partial<User> = {}): User {
+  return { ...testUser, balance: 150.5, balance_partner: 0, ...overrides };
+}
+
+/** A page of a list with `total` rows in all. */
+export function page<T>(
+  data: T[],
+  meta: { page?: number; per_page?: number; total?: number } = {},
+): Page<T> {
+  return { data, meta: { page: 1, per_page: 20, total: data.length, ...meta } };
+}

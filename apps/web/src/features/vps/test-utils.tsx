@@ -1,34 +1,24 @@
 /**
- * Test helpers of the VPS page: the real store (signed in, with a token), an i18next instance of
- * the test's own over the real locale resources, the page on a memory router under StrictMode,
- * and API fixtures built from the contracts. HTTP is stubbed at the global fetch
- * (src/test/fetch-stub), as the balance tests do.
+ * Test helpers of the VPS page: the page signed in on a memory router (src/test/render's
+ * renderSignedInPage), its API stubbed at the global fetch (src/test/fetch-stub) as the balance
+ * tests do, and API fixtures built from the contracts.
  */
-import { render } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type {
-  Page,
   PeriodDiscount,
   Rate,
   RatesResponse,
   Server,
   ServerOperation,
-  User,
 } from '@tradehost/contracts';
-import { StrictMode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import { makeStore } from '../../app/store';
-import { tokenReceived } from '../../shared/model/session';
-import { windowResized } from '../../shared/model/ui-slice';
-import { stubFetch, type Handler } from '../../test/fetch-stub';
-import { testUser } from '../../test/fixtures';
-import { createTestI18n } from '../../test/i18n-resources';
+import { stubFetchKeepingRequests, type Handler } from '../../test/fetch-stub';
+import { fundedUser, page } from '../../test/fixtures';
+import { renderSignedInPage, type RenderPageOptions } from '../../test/render';
 import { Component as VpsPage } from './pages/vps-page';
 
-export { deferred, type Handler, type StubCall } from '../../test/fetch-stub';
+export { deferred, type Handler, type SentRequest, type StubCall } from '../../test/fetch-stub';
+export { fundedUser as user, page } from '../../test/fixtures';
+export { searchOf, type RenderPageOptions as RenderOptions } from '../../test/render';
 
 export const TOKEN = 'vps-test-token';
 /** "Now" in the tests that fix the clock (fixClock). */
@@ -75,10 +65,6 @@ export function ratesResponse(overrides: Partial<RatesResponse> = {}): RatesResp
   return { rates: RATES, periods: PERIODS, trial_days: 3, test_request: null, ...overrides };
 }
 
-export function user(overrides: Partial<User> = {}): User {
-  return { ...testUser, balance: 150.5, balance_partner: 0, ...overrides };
-}
-
 export function operation(overrides: Partial<ServerOperation> = {}): ServerOperation {
   return {
     id: 501,
@@ -114,52 +100,28 @@ export function server(overrides: Partial<Server> = {}): Server {
   };
 }
 
-/** A page of a list with `total` rows in all. */
-export function page<T>(
-  data: T[],
-  meta: { page?: number; per_page?: number; total?: number } = {},
-): Page<T> {
-  return { data, meta: { page: 1, per_page: 20, total: data.length, ...meta } };
-}
-
-export interface SentRequest {
-  method: string;
-  url: URL;
-  headers: Headers;
-}
-
 /**
- * The API of a signed-in reader with $150.50, the rates and no servers; `routes` add or replace
- * (src/test/fetch-stub), `raw` answers with a Response of its own (an .rdp file). Every request
- * is also kept with its whole URL (the stub keeps the path only), for the query strings.
+ * The API of a signed-in reader with $150.50, the rates and no servers; `routes` add or replace,
+ * `raw` answers with a Response of its own (an .rdp file). Every request is also kept with its
+ * whole URL, for the query strings (`queries`: plain objects).
  */
 export function stubVpsApi(
   routes: Record<string, Handler> = {},
   raw: Record<string, (request: Request) => Response> = {},
 ) {
-  const api = stubFetch({
-    'GET /user/auth': { body: user() },
-    'GET /user/vps/rates': { body: ratesResponse() },
-    'GET /user/vps/servers': { body: page([]) },
-    ...routes,
-  });
-  const stubbed = globalThis.fetch;
-  const requests: SentRequest[] = [];
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const url = new URL(request.url);
-    requests.push({ method: request.method, url, headers: request.headers });
-    const answer = raw[`${request.method} ${url.pathname.replace(/^\/api/, '')}`];
-    return answer ? answer(request) : stubbed(request);
-  });
+  const api = stubFetchKeepingRequests(
+    {
+      'GET /user/auth': { body: fundedUser() },
+      'GET /user/vps/rates': { body: ratesResponse() },
+      'GET /user/vps/servers': { body: page([]) },
+      ...routes,
+    },
+    raw,
+  );
   return {
     ...api,
-    requests,
-    /** The query parameters of each request to `path` (under /api), in order. */
     queries: (method: string, path: string) =>
-      requests
-        .filter((r) => r.method === method && r.url.pathname === `/api${path}`)
-        .map((r) => Object.fromEntries(r.url.searchParams)),
+      api.queries(method, path).map((params) => Object.fromEntries(params)),
   };
 }
 
@@ -169,43 +131,17 @@ export function fixClock(now = NOW) {
   vi.setSystemTime(now);
 }
 
-export interface RenderOptions {
-  language?: 'en' | 'ru';
-  /** The window width (mobile < 768). */
-  width?: number;
-}
-
 /** The VPS page at `path` (e.g. /vps?tab=rates), signed in. */
-export function renderVps(path = '/vps', options: RenderOptions = {}) {
-  const store = makeStore();
-  store.dispatch(
-    tokenReceived({ token: TOKEN, expires: new Date(Date.now() + 3_600_000).toISOString() }),
-  );
-  store.dispatch(windowResized({ width: options.width ?? 1440, height: 900 }));
-  const i18n = createTestI18n(options.language ?? 'en');
-  const router = createMemoryRouter(
+export function renderVps(path = '/vps', options: RenderPageOptions = {}) {
+  return renderSignedInPage(
     [
       { path: '/vps', Component: VpsPage },
       { path: '/balance-operations', element: <h1>Balance operations</h1> },
     ],
-    { initialEntries: [path] },
+    path,
+    TOKEN,
+    options,
   );
-  const events = userEvent.setup();
-  const view = render(
-    <StrictMode>
-      <Provider store={store}>
-        <I18nextProvider i18n={i18n}>
-          <RouterProvider router={router} />
-        </I18nextProvider>
-      </Provider>
-    </StrictMode>,
-  );
-  return { ...view, user: events, router, store, i18n };
-}
-
-/** The search parameters of the router's current address. */
-export function searchOf(router: { state: { location: { search: string } } }): URLSearchParams {
-  return new URLSearchParams(router.state.location.search);
 }
 
 /** Intl's spaces (no-break, narrow no-break) as plain ones, to compare. */

@@ -20,7 +20,7 @@ import { useGetCryptoWalletQuery, useSubmitCryptoPaymentMutation } from '../api/
 import { amountFieldSchema } from '../lib/amount';
 import { useFormFailure } from '../lib/use-form-failure';
 import { AmountField } from './amount-field';
-import { StatusBadge } from './status-badge';
+import { OperationStatusBadge } from './status-badge';
 import styles from './balance.module.css';
 
 const FIELDS = ['network', 'amount', 'wallet', 'txid'] as const;
@@ -217,7 +217,7 @@ function CryptoSent({ payment, onAnother }: { payment: Payment; onAnother: () =>
       <h3 ref={headingRef} tabIndex={-1} className={styles.resultTitle}>
         {t('crypto.sent.title')}
       </h3>
-      <StatusBadge status={payment.status} />
+      <OperationStatusBadge status={payment.status} />
       <p>{t('crypto.sent.text', { amount: formatMoney(payment.amount, i18n.language) })}</p>
       {payment.txid ? (
         <p className={styles.muted}>

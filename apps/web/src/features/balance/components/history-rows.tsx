@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '../../../shared/lib/format-money';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import type { HistoryRow } from '../api/balance-api';
-import { StatusBadge } from './status-badge';
+import { OperationStatusBadge } from './status-badge';
 import styles from './history.module.css';
 
 /** One row as the table and the cards show it: its cells in column order. */
@@ -74,7 +74,7 @@ function useRowView() {
               ) : null}
             </span>
           ),
-          status: <StatusBadge status={payment.status} />,
+          status: <OperationStatusBadge status={payment.status} />,
         };
       }
       case 'transfers': {
@@ -89,7 +89,7 @@ function useRowView() {
               <span className={styles.muted}>{transfer.counterparty.email}</span>
             </span>
           ),
-          status: <StatusBadge status={transfer.status} />,
+          status: <OperationStatusBadge status={transfer.status} />,
         };
       }
       case 'charges': {
@@ -98,7 +98,7 @@ function useRowView() {
           ...base,
           amount: money(charge.amount),
           subject: charge.description,
-          status: <StatusBadge status={charge.status} />,
+          status: <OperationStatusBadge status={charge.status} />,
         };
       }
       case 'withdrawals': {
@@ -108,7 +108,7 @@ function useRowView() {
           amount: money(withdrawal.amount),
           subject: withdrawal.method,
           details: <Hash value={withdrawal.wallet} />,
-          status: <StatusBadge status={withdrawal.status} />,
+          status: <OperationStatusBadge status={withdrawal.status} />,
         };
       }
     }

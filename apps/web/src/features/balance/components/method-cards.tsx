@@ -2,6 +2,7 @@ import type { PaymentMethod, PaymentMethodInfo } from '@tradehost/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../shared/lib/format-money';
+import cards from '../../../shared/ui/radio-cards/radio-cards.module.css';
 import styles from './method-cards.module.css';
 
 /** Why a method cannot be chosen now, or null when it can. */
@@ -41,8 +42,8 @@ export function MethodCards({ methods, value, onChange, partnerBalance }: Method
   const { t, i18n } = useTranslation('balance');
   const name = useId();
   return (
-    <fieldset className={styles.fieldset}>
-      <legend className={styles.legend}>{t('methods.legend')}</legend>
+    <fieldset className={cards.fieldset}>
+      <legend className={cards.legend}>{t('methods.legend')}</legend>
       <div className={styles.grid}>
         {methods.map((method) => {
           const reason = unavailableReason(method, partnerBalance);
@@ -51,12 +52,12 @@ export function MethodCards({ methods, value, onChange, partnerBalance }: Method
           return (
             <label
               key={method.id}
-              className={styles.card}
+              className={`${cards.card} ${styles.card}`}
               data-disabled={reason ? true : undefined}
             >
               <input
                 type="radio"
-                className={styles.radio}
+                className={cards.radio}
                 name={name}
                 value={method.id}
                 checked={value === method.id}
@@ -85,7 +86,7 @@ export function MethodCards({ methods, value, onChange, partnerBalance }: Method
                     : t('methods.minimum', { amount: formatMoney(method.min, i18n.language) })}
                 </span>
               </span>
-              <span className={styles.check} aria-hidden="true" />
+              <span className={`${cards.check} ${styles.check}`} aria-hidden="true" />
             </label>
           );
         })}

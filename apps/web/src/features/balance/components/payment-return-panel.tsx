@@ -7,7 +7,7 @@ import { isApiRequestError } from '../../../shared/lib/api-error';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { Button } from '../../../shared/ui/form';
 import { balanceApi, useGetPaymentQuery } from '../api/balance-api';
-import { StatusBadge } from './status-badge';
+import { OperationStatusBadge } from './status-badge';
 import styles from './payment-return-panel.module.css';
 
 /** How often a payment still processing is asked about again. */
@@ -103,7 +103,7 @@ export function PaymentReturnPanel({ paymentId, onDismiss, onRetry }: PaymentRet
             : t('payment.titleShort', { id: paymentId })}
         </h2>
         <div className={styles.status} role="status" aria-live="polite">
-          {payment ? <StatusBadge status={payment.status} /> : null}
+          {payment ? <OperationStatusBadge status={payment.status} /> : null}
           <p className={styles.text}>{text}</p>
         </div>
         <div className={styles.actions}>

@@ -17,7 +17,7 @@ import { useAdjustBalanceMutation } from '../api/operator-api';
 import { toCents, useFormatters } from '../lib/format';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { SignedAmount } from './amount';
-import { Dialog, DialogActions } from './dialog';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { SelectField, TextAreaField } from './fields';
 import styles from './operator.module.css';
 

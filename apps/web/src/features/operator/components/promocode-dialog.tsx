@@ -8,7 +8,7 @@ import { Button, FormAlert, TextField } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useCreatePromocodeMutation } from '../api/vps-operator-api';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
-import { Dialog, DialogActions } from './dialog';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import styles from './vps.module.css';
 
 interface PromocodeFormValues {

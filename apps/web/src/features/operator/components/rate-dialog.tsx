@@ -19,7 +19,7 @@ import {
 } from '../api/vps-operator-api';
 import { toCents } from '../lib/format';
 import { useOperatorError } from '../lib/use-operator-error';
-import { Dialog, DialogActions } from './dialog';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import styles from './vps.module.css';
 
 /** What the form holds: numbers and the price as typed ("12.50", "12,5"). */

@@ -1,6 +1,7 @@
 import { COMMENT_MAX, type Server } from '@tradehost/contracts';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { errorText, fieldErrorText } from '../../../shared/lib/api-error';
+import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { useUpdateVpsCommentMutation } from '../api/vps-api';
 import { useVpsFormat } from '../lib/use-vps-format';
 import styles from './vps.module.css';
@@ -134,11 +135,11 @@ export function CommentEditor({ server }: { server: Server }) {
         onBlur={() => void commit()}
       />
       {error ? (
-        <p id={`${id}-error`} className={styles.fieldError} role="alert">
+        <p id={`${id}-error`} className={fieldStyles.error} role="alert">
           {error}
         </p>
       ) : null}
-      <p id={`${id}-hint`} className={length > COMMENT_MAX ? styles.fieldError : styles.fieldHint}>
+      <p id={`${id}-hint`} className={length > COMMENT_MAX ? fieldStyles.error : fieldStyles.hint}>
         {isLoading ? t('comment.saving') : t('comment.hint', { length, max: COMMENT_MAX })}
       </p>
     </div>

@@ -2,13 +2,13 @@ import type { Credentials, Server } from '@tradehost/contracts';
 import { useState } from 'react';
 import { saveFile } from '../../../shared/lib/save-file';
 import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsRdpQuery, useRevealVpsCredentialsMutation } from '../api/vps-api';
 import { useFailure } from '../lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { parseRdp } from '../lib/vps';
-import { Dialog, DialogActions } from './dialog';
 import { FailureAlert } from './failure-alert';
 import styles from './vps.module.css';
 
@@ -96,7 +96,9 @@ function CredentialsDialog({ server, onClose }: { server: Server; onClose: () =>
 
   return (
     <Dialog
-      onClose={onClose}
+      open
+      onOpenChange={onClose}
+      closeLabel={t('close')}
       title={t('credentials.title', { id: server.id })}
       description={t('credentials.description')}
     >

@@ -9,13 +9,13 @@ import type {
 import { useId, useRef, useState } from 'react';
 import { isApiRequestError } from '../../../shared/lib/api-error';
 import { useFormIntent, type FormIntent } from '../../../shared/lib/form-intent';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { useOrderVpsServerMutation } from '../api/vps-api';
 import { useFailure } from '../lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { periodDiscount, priceOf } from '../lib/vps';
 import { BalanceCheck } from './balance-check';
-import { Dialog, DialogActions } from './dialog';
 import { FailureAlert } from './failure-alert';
 import { PeriodOptions } from './period-options';
 import { PromocodeField } from './promocode-field';
@@ -266,7 +266,14 @@ function OrderConfirmDialog({
   };
 
   return (
-    <Dialog onClose={onClose} title={title} description={text} busy={isLoading}>
+    <Dialog
+      open
+      onOpenChange={onClose}
+      closeLabel={t('close')}
+      title={title}
+      description={text}
+      busy={isLoading}
+    >
       <FailureAlert failure={failure} alertRef={alertRef} />
       <DialogActions>
         <Button variant="secondary" disabled={isLoading} onClick={onClose}>

@@ -1,5 +1,6 @@
 import { RENTAL_PERIODS, type PeriodDiscount } from '@tradehost/contracts';
 import { useId } from 'react';
+import cards from '../../../shared/ui/radio-cards/radio-cards.module.css';
 import { periodDiscount } from '../lib/vps';
 import { useVpsFormat } from '../lib/use-vps-format';
 import styles from './vps.module.css';
@@ -22,18 +23,18 @@ export function PeriodOptions({ legend, periods, value, onChange, totalOf }: Per
   const { t, period, cents } = useVpsFormat();
   const name = useId();
   return (
-    <fieldset className={styles.fieldset}>
-      <legend className={styles.legend}>{legend}</legend>
+    <fieldset className={cards.fieldset}>
+      <legend className={cards.legend}>{legend}</legend>
       <div className={styles.periods}>
         {RENTAL_PERIODS.map((months) => {
           const discount = periodDiscount(periods, months);
           const nameId = `${name}-${months}-name`;
           const detailsId = `${name}-${months}-details`;
           return (
-            <label key={months} className={styles.period}>
+            <label key={months} className={`${cards.card} ${styles.period}`}>
               <input
                 type="radio"
-                className={styles.coverRadio}
+                className={cards.radio}
                 name={name}
                 value={months}
                 checked={value === months}

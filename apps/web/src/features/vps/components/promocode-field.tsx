@@ -3,6 +3,7 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import * as z from 'zod/mini';
 import { errorText, fieldErrorText } from '../../../shared/lib/api-error';
 import { Button } from '../../../shared/ui/form';
+import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { useLazyCheckVpsPromocodeQuery } from '../api/vps-api';
 import { useVpsFormat } from '../lib/use-vps-format';
 import styles from './vps.module.css';
@@ -65,8 +66,8 @@ export function PromocodeField({
 
   if (value) {
     return (
-      <div className={styles.promo}>
-        <p className={styles.fieldLabel}>{t('promo.label')}</p>
+      <div className={fieldStyles.field}>
+        <p className={fieldStyles.label}>{t('promo.label')}</p>
         <div className={styles.promoApplied} role="status">
           <span>{t('promo.applied', { code: value.code, percent: value.discount_percent })}</span>
           <Button
@@ -89,9 +90,9 @@ export function PromocodeField({
   }
 
   return (
-    <div className={styles.promo}>
-      <label htmlFor={id} className={styles.fieldLabel}>
-        {t('promo.label')} <span className={styles.optional}>({t('promo.optional')})</span>
+    <div className={fieldStyles.field}>
+      <label htmlFor={id} className={fieldStyles.label}>
+        {t('promo.label')} <span className={fieldStyles.optional}>({t('promo.optional')})</span>
       </label>
       <div className={styles.promoRow}>
         <input
@@ -119,11 +120,11 @@ export function PromocodeField({
         </Button>
       </div>
       {errorMessage ? (
-        <p id={`${id}-error`} className={styles.fieldError} role="alert">
+        <p id={`${id}-error`} className={fieldStyles.error} role="alert">
           {errorMessage}
         </p>
       ) : null}
-      <p id={`${id}-hint`} className={styles.fieldHint}>
+      <p id={`${id}-hint`} className={fieldStyles.hint}>
         {t('promo.hint')}
       </p>
     </div>

@@ -1,5 +1,6 @@
 import type { Rate } from '@tradehost/contracts';
 import { useId, type ReactNode } from 'react';
+import cards from '../../../shared/ui/radio-cards/radio-cards.module.css';
 import { useVpsFormat } from '../lib/use-vps-format';
 import styles from './vps.module.css';
 
@@ -26,18 +27,18 @@ export function RateCards({ legend, rates, value, onChange, noteOf }: RateCardsP
   const { t, money } = useVpsFormat();
   const name = useId();
   return (
-    <fieldset className={styles.fieldset}>
-      <legend className={styles.legend}>{legend}</legend>
+    <fieldset className={cards.fieldset}>
+      <legend className={cards.legend}>{legend}</legend>
       <div className={styles.rateGrid}>
         {rates.map((rate) => {
           const nameId = `${name}-${rate.id}-name`;
           const detailsId = `${name}-${rate.id}-details`;
           const note = noteOf?.(rate);
           return (
-            <label key={rate.id} className={styles.rateCard}>
+            <label key={rate.id} className={`${cards.card} ${styles.rateCard}`}>
               <input
                 type="radio"
-                className={styles.coverRadio}
+                className={cards.radio}
                 name={name}
                 value={rate.id}
                 checked={value === rate.id}
@@ -68,7 +69,7 @@ export function RateCards({ legend, rates, value, onChange, noteOf }: RateCardsP
                 </span>
                 {note ? <span className={styles.rateNote}> {note}</span> : null}
               </span>
-              <span className={styles.check} aria-hidden="true" />
+              <span className={cards.check} aria-hidden="true" />
             </label>
           );
         })}

@@ -1,6 +1,7 @@
 import { RENTAL_PERIODS, type PaidResponse, type Server } from '@tradehost/contracts';
 import { useState } from 'react';
 import { useFormIntent } from '../../../shared/lib/form-intent';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsRatesQuery, useRenewVpsServerMutation } from '../api/vps-api';
@@ -8,7 +9,6 @@ import { useFailure } from '../lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { priceOf, renewedUntil } from '../lib/vps';
 import { BalanceCheck } from './balance-check';
-import { Dialog, DialogActions } from './dialog';
 import { FailureAlert } from './failure-alert';
 import { PeriodOptions } from './period-options';
 import styles from './vps.module.css';
@@ -55,7 +55,9 @@ export function RenewDialog({ server, now, onClose, onDone }: RenewDialogProps) 
 
   return (
     <Dialog
-      onClose={onClose}
+      open
+      onOpenChange={onClose}
+      closeLabel={t('close')}
       title={t('renew.title', { id: server.id })}
       description={t('renew.lead', {
         rate: server.rate.name,

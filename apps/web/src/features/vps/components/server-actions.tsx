@@ -7,12 +7,12 @@ import type {
 } from '@tradehost/contracts';
 import { useId, useState } from 'react';
 import { errorText } from '../../../shared/lib/api-error';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { useGetVpsRatesQuery, useRunVpsActionMutation } from '../api/vps-api';
 import { useFailure } from '../lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { isBusy, largerRates, upgradeDates } from '../lib/vps';
-import { Dialog, DialogActions } from './dialog';
 import { FailureAlert } from './failure-alert';
 import { RenewDialog } from './renew-dialog';
 import { pendingUpgradeId } from './server-cells';
@@ -218,7 +218,9 @@ function ConfirmActionDialog({
 
   return (
     <Dialog
-      onClose={onClose}
+      open
+      onOpenChange={onClose}
+      closeLabel={t('close')}
       title={t(`actions.confirm.${action}.title`, { id: server.id })}
       description={t(`actions.confirm.${action}.text`)}
       busy={isLoading}

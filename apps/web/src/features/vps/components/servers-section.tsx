@@ -8,7 +8,9 @@ import { useAppSelector } from '../../../app/hooks';
 import { fieldErrorText } from '../../../shared/lib/api-error';
 import { selectIsMobile } from '../../../shared/model/ui-slice';
 import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { Pagination, pageCountOf } from '../../../shared/ui/pagination/pagination';
+import segments from '../../../shared/ui/segments/segments.module.css';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { SERVERS_PER_PAGE, useGetVpsServersQuery } from '../api/vps-api';
 import { useNow } from '../lib/use-now';
@@ -173,13 +175,13 @@ export function ServersSection({ notice, onNotice, onOrder }: ServersSectionProp
           />
         </form>
         <fieldset className={styles.filter}>
-          <legend className={styles.fieldLabel}>{t('servers.filter')}</legend>
-          <div className={styles.segments}>
+          <legend className={fieldStyles.label}>{t('servers.filter')}</legend>
+          <div className={segments.segments}>
             {FILTERS.map((option) => (
-              <label key={option} className={styles.segment}>
+              <label key={option} className={segments.segment}>
                 <input
                   type="radio"
-                  className={styles.segmentRadio}
+                  className={segments.radio}
                   name={`${headingId}-status`}
                   value={option}
                   checked={status === option}
@@ -188,7 +190,7 @@ export function ServersSection({ notice, onNotice, onOrder }: ServersSectionProp
                     setPage(1);
                   }}
                 />
-                <span className={styles.segmentText}>{t(`servers.filters.${option}`)}</span>
+                <span className={segments.text}>{t(`servers.filters.${option}`)}</span>
               </label>
             ))}
           </div>

@@ -3,6 +3,7 @@ import { useId, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorText } from '../../../shared/lib/api-error';
 import { TextField } from '../../../shared/ui/form';
+import fieldStyles from '../../../shared/ui/form/field.module.css';
 import styles from './vps.module.css';
 
 export interface SourceAnswer {
@@ -43,8 +44,8 @@ export function SourceQuestion({ value, onChange, errors = {}, selectRef }: Sour
   const error = fieldErrorText(t, errors.source);
   return (
     <div className={styles.sourceQuestion}>
-      <div className={styles.selectField}>
-        <label htmlFor={id} className={styles.fieldLabel}>
+      <div className={fieldStyles.field}>
+        <label htmlFor={id} className={fieldStyles.label}>
           {t('source.label')}
         </label>
         <select
@@ -69,11 +70,11 @@ export function SourceQuestion({ value, onChange, errors = {}, selectRef }: Sour
           ))}
         </select>
         {error ? (
-          <p id={`${id}-error`} className={styles.fieldError}>
+          <p id={`${id}-error`} className={fieldStyles.error}>
             {error}
           </p>
         ) : (
-          <p id={`${id}-hint`} className={styles.fieldHint}>
+          <p id={`${id}-hint`} className={fieldStyles.hint}>
             {t('source.hint')}
           </p>
         )}

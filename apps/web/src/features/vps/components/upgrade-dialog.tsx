@@ -2,7 +2,9 @@ import { daysBetween, type Server, type UpgradeResponse } from '@tradehost/contr
 import { useId, useRef, useState } from 'react';
 import { fieldErrorText, isApiRequestError } from '../../../shared/lib/api-error';
 import { useFormIntent } from '../../../shared/lib/form-intent';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
+import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsRatesQuery, useUpgradeVpsServerMutation } from '../api/vps-api';
 import { useFailure } from '../lib/use-failure';
@@ -16,7 +18,6 @@ import {
   upgradePrice,
 } from '../lib/vps';
 import { BalanceCheck } from './balance-check';
-import { Dialog, DialogActions } from './dialog';
 import { FailureAlert } from './failure-alert';
 import { RateCards } from './rate-cards';
 import styles from './vps.module.css';
@@ -112,8 +113,8 @@ export function UpgradeDialog({ server, now, onClose, onDone }: UpgradeDialogPro
             })
           }
         />
-        <div className={styles.dateField}>
-          <label htmlFor={dateId} className={styles.fieldLabel}>
+        <div className={fieldStyles.field}>
+          <label htmlFor={dateId} className={fieldStyles.label}>
             {t('upgrade.date')}
           </label>
           <input
@@ -133,11 +134,11 @@ export function UpgradeDialog({ server, now, onClose, onDone }: UpgradeDialogPro
             }}
           />
           {errorText ? (
-            <p id={`${dateId}-error`} className={styles.fieldError}>
+            <p id={`${dateId}-error`} className={fieldStyles.error}>
               {errorText}
             </p>
           ) : null}
-          <p id={`${dateId}-hint`} className={styles.fieldHint}>
+          <p id={`${dateId}-hint`} className={fieldStyles.hint}>
             {t('upgrade.dateHint', { from: formatDay(bounds.min), to: formatDay(bounds.max) })}
           </p>
         </div>
@@ -176,7 +177,9 @@ export function UpgradeDialog({ server, now, onClose, onDone }: UpgradeDialogPro
   const ready = catalogue.data && bounds && target;
   return (
     <Dialog
-      onClose={onClose}
+      open
+      onOpenChange={onClose}
+      closeLabel={t('close')}
       title={t('upgrade.title', { id: server.id })}
       description={t('upgrade.current', { rate: server.rate.name })}
       busy={isLoading}

@@ -1,6 +1,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../form';
+import segments from '../segments/segments.module.css';
 import {
   customRange,
   localDay,
@@ -83,18 +84,20 @@ export function PeriodPicker({ value, onChange, now = clock, className }: Period
   return (
     <fieldset className={[styles.picker, className].filter(Boolean).join(' ')}>
       <legend className={styles.legend}>{t('period.legend')}</legend>
-      <div className={styles.segments}>
+      <div className={`${segments.segments} ${styles.segments}`}>
         {MODES.map((option) => (
-          <label key={option} className={styles.segment}>
+          <label key={option} className={segments.segment}>
             <input
               type="radio"
-              className={styles.radio}
+              className={segments.radio}
               name={`${id}-period`}
               value={option}
               checked={mode === option}
               onChange={() => choose(option)}
             />
-            <span className={styles.segmentText}>{t(`period.${option}`)}</span>
+            <span className={`${segments.text} ${styles.segmentText}`}>
+              {t(`period.${option}`)}
+            </span>
           </label>
         ))}
       </div>

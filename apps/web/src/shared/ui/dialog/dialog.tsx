@@ -1,41 +1,59 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useAppDispatch } from '../../../app/hooks';
-import { modalDisplayed } from '../../../shared/model/ui-slice';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useDispatch } from 'react-redux';
+import { modalDisplayed } from '../../model/ui-slice';
 import styles from './dialog.module.css';
 
 export interface DialogProps {
-  onClose: () => void;
+  /** Shown or not; a dialog rendered only while it is shown passes `open` (true). */
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
   title: ReactNode;
   /** Read out with the title when the dialog opens (aria-describedby). */
   description?: ReactNode;
+  /** The accessible name of the × button. */
+  closeLabel: string;
   /** While a call runs the dialog stays: Escape, the backdrop and × do nothing. */
   busy?: boolean;
+  /**
+   * Where the focus goes when the dialog closes (the button that opened it, or, when that is
+   * gone, a heading near it). Unset: the control that had the focus when the dialog opened,
+   * when it is still there.
+   */
+  returnFocusTo?: RefObject<HTMLElement | null>;
   children?: ReactNode;
 }
 
 /**
- * A modal dialog (Radix), shown while it is rendered: focus trapped inside and returned to the
- * control that opened it (when it is still there), Escape and the backdrop close it, the page behind is inert and does not
- * scroll (ui.displayModal, SPEC 2). The focus starts on the first control of the body.
+ * A modal dialog (Radix): focus trapped inside and returned on close, Escape and the backdrop
+ * close it, the page behind is inert and does not scroll (ui.displayModal, SPEC 2). The focus
+ * starts on the first control of the body (a field, or Cancel before the main action).
  */
-export function Dialog({ onClose, title, description, busy = false, children }: DialogProps) {
-  const { t } = useTranslation('vps');
-  const dispatch = useAppDispatch();
-  // the control that opened the dialog (focused when it rendered): the focus goes back to it
-  const [opener] = useState(() => document.activeElement);
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  closeLabel,
+  busy = false,
+  returnFocusTo,
+  children,
+}: DialogProps) {
+  const dispatch = useDispatch();
+  // the control focused when the dialog opened (before the focus moves in): where it goes back
+  const opener = useRef<Element | null>(null);
   useEffect(() => {
+    if (!open) return;
     dispatch(modalDisplayed(true));
     return () => void dispatch(modalDisplayed(false));
-  }, [dispatch]);
+  }, [open, dispatch]);
 
   const stayWhileBusy = (event: Event) => {
     if (busy) event.preventDefault();
   };
 
   return (
-    <RadixDialog.Root open onOpenChange={(open) => (open || busy ? null : onClose())}>
+    <RadixDialog.Root open={open} onOpenChange={(next) => (busy ? null : onOpenChange(next))}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={styles.overlay} />
         <RadixDialog.Content
@@ -44,9 +62,14 @@ export function Dialog({ onClose, title, description, busy = false, children }: 
           {...(description ? {} : { 'aria-describedby': undefined })}
           onEscapeKeyDown={stayWhileBusy}
           onInteractOutside={stayWhileBusy}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement;
+          }}
           onCloseAutoFocus={(event) => {
+            const target = returnFocusTo ? returnFocusTo.current : opener.current;
+            if (!(target instanceof HTMLElement) || !target.isConnected) return;
             event.preventDefault();
-            if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+            target.focus();
           }}
         >
           <RadixDialog.Title className={styles.title}>{title}</RadixDialog.Title>
@@ -57,7 +80,7 @@ export function Dialog({ onClose, title, description, busy = false, children }: 
           ) : null}
           <div className={styles.body}>{children}</div>
           {/* last in the DOM: the focus starts on the dialog's own controls, not on × */}
-          <RadixDialog.Close className={styles.close} aria-label={t('close')} disabled={busy}>
+          <RadixDialog.Close className={styles.close} aria-label={closeLabel} disabled={busy}>
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
               <path
                 d="M6 6l12 12M18 6L6 18"
