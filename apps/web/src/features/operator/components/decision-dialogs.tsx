@@ -5,12 +5,42 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
-import { Dialog, DialogActions } from './dialog';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { TextAreaField } from './fields';
 import styles from './operator.module.css';
 
 /** A decision's call: null when it settled (done, or moved on), else the failure to show. */
 export type RunDecision = () => Promise<{ error: unknown } | null>;
+
+/**
+ * A row's decisions, each opening its dialog: the first in the primary colour (Confirm,
+ * Approve, Retry), the others in the danger colour (Reject, Mark failed); `context` names the
+ * row for screen readers.
+ */
+export function DecisionButtons<K extends string>({
+  context,
+  decisions,
+  onStart,
+}: {
+  context: string;
+  decisions: readonly (readonly [kind: K, label: string])[];
+  onStart: (kind: K, opener: HTMLElement) => void;
+}) {
+  return (
+    <span className={styles.rowActions}>
+      {decisions.map(([kind, label], index) => (
+        <Button
+          key={kind}
+          variant={index === 0 ? 'primary' : 'secondary'}
+          className={index === 0 ? undefined : styles.danger}
+          onClick={(event) => onStart(kind, event.currentTarget)}
+        >
+          {label} <span className="visually-hidden">{context}</span>
+        </Button>
+      ))}
+    </span>
+  );
+}
 
 interface DecisionDialogBase {
   open: boolean;
@@ -27,7 +57,10 @@ interface DecisionDialogBase {
   returnFocusTo: RefObject<HTMLElement | null>;
 }
 
-/** "Approve …?" / "Retry …?": Cancel (where the focus starts) and the decision's button. */
+/**
+ * "Credit …?" / "Approve …?" / "Retry …?": Cancel (where the focus starts) and the decision's
+ * button; `run` is decide() (decision.ts) with the decision's call.
+ */
 export function ConfirmDecisionDialog({
   open,
   onOpenChange,
@@ -84,8 +117,9 @@ export function ConfirmDecisionDialog({
 }
 
 /**
- * "Reject …?" / "Fail …?" with a reason (required, at most 500 characters); the reason's
- * refusals of the server land on the field, anything else above the buttons.
+ * "Reject …?" / "Fail …?" with a reason (required, at most 500 characters: the contracts' rule,
+ * the same for every decision); the reason's refusals of the server land on the field, anything
+ * else above the buttons.
  */
 export function ReasonDecisionDialog({
   open,
@@ -153,7 +187,11 @@ export function ReasonDecisionDialog({
         {children}
         <TextAreaField
           label={reasonLabel}
-          hint={t('vps.reasonHint', { hint: reasonHint, length: reason.length, max: REASON_MAX })}
+          hint={t('dialog.reasonHint', {
+            hint: reasonHint,
+            length: reason.length,
+            max: REASON_MAX,
+          })}
           error={errorText.field(errors.reason?.message)}
           required
           rows={4}

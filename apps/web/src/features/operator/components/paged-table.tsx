@@ -1,7 +1,8 @@
+import type { Page } from '@tradehost/contracts';
 import type { ReactNode } from 'react';
 import { DataTable, type Column } from './data-table';
 import { ListPagination } from './pagination';
-import { ListStates, type ListResult } from './states';
+import { QueryStates, type ListResult } from './states';
 
 export interface PagedTableProps<T extends { id: number }> {
   result: ListResult<T>;
@@ -15,6 +16,8 @@ export interface PagedTableProps<T extends { id: number }> {
   onPageChange: (page: number) => void;
 }
 
+const isEmptyList = (list: Page<unknown>) => list.data.length === 0 && list.meta.page === 1;
+
 /** A paged list of the operator area: its states, the rows as a table (cards on a phone), the pages. */
 export function PagedTable<T extends { id: number }>({
   result,
@@ -25,7 +28,7 @@ export function PagedTable<T extends { id: number }>({
   onPageChange,
 }: PagedTableProps<T>) {
   return (
-    <ListStates result={result} empty={empty}>
+    <QueryStates result={result} isEmpty={isEmptyList} empty={empty}>
       {(list) => (
         <>
           <DataTable
@@ -38,6 +41,6 @@ export function PagedTable<T extends { id: number }>({
           <ListPagination meta={list.meta} onPageChange={onPageChange} label={pagesLabel} />
         </>
       )}
-    </ListStates>
+    </QueryStates>
   );
 }

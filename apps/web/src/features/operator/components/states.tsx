@@ -24,34 +24,39 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
   );
 }
 
-export interface ListResult<T> {
-  /** The last page that came back: while another one loads it stays (dimmed, aria-busy). */
-  data?: Page<T>;
+export interface QueryResult<D> {
+  /** What came back last: while it is fetched again it stays (dimmed, aria-busy). */
+  data?: D;
   isError: boolean;
   isFetching: boolean;
   error?: unknown;
   refetch: () => unknown;
 }
 
+/** A paged list's query. */
+export type ListResult<T> = QueryResult<Page<T>>;
+
 /**
- * A paged list's states: loading (nothing yet), failed (with Try again; a page shown before
- * stays under the alert, so the pagination and its focus stay too), empty, or the rows.
+ * A list's states: loading (nothing yet), failed (with Try again; a list shown before stays
+ * under the alert, so its pagination and its focus stay too), empty, or the rows.
  */
-export function ListStates<T>({
+export function QueryStates<D>({
   result,
+  isEmpty,
   empty,
   children,
 }: {
-  result: ListResult<T>;
+  result: QueryResult<D>;
+  isEmpty: (data: D) => boolean;
   empty: ReactNode;
-  children: (page: Page<T>) => ReactNode;
+  children: (data: D) => ReactNode;
 }) {
   const failed = result.isError && !result.isFetching;
   return (
     <>
       {failed ? <LoadError error={result.error} onRetry={() => void result.refetch()} /> : null}
       {result.data ? (
-        result.data.data.length === 0 && result.data.meta.page === 1 ? (
+        isEmpty(result.data) ? (
           <EmptyState>{empty}</EmptyState>
         ) : (
           children(result.data)

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAuditQuery } from '../api/operator-api';
 import type { Column } from '../components/data-table';
+import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
@@ -104,12 +105,7 @@ export function Component() {
 
   return (
     <section className={styles.section} aria-labelledby={headingId}>
-      <div>
-        <h2 id={headingId} className={styles.sectionTitle}>
-          {t('audit.title')}
-        </h2>
-        <p className={styles.lead}>{t('audit.lead')}</p>
-      </div>
+      <ListHeader headingId={headingId} title={t('audit.title')} lead={t('audit.lead')} />
       <PagedTable
         result={query}
         empty={t('audit.empty')}

@@ -1,8 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminPromocode } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { adminUser, openOperator, page, queriesTo, stubOperatorApi } from '../test-utils';
-import { adminPromocode, carol } from '../vps-test-utils';
+import {
+  adminPromocode,
+  adminUser,
+  carol,
+  openOperator,
+  page,
+  queriesTo,
+  stubOperatorApi,
+} from '../test-utils';
 
 const codesTable = () => screen.findByRole('table', { name: 'Promocodes' }, { timeout: 5000 });
 

@@ -3,16 +3,16 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
-import { notify } from '../../../shared/ui/toast/notify';
 import { useGetAdminPromocodesQuery, useUpdatePromocodeMutation } from '../api/vps-operator-api';
+import { useActiveSwitch } from '../components/active-switch';
 import type { Column } from '../components/data-table';
+import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
 import { PromocodeDialog } from '../components/promocode-dialog';
 import { ActiveBadge } from '../components/vps-badges';
 import { useFormatters } from '../lib/format';
-import { useOperatorError } from '../lib/use-operator-error';
 import styles from '../components/operator.module.css';
 
 /**
@@ -23,7 +23,6 @@ export function Component() {
   const { t } = useTranslation('operator');
   useDocumentTitle(t('vps.promocodes.title'));
   const format = useFormatters();
-  const errorText = useOperatorError();
   const headingId = useId();
   const openerRef = useRef<HTMLElement | null>(null);
   const [page, setPage] = usePageParam();
@@ -31,26 +30,7 @@ export function Component() {
   const [update] = useUpdatePromocodeMutation();
   const [adding, setAdding] = useState(0);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [switching, setSwitching] = useState<number | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const toggle = async (promocode: AdminPromocode) => {
-    setFailure(null);
-    setSwitching(promocode.id);
-    try {
-      await update({ id: promocode.id, active: !promocode.active }).unwrap();
-      notify(
-        'success',
-        t(promocode.active ? 'vps.promocodes.deactivated' : 'vps.promocodes.activated', {
-          code: promocode.code,
-        }),
-      );
-    } catch (error) {
-      setFailure(errorText.request(error));
-    } finally {
-      setSwitching(null);
-    }
-  };
+  const switcher = useActiveSwitch('vps.promocodes');
 
   const columns: Column<AdminPromocode>[] = [
     {
@@ -96,17 +76,9 @@ export function Component() {
       actions: true,
       cell: (promocode) => (
         <span className={styles.rowActions}>
-          <Button
-            variant="secondary"
-            className={promocode.active ? styles.danger : undefined}
-            loading={switching === promocode.id}
-            onClick={() => void toggle(promocode)}
-          >
-            {promocode.active ? t('vps.promocodes.deactivate') : t('vps.promocodes.activate')}{' '}
-            <span className="visually-hidden">
-              {t('vps.promocodes.rowContext', { code: promocode.code })}
-            </span>
-          </Button>
+          {switcher.button(promocode, { code: promocode.code }, (active) =>
+            update({ id: promocode.id, active }).unwrap(),
+          )}
         </span>
       ),
     },
@@ -114,25 +86,23 @@ export function Component() {
 
   return (
     <section className={styles.section} aria-labelledby={headingId}>
-      <div className={styles.sectionHeader}>
-        <div>
-          <h2 id={headingId} className={styles.sectionTitle}>
-            {t('vps.promocodes.title')}
-          </h2>
-          <p className={styles.lead}>{t('vps.promocodes.lead')}</p>
-        </div>
+      <ListHeader
+        headingId={headingId}
+        title={t('vps.promocodes.title')}
+        lead={t('vps.promocodes.lead')}
+      >
         <Button
           onClick={(event) => {
             openerRef.current = event.currentTarget;
-            setFailure(null);
+            switcher.clearFailure();
             setAdding((count) => count + 1);
             setDialogOpen(true);
           }}
         >
           {t('vps.promocodes.add')}
         </Button>
-      </div>
-      {failure ? <FormAlert tone="error">{failure}</FormAlert> : null}
+      </ListHeader>
+      {switcher.failure ? <FormAlert tone="error">{switcher.failure}</FormAlert> : null}
       <PagedTable
         result={query}
         empty={t('vps.promocodes.empty')}

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { StubCall } from '../../../test/fetch-stub';
 import {
   adminUser,
+  carol,
   cryptoPayment,
+  olga,
   openOperator,
   page,
   queriesTo,
@@ -32,7 +34,7 @@ function serverQueue(payments: AdminPayment[]) {
 const second = cryptoPayment({
   id: 8,
   amount: 120.5,
-  user: { id: 6, email: 'carol@example.com', name: 'Carol' },
+  user: carol,
   network: 'BTC',
   txid: 'ffeeddccbbaa99887766554433221100',
   wallet: 'bc1qcarolwalletaddress000000',
@@ -216,7 +218,7 @@ describe('review queue', () => {
               ? [
                   cryptoPayment({
                     status: 'paid',
-                    reviewed_by: { id: 99, email: 'olga@tradehost.test', name: 'Olga' },
+                    reviewed_by: olga,
                     reviewed_at: '2025-01-10T12:00:00.000Z',
                   }),
                 ]

@@ -4,44 +4,38 @@ import {
   type AdminPayment,
   type PaymentStatus,
 } from '@tradehost/contracts';
-import { useId, useRef, useState, type ComponentProps } from 'react';
+import { useId, type ComponentProps } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { useFormIntent } from '../../../shared/lib/form-intent';
 import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
-import { Button, FormAlert } from '../../../shared/ui/form';
+import { FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
-import { useGetAdminPaymentsQuery } from '../api/operator-api';
+import {
+  useConfirmPaymentMutation,
+  useGetAdminPaymentsQuery,
+  useRejectPaymentMutation,
+} from '../api/operator-api';
 import type { Column } from '../components/data-table';
+import { useDecisions } from '../components/decision';
+import {
+  ConfirmDecisionDialog,
+  DecisionButtons,
+  ReasonDecisionDialog,
+} from '../components/decision-dialogs';
 import { SelectField } from '../components/fields';
+import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
-import {
-  ConfirmPaymentDialog,
-  RejectPaymentDialog,
-  type ReviewOutcome,
-} from '../components/review-dialogs';
-import { isOverdue, useFormatters } from '../lib/format';
+import { Waiting } from '../components/waiting';
+import { useFormatters } from '../lib/format';
+import { oneOf, useFilterParams } from '../lib/list-params';
 import styles from '../components/operator.module.css';
 
 const DEFAULT_STATUS: PaymentStatus = 'under_review';
 const DEFAULT_METHOD = 'crypto';
 const ALL_METHODS = 'all';
-
-function statusParam(value: string | null): PaymentStatus {
-  return (PAYMENT_STATUSES as readonly string[]).includes(value ?? '')
-    ? (value as PaymentStatus)
-    : DEFAULT_STATUS;
-}
-
-function methodParam(value: string | null): string {
-  return value === ALL_METHODS || (PAYMENT_METHODS as readonly string[]).includes(value ?? '')
-    ? (value as string)
-    : DEFAULT_METHOD;
-}
-
-type Review = { kind: 'confirm' | 'reject'; payment: AdminPayment } | null;
+const METHODS = [ALL_METHODS, ...PAYMENT_METHODS];
+const STALE_CODES = ['PAYMENT_ALREADY_REVIEWED'] as const;
 
 /**
  * Route module (lazy, admins only): the crypto payments users reported, waiting for an operator
@@ -52,50 +46,26 @@ export function Component() {
   useDocumentTitle(t('queue.title'));
   const format = useFormatters();
   const headingId = useId();
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const openerRef = useRef<HTMLElement | null>(null);
-  const intent = useFormIntent();
   const copyMessages = { copied: t('copy.copied'), failed: t('copy.failed') };
 
-  const [params, setParams] = useSearchParams();
-  const status = statusParam(params.get('status'));
-  const method = methodParam(params.get('method'));
+  const decisions = useDecisions<'confirm' | 'reject', AdminPayment>({
+    staleCodes: STALE_CODES,
+    // someone else has reviewed it first: the mutation's 409 has marked the queue stale, and it
+    // is being fetched again
+    noticeOf: (settlement) =>
+      settlement.outcome === 'stale' ? t('queue.alreadyReviewed') : undefined,
+  });
+  const [params, setFilter] = useFilterParams(decisions.clearNotice);
+  const status = oneOf(PAYMENT_STATUSES, params.get('status')) ?? DEFAULT_STATUS;
+  const method = oneOf(METHODS, params.get('method')) ?? DEFAULT_METHOD;
   const [page, setPage] = usePageParam();
   const query = useGetAdminPaymentsQuery({
     status,
     method: method === ALL_METHODS ? undefined : method,
     page,
   });
-
-  const [review, setReview] = useState<Review>(null);
-  const [dialogOpen, setDialogOpen] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const setFilter = (name: 'status' | 'method', value: string, fallback: string) => {
-    setNotice(null);
-    setParams((previous) => {
-      const next = new URLSearchParams(previous);
-      if (value === fallback) next.delete(name);
-      else next.set(name, value);
-      next.delete('page');
-      return next;
-    });
-  };
-
-  const openReview = (kind: 'confirm' | 'reject', payment: AdminPayment, opener: HTMLElement) => {
-    openerRef.current = opener;
-    setNotice(null);
-    setReview({ kind, payment });
-    setDialogOpen(true);
-  };
-
-  const settled = (outcome: ReviewOutcome) => {
-    // the row leaves the queue: the focus goes to the queue's heading, not to the page's body
-    openerRef.current = headingRef.current;
-    setDialogOpen(false);
-    // the mutation's 409 has marked the queue stale: it is being fetched again
-    if (outcome === 'already-reviewed') setNotice(t('queue.alreadyReviewed'));
-  };
+  const [confirm] = useConfirmPaymentMutation();
+  const [reject] = useRejectPaymentMutation();
 
   const columns: Column<AdminPayment>[] = [
     {
@@ -138,14 +108,7 @@ export function Component() {
       ? {
           id: 'age',
           header: t('queue.columns.age'),
-          cell: (payment) => (
-            <span
-              className={isOverdue(payment.created_at) ? styles.overdue : undefined}
-              title={format.dateTime(payment.created_at)}
-            >
-              {format.age(payment.created_at)}
-            </span>
-          ),
+          cell: (payment) => <Waiting since={payment.created_at} />,
         }
       : {
           id: 'review',
@@ -175,30 +138,17 @@ export function Component() {
       actions: true,
       cell: (payment) =>
         payment.status === 'under_review' && payment.method === 'crypto' ? (
-          <span className={styles.rowActions}>
-            <Button onClick={(event) => openReview('confirm', payment, event.currentTarget)}>
-              {t('queue.confirm')}
-              <span className="visually-hidden">
-                {t('queue.rowContext', {
-                  amount: format.money(payment.amount),
-                  email: payment.user.email,
-                })}
-              </span>
-            </Button>
-            <Button
-              variant="secondary"
-              className={styles.danger}
-              onClick={(event) => openReview('reject', payment, event.currentTarget)}
-            >
-              {t('queue.reject')}
-              <span className="visually-hidden">
-                {t('queue.rowContext', {
-                  amount: format.money(payment.amount),
-                  email: payment.user.email,
-                })}
-              </span>
-            </Button>
-          </span>
+          <DecisionButtons
+            context={t('queue.rowContext', {
+              amount: format.money(payment.amount),
+              email: payment.user.email,
+            })}
+            decisions={[
+              ['confirm', t('queue.confirm')],
+              ['reject', t('queue.reject')],
+            ]}
+            onStart={(kind, opener) => decisions.start(kind, payment, opener)}
+          />
         ) : null,
     },
   ];
@@ -207,21 +157,23 @@ export function Component() {
     value,
     label: t(`statuses.${value}`),
   }));
-  const methodOptions = [ALL_METHODS, ...PAYMENT_METHODS].map((value) => ({
+  const methodOptions = METHODS.map((value) => ({
     value,
     label: t(`methods.${value}`),
   }));
 
+  const { pending } = decisions;
+  const payment = pending?.subject;
+  const amount = payment ? format.money(payment.amount) : '';
+
   return (
     <section className={styles.section} aria-labelledby={headingId}>
-      <div className={styles.sectionHeader}>
-        <div>
-          <h2 id={headingId} ref={headingRef} tabIndex={-1} className={styles.sectionTitle}>
-            {t('queue.title')}
-          </h2>
-          <p className={styles.lead}>{t('queue.lead')}</p>
-        </div>
-      </div>
+      <ListHeader
+        headingId={headingId}
+        headingRef={decisions.headingRef}
+        title={t('queue.title')}
+        lead={t('queue.lead')}
+      />
       <div className={styles.toolbar}>
         <SelectField
           label={t('queue.filters.status')}
@@ -236,7 +188,7 @@ export function Component() {
           onChange={(event) => setFilter('method', event.target.value, DEFAULT_METHOD)}
         />
       </div>
-      {notice ? <FormAlert tone="warning">{notice}</FormAlert> : null}
+      {decisions.notice ? <FormAlert tone="warning">{decisions.notice}</FormAlert> : null}
       <PagedTable
         result={query}
         empty={status === DEFAULT_STATUS ? t('queue.empty') : t('queue.emptyFiltered')}
@@ -245,29 +197,63 @@ export function Component() {
         pagesLabel={t('queue.pages')}
         onPageChange={setPage}
       />
-      {review?.kind === 'confirm' ? (
-        <ConfirmPaymentDialog
-          key={`confirm-${review.payment.id}`}
-          payment={review.payment}
-          open={dialogOpen}
-          onOpenChange={setDialogOpen}
-          onSettled={settled}
-          intent={intent}
-          returnFocusTo={openerRef}
-        />
+      {payment && pending.kind === 'confirm' ? (
+        <ConfirmDecisionDialog
+          key={`confirm-${payment.id}`}
+          {...decisions.dialog}
+          title={t('queue.confirmDialog.title')}
+          description={t('queue.confirmDialog.question', { amount, email: payment.user.email })}
+          submitLabel={t('queue.confirmDialog.submit', { amount })}
+          submittingLabel={t('queue.confirmDialog.submitting')}
+          run={() =>
+            decisions.decide({
+              fingerprint: `confirm:${payment.id}`,
+              send: (idempotencyKey) => confirm({ id: payment.id, idempotencyKey }).unwrap(),
+              successText: () => t('queue.confirmed', { amount, email: payment.user.email }),
+            })
+          }
+        >
+          <PaymentFacts payment={payment} />
+        </ConfirmDecisionDialog>
       ) : null}
-      {review?.kind === 'reject' ? (
-        <RejectPaymentDialog
-          key={`reject-${review.payment.id}`}
-          payment={review.payment}
-          open={dialogOpen}
-          onOpenChange={setDialogOpen}
-          onSettled={settled}
-          intent={intent}
-          returnFocusTo={openerRef}
+      {payment && pending.kind === 'reject' ? (
+        <ReasonDecisionDialog
+          key={`reject-${payment.id}`}
+          {...decisions.dialog}
+          title={t('queue.rejectDialog.title')}
+          description={t('queue.rejectDialog.question', { amount, email: payment.user.email })}
+          submitLabel={t('queue.rejectDialog.submit')}
+          submittingLabel={t('queue.rejectDialog.submitting')}
+          reasonLabel={t('queue.rejectDialog.reason')}
+          reasonHint={t('queue.rejectDialog.reasonHint')}
+          run={(reason) =>
+            decisions.decide({
+              fingerprint: `reject:${payment.id}:${reason}`,
+              send: (idempotencyKey) => reject({ id: payment.id, reason, idempotencyKey }).unwrap(),
+              successText: () => t('queue.rejected', { amount, email: payment.user.email }),
+            })
+          }
         />
       ) : null}
     </section>
+  );
+}
+
+/** The payment's details in its review dialogs. */
+function PaymentFacts({ payment }: { payment: AdminPayment }) {
+  const { t } = useTranslation('operator');
+  const format = useFormatters();
+  return (
+    <dl className={styles.facts}>
+      <dt>{t('queue.columns.network')}</dt>
+      <dd>{payment.network ?? '—'}</dd>
+      <dt>{t('queue.columns.wallet')}</dt>
+      <dd className={styles.mono}>{payment.wallet ?? '—'}</dd>
+      <dt>{t('queue.columns.txid')}</dt>
+      <dd className={styles.mono}>{payment.txid ?? '—'}</dd>
+      <dt>{t('queue.columns.date')}</dt>
+      <dd>{format.dateTime(payment.created_at)}</dd>
+    </dl>
   );
 }
 

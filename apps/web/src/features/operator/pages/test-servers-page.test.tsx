@@ -1,8 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminTestRequest } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { adminUser, openOperator, page, queriesTo, stubOperatorApi } from '../test-utils';
-import { adminServer, carol, testRequest } from '../vps-test-utils';
+import {
+  adminServer,
+  adminUser,
+  carol,
+  openOperator,
+  page,
+  queriesTo,
+  stubOperatorApi,
+  testRequest,
+} from '../test-utils';
 
 const queueTable = () => screen.findByRole('table', { name: 'Test servers' }, { timeout: 5000 });
 

@@ -4,11 +4,10 @@ import {
   type AdminTestRequest,
   type TestRequestStatus,
 } from '@tradehost/contracts';
-import { useId, useRef, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { useFormIntent } from '../../../shared/lib/form-intent';
-import { Button, FormAlert } from '../../../shared/ui/form';
+import { Link } from 'react-router';
+import { FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { Tabs } from '../../../shared/ui/tabs/tabs';
 import {
@@ -18,13 +17,20 @@ import {
   type ApproveResponse,
 } from '../api/vps-operator-api';
 import type { Column } from '../components/data-table';
-import { decide, type Settlement } from '../components/decision';
-import { ConfirmDecisionDialog, ReasonDecisionDialog } from '../components/decision-dialogs';
+import { useDecisions } from '../components/decision';
+import {
+  ConfirmDecisionDialog,
+  DecisionButtons,
+  ReasonDecisionDialog,
+} from '../components/decision-dialogs';
+import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
 import { TestStatusBadge } from '../components/vps-badges';
-import { isOverdue, useFormatters } from '../lib/format';
+import { Waiting } from '../components/waiting';
+import { useFormatters } from '../lib/format';
+import { oneOf, useFilterParams } from '../lib/list-params';
 import { useOperatorError } from '../lib/use-operator-error';
 import styles from '../components/operator.module.css';
 import vpsStyles from '../components/vps.module.css';
@@ -32,15 +38,8 @@ import vpsStyles from '../components/vps.module.css';
 const DEFAULT_STATUS: TestRequestStatus = 'under_review';
 const STALE_CODES = ['TEST_REQUEST_ALREADY_DECIDED'] as const;
 
-function statusParam(value: string | null): TestRequestStatus {
-  return (TEST_REQUEST_STATUSES as readonly string[]).includes(value ?? '')
-    ? (value as TestRequestStatus)
-    : DEFAULT_STATUS;
-}
-
-type Review = { kind: 'approve' | 'reject'; request: AdminTestRequest } | null;
 type Notice =
-  { kind: 'approved'; email: string; serverId: number } | { kind: 'stale'; text: string } | null;
+  { kind: 'approved'; email: string; serverId: number } | { kind: 'stale'; text: string };
 
 /** A "how did you hear about us" answer in words (an unknown one as it came). */
 function useSourceText() {
@@ -63,51 +62,26 @@ export function Component() {
   const errorText = useOperatorError();
   const sourceText = useSourceText();
   const headingId = useId();
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const openerRef = useRef<HTMLElement | null>(null);
-  const intent = useFormIntent();
-  const [params, setParams] = useSearchParams();
-  const status = statusParam(params.get('status'));
+  const decisions = useDecisions<'approve' | 'reject', AdminTestRequest, Notice>({
+    staleCodes: STALE_CODES,
+    noticeOf: (settlement, { kind, subject }) => {
+      if (settlement.outcome === 'stale') {
+        return {
+          kind: 'stale',
+          text: `${errorText.request(settlement.error)} ${t('vps.tests.refreshed')}`,
+        };
+      }
+      if (kind !== 'approve') return undefined;
+      const { server } = settlement.result as ApproveResponse;
+      return { kind: 'approved', email: subject.user.email, serverId: server.id };
+    },
+  });
+  const [params, setFilter] = useFilterParams(decisions.clearNotice);
+  const status = oneOf(TEST_REQUEST_STATUSES, params.get('status')) ?? DEFAULT_STATUS;
   const [page, setPage] = usePageParam();
   const query = useGetAdminTestRequestsQuery({ status, page });
   const [approve] = useApproveTestRequestMutation();
   const [reject] = useRejectTestRequestMutation();
-  const [review, setReview] = useState<Review>(null);
-  const [dialogOpen, setDialogOpen] = useState(false);
-  const [notice, setNotice] = useState<Notice>(null);
-
-  const setStatus = (value: TestRequestStatus) => {
-    setNotice(null);
-    setParams(value === DEFAULT_STATUS ? {} : { status: value });
-  };
-
-  const openReview = (
-    kind: 'approve' | 'reject',
-    request: AdminTestRequest,
-    opener: HTMLElement,
-  ) => {
-    openerRef.current = opener;
-    setNotice(null);
-    setReview({ kind, request });
-    setDialogOpen(true);
-  };
-
-  const settled =
-    (request: AdminTestRequest, kind: 'approve' | 'reject') =>
-    (settlement: Settlement<unknown>) => {
-      // the row leaves the queue: the focus goes to the queue's heading
-      openerRef.current = headingRef.current;
-      setDialogOpen(false);
-      if (settlement.outcome === 'stale') {
-        setNotice({
-          kind: 'stale',
-          text: `${errorText.request(settlement.error)} ${t('vps.tests.refreshed')}`,
-        });
-      } else if (kind === 'approve') {
-        const { server } = settlement.result as ApproveResponse;
-        setNotice({ kind: 'approved', email: request.user.email, serverId: server.id });
-      }
-    };
 
   const columns: Column<AdminTestRequest>[] = [
     {
@@ -129,14 +103,7 @@ export function Component() {
       ? {
           id: 'waiting',
           header: t('vps.tests.columns.waiting'),
-          cell: (request) => (
-            <span
-              className={isOverdue(request.created_at) ? styles.overdue : undefined}
-              title={format.dateTime(request.created_at)}
-            >
-              {format.age(request.created_at)}
-            </span>
-          ),
+          cell: (request) => <Waiting since={request.created_at} />,
         }
       : {
           id: 'decision',
@@ -166,24 +133,14 @@ export function Component() {
       actions: true,
       cell: (request) =>
         request.status === 'under_review' ? (
-          <span className={styles.rowActions}>
-            <Button onClick={(event) => openReview('approve', request, event.currentTarget)}>
-              {t('vps.tests.approve')}{' '}
-              <span className="visually-hidden">
-                {t('vps.tests.rowContext', { email: request.user.email })}
-              </span>
-            </Button>
-            <Button
-              variant="secondary"
-              className={styles.danger}
-              onClick={(event) => openReview('reject', request, event.currentTarget)}
-            >
-              {t('vps.tests.reject')}{' '}
-              <span className="visually-hidden">
-                {t('vps.tests.rowContext', { email: request.user.email })}
-              </span>
-            </Button>
-          </span>
+          <DecisionButtons
+            context={t('vps.tests.rowContext', { email: request.user.email })}
+            decisions={[
+              ['approve', t('vps.tests.approve')],
+              ['reject', t('vps.tests.reject')],
+            ]}
+            onStart={(kind, opener) => decisions.start(kind, request, opener)}
+          />
         ) : null,
     },
   ];
@@ -201,16 +158,17 @@ export function Component() {
     </dl>
   );
 
-  const request = review?.request;
+  const { pending, notice } = decisions;
+  const request = pending?.subject;
 
   return (
     <section className={styles.section} aria-labelledby={headingId}>
-      <div>
-        <h2 id={headingId} ref={headingRef} tabIndex={-1} className={styles.sectionTitle}>
-          {t('vps.tests.title')}
-        </h2>
-        <p className={styles.lead}>{t('vps.tests.lead')}</p>
-      </div>
+      <ListHeader
+        headingId={headingId}
+        headingRef={decisions.headingRef}
+        title={t('vps.tests.title')}
+        lead={t('vps.tests.lead')}
+      />
       {notice?.kind === 'approved' ? (
         <FormAlert tone="success">
           {t('vps.tests.approvedNotice', { email: notice.email, id: notice.serverId })}{' '}
@@ -227,7 +185,7 @@ export function Component() {
           label: t(`vps.testStatuses.${value}`),
         }))}
         value={status}
-        onChange={setStatus}
+        onChange={(value) => setFilter('status', value, DEFAULT_STATUS)}
       >
         <div className={styles.section}>
           <PagedTable
@@ -240,51 +198,41 @@ export function Component() {
           />
         </div>
       </Tabs>
-      {request && review.kind === 'approve' ? (
+      {request && pending.kind === 'approve' ? (
         <ConfirmDecisionDialog
           key={`approve-${request.id}`}
-          open={dialogOpen}
-          onOpenChange={setDialogOpen}
+          {...decisions.dialog}
           title={t('vps.tests.approveDialog.title')}
           description={t('vps.tests.approveDialog.question', { email: request.user.email })}
           submitLabel={t('vps.tests.approveDialog.submit')}
           submittingLabel={t('vps.tests.approveDialog.submitting')}
-          returnFocusTo={openerRef}
           run={() =>
-            decide({
-              intent,
+            decisions.decide({
               fingerprint: `approve-test:${request.id}`,
               send: (idempotencyKey) => approve({ id: request.id, idempotencyKey }).unwrap(),
               successText: ({ server }) =>
                 t('vps.tests.approved', { email: request.user.email, id: server.id }),
-              staleCodes: STALE_CODES,
-              onSettled: settled(request, 'approve'),
             })
           }
         >
           {facts(request)}
         </ConfirmDecisionDialog>
       ) : null}
-      {request && review.kind === 'reject' ? (
+      {request && pending.kind === 'reject' ? (
         <ReasonDecisionDialog
           key={`reject-${request.id}`}
-          open={dialogOpen}
-          onOpenChange={setDialogOpen}
+          {...decisions.dialog}
           title={t('vps.tests.rejectDialog.title')}
           description={t('vps.tests.rejectDialog.question', { email: request.user.email })}
           submitLabel={t('vps.tests.rejectDialog.submit')}
           submittingLabel={t('vps.tests.rejectDialog.submitting')}
           reasonLabel={t('vps.tests.rejectDialog.reason')}
           reasonHint={t('vps.tests.rejectDialog.reasonHint')}
-          returnFocusTo={openerRef}
           run={(reason) =>
-            decide({
-              intent,
+            decisions.decide({
               fingerprint: `reject-test:${request.id}:${reason}`,
               send: (idempotencyKey) => reject({ id: request.id, reason, idempotencyKey }).unwrap(),
               successText: () => t('vps.tests.rejected', { email: request.user.email }),
-              staleCodes: STALE_CODES,
-              onSettled: settled(request, 'reject'),
             })
           }
         >

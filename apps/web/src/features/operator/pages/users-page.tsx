@@ -1,14 +1,15 @@
 import type { AdminUser } from '@tradehost/contracts';
-import { useId, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { Button, TextField } from '../../../shared/ui/form';
+import { Link } from 'react-router';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAdminUsersQuery } from '../api/operator-api';
 import type { Column } from '../components/data-table';
+import { ListHeader, SearchForm } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { useFormatters } from '../lib/format';
+import { useFilterParams } from '../lib/list-params';
 import styles from '../components/operator.module.css';
 
 /** Route module (lazy, admins only): find a user by e-mail or name; their balances. */
@@ -17,16 +18,10 @@ export function Component() {
   useDocumentTitle(t('users.title'));
   const format = useFormatters();
   const headingId = useId();
-  const [params, setParams] = useSearchParams();
+  const [params, setFilter] = useFilterParams();
   const search = params.get('query') ?? '';
   const [page, setPage] = usePageParam();
   const query = useGetAdminUsersQuery({ query: search, page });
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const value = String(new FormData(event.currentTarget).get('query') ?? '').trim();
-    setParams(value ? { query: value } : {});
-  };
 
   const columns: Column<AdminUser>[] = [
     {
@@ -71,25 +66,16 @@ export function Component() {
 
   return (
     <section className={styles.section} aria-labelledby={headingId}>
-      <div>
-        <h2 id={headingId} className={styles.sectionTitle}>
-          {t('users.title')}
-        </h2>
-        <p className={styles.lead}>{t('users.lead')}</p>
-      </div>
-      {/* keyed by the query: going back in history puts the searched text back in the box */}
-      <form key={search} role="search" className={styles.search} onSubmit={onSubmit}>
-        <TextField
-          label={t('users.search')}
-          name="query"
-          type="search"
-          defaultValue={search}
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={254}
-        />
-        <Button type="submit">{t('users.searchSubmit')}</Button>
-      </form>
+      <ListHeader headingId={headingId} title={t('users.title')} lead={t('users.lead')} />
+      <SearchForm
+        label={t('users.search')}
+        name="query"
+        value={search}
+        spellCheck={false}
+        maxLength={254}
+        submitLabel={t('users.searchSubmit')}
+        onSearch={(value) => setFilter('query', value)}
+      />
       <PagedTable
         result={query}
         empty={search ? t('users.emptySearch', { query: search }) : t('users.empty')}

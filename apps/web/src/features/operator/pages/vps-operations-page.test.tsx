@@ -1,8 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminOperation } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { adminUser, openOperator, page, queriesTo, stubOperatorApi } from '../test-utils';
-import { adminOperation, carol, olga } from '../vps-test-utils';
+import {
+  adminOperation,
+  adminUser,
+  carol,
+  olga,
+  openOperator,
+  page,
+  queriesTo,
+  stubOperatorApi,
+} from '../test-utils';
 
 const logTable = (name = 'Operations') => screen.findByRole('table', { name }, { timeout: 5000 });
 

@@ -1,9 +1,8 @@
 import { SERVER_OPERATION_STATUSES, type AdminOperation } from '@tradehost/contracts';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { useFormIntent } from '../../../shared/lib/form-intent';
-import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { Link } from 'react-router';
+import { FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import {
   useFailOperationMutation,
@@ -12,14 +11,20 @@ import {
   type OperationFilter,
 } from '../api/vps-operator-api';
 import type { Column } from '../components/data-table';
-import { decide, type Settlement } from '../components/decision';
-import { ConfirmDecisionDialog, ReasonDecisionDialog } from '../components/decision-dialogs';
+import { useDecisions } from '../components/decision';
+import {
+  ConfirmDecisionDialog,
+  DecisionButtons,
+  ReasonDecisionDialog,
+} from '../components/decision-dialogs';
 import { SelectField } from '../components/fields';
+import { ListHeader, RefreshButton, SearchForm } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
 import { OperationStatusBadge } from '../components/vps-badges';
 import { useFormatters } from '../lib/format';
+import { oneOf, useFilterParams } from '../lib/list-params';
 import { useOperatorError } from '../lib/use-operator-error';
 import styles from '../components/operator.module.css';
 import vpsStyles from '../components/vps.module.css';
@@ -28,18 +33,10 @@ const ALL = 'all';
 const FILTERS: readonly OperationFilter[] = ['stuck', ...SERVER_OPERATION_STATUSES];
 const STALE_CODES = ['OPERATION_NOT_STUCK', 'OPERATION_FINISHED'] as const;
 
-function statusParam(value: string | null): OperationFilter | undefined {
-  return (FILTERS as readonly string[]).includes(value ?? '')
-    ? (value as OperationFilter)
-    : undefined;
-}
-
 function serverParam(value: string | null): number | undefined {
   const id = Number(value);
   return value && Number.isSafeInteger(id) && id >= 1 ? id : undefined;
 }
-
-type Action = { kind: 'retry' | 'fail'; operation: AdminOperation } | null;
 
 /**
  * Route module (lazy, admins only): every hypervisor operation, newest first, by status (with
@@ -52,57 +49,29 @@ export function Component() {
   const format = useFormatters();
   const errorText = useOperatorError();
   const headingId = useId();
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const openerRef = useRef<HTMLElement | null>(null);
-  const intent = useFormIntent();
-  const [params, setParams] = useSearchParams();
-  const status = statusParam(params.get('status'));
+  const decisions = useDecisions<'retry' | 'fail', AdminOperation>({
+    staleCodes: STALE_CODES,
+    noticeOf: (settlement) =>
+      settlement.outcome === 'stale'
+        ? `${errorText.request(settlement.error)} ${t('vps.operations.refreshed')}`
+        : undefined,
+  });
+  const [params, setFilter] = useFilterParams(decisions.clearNotice);
+  const status = oneOf(FILTERS, params.get('status'));
   const serverId = serverParam(params.get('server_id'));
   const [page, setPage] = usePageParam();
   const query = useGetAdminVpsOperationsQuery({ status, serverId, page });
   const [retry] = useRetryOperationMutation();
   const [fail] = useFailOperationMutation();
-  const [action, setAction] = useState<Action>(null);
-  const [dialogOpen, setDialogOpen] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | undefined>();
 
-  const update = (name: 'status' | 'server_id', value: string | undefined) => {
-    setNotice(null);
-    setParams((previous) => {
-      const next = new URLSearchParams(previous);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.delete('page');
-      return next;
-    });
-  };
-
-  const onServer = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const value = String(new FormData(event.currentTarget).get('server') ?? '').trim();
+  const onServer = (value: string) => {
     if (value && serverParam(value) === undefined) {
       setServerError(t('vps.operations.serverInvalid'));
       return;
     }
     setServerError(undefined);
-    update('server_id', value || undefined);
-  };
-
-  const openAction = (kind: 'retry' | 'fail', operation: AdminOperation, opener: HTMLElement) => {
-    openerRef.current = opener;
-    setNotice(null);
-    setAction({ kind, operation });
-    setDialogOpen(true);
-  };
-
-  const settled = (settlement: Settlement<unknown>) => {
-    // the row's buttons go: the focus goes to the log's heading
-    openerRef.current = headingRef.current;
-    setDialogOpen(false);
-    if (settlement.outcome === 'stale') {
-      setNotice(`${errorText.request(settlement.error)} ${t('vps.operations.refreshed')}`);
-    }
+    setFilter('server_id', value);
   };
 
   const kindOf = (operation: AdminOperation) => t(`vps.operationKinds.${operation.kind}`);
@@ -194,24 +163,14 @@ export function Component() {
       actions: true,
       cell: (operation) =>
         operation.stuck ? (
-          <span className={styles.rowActions}>
-            <Button onClick={(event) => openAction('retry', operation, event.currentTarget)}>
-              {t('vps.operations.retry')}{' '}
-              <span className="visually-hidden">
-                {t('vps.operations.rowContext', { id: operation.id })}
-              </span>
-            </Button>
-            <Button
-              variant="secondary"
-              className={styles.danger}
-              onClick={(event) => openAction('fail', operation, event.currentTarget)}
-            >
-              {t('vps.operations.fail')}{' '}
-              <span className="visually-hidden">
-                {t('vps.operations.rowContext', { id: operation.id })}
-              </span>
-            </Button>
-          </span>
+          <DecisionButtons
+            context={t('vps.operations.rowContext', { id: operation.id })}
+            decisions={[
+              ['retry', t('vps.operations.retry')],
+              ['fail', t('vps.operations.fail')],
+            ]}
+            onStart={(kind, opener) => decisions.start(kind, operation, opener)}
+          />
         ) : null,
     },
   ];
@@ -247,49 +206,37 @@ export function Component() {
       : status
         ? t('vps.operations.emptyFiltered')
         : t('vps.operations.empty');
-  const operation = action?.operation;
+  const { pending } = decisions;
+  const operation = pending?.subject;
 
   return (
     <section className={styles.section} aria-labelledby={headingId}>
-      <div className={styles.sectionHeader}>
-        <div>
-          <h2 id={headingId} ref={headingRef} tabIndex={-1} className={styles.sectionTitle}>
-            {serverId
-              ? t('vps.operations.titleServer', { id: serverId })
-              : t('vps.operations.title')}
-          </h2>
-          <p className={styles.lead}>{t('vps.operations.lead')}</p>
-        </div>
-        <Button
-          variant="secondary"
-          loading={query.isFetching}
-          loadingText={t('vps.refreshing')}
-          onClick={() => void query.refetch()}
-        >
-          {t('vps.refresh')}
-        </Button>
-      </div>
+      <ListHeader
+        headingId={headingId}
+        headingRef={decisions.headingRef}
+        title={
+          serverId ? t('vps.operations.titleServer', { id: serverId }) : t('vps.operations.title')
+        }
+        lead={t('vps.operations.lead')}
+      >
+        <RefreshButton result={query} />
+      </ListHeader>
       <div className={vpsStyles.filters}>
-        <form key={serverId ?? ''} role="search" className={styles.search} onSubmit={onServer}>
-          <TextField
-            label={t('vps.operations.server')}
-            name="server"
-            type="search"
-            inputMode="numeric"
-            defaultValue={serverId ?? ''}
-            autoComplete="off"
-            maxLength={12}
-            error={serverError}
-          />
-          <Button type="submit">{t('vps.operations.serverSubmit')}</Button>
-        </form>
+        <SearchForm
+          label={t('vps.operations.server')}
+          name="server"
+          value={String(serverId ?? '')}
+          inputMode="numeric"
+          maxLength={12}
+          error={serverError}
+          submitLabel={t('vps.operations.serverSubmit')}
+          onSearch={onServer}
+        />
         <SelectField
           label={t('vps.operations.status')}
           options={statusOptions}
           value={status ?? ALL}
-          onChange={(event) =>
-            update('status', event.target.value === ALL ? undefined : event.target.value)
-          }
+          onChange={(event) => setFilter('status', event.target.value, ALL)}
         />
       </div>
       {serverId ? (
@@ -297,7 +244,7 @@ export function Component() {
           <Link to="/operator/vps/servers">{t('vps.operations.backToServers')}</Link>
         </p>
       ) : null}
-      {notice ? <FormAlert tone="warning">{notice}</FormAlert> : null}
+      {decisions.notice ? <FormAlert tone="warning">{decisions.notice}</FormAlert> : null}
       <PagedTable
         result={query}
         empty={empty}
@@ -306,35 +253,29 @@ export function Component() {
         pagesLabel={t('vps.operations.pages')}
         onPageChange={setPage}
       />
-      {operation && action.kind === 'retry' ? (
+      {operation && pending.kind === 'retry' ? (
         <ConfirmDecisionDialog
           key={`retry-${operation.id}`}
-          open={dialogOpen}
-          onOpenChange={setDialogOpen}
+          {...decisions.dialog}
           title={t('vps.operations.retryDialog.title')}
           description={t('vps.operations.retryDialog.question', what(operation))}
           submitLabel={t('vps.operations.retryDialog.submit')}
           submittingLabel={t('vps.operations.retryDialog.submitting')}
-          returnFocusTo={openerRef}
           run={() =>
-            decide({
-              intent,
+            decisions.decide({
               fingerprint: `retry-operation:${operation.id}`,
               send: (idempotencyKey) => retry({ id: operation.id, idempotencyKey }).unwrap(),
               successText: () => t('vps.operations.retried', what(operation)),
-              staleCodes: STALE_CODES,
-              onSettled: settled,
             })
           }
         >
           {facts(operation)}
         </ConfirmDecisionDialog>
       ) : null}
-      {operation && action.kind === 'fail' ? (
+      {operation && pending.kind === 'fail' ? (
         <ReasonDecisionDialog
           key={`fail-${operation.id}`}
-          open={dialogOpen}
-          onOpenChange={setDialogOpen}
+          {...decisions.dialog}
           title={t('vps.operations.failDialog.title')}
           description={`${t('vps.operations.failDialog.question', what(operation))} ${t(
             operation.kind === 'create'
@@ -347,15 +288,11 @@ export function Component() {
           submittingLabel={t('vps.operations.failDialog.submitting')}
           reasonLabel={t('vps.operations.failDialog.reason')}
           reasonHint={t('vps.operations.failDialog.reasonHint')}
-          returnFocusTo={openerRef}
           run={(reason) =>
-            decide({
-              intent,
+            decisions.decide({
               fingerprint: `fail-operation:${operation.id}:${reason}`,
               send: (idempotencyKey) => fail({ id: operation.id, reason, idempotencyKey }).unwrap(),
               successText: () => t('vps.operations.failed', what(operation)),
-              staleCodes: STALE_CODES,
-              onSettled: settled,
             })
           }
         >

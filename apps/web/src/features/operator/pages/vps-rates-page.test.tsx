@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { AdminRate } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { adminUser, openOperator, stubOperatorApi } from '../test-utils';
-import { adminRate, periods } from '../vps-test-utils';
+import { adminRate, adminUser, openOperator, periods, stubOperatorApi } from '../test-utils';
 
 const ratesTable = () => screen.findByRole('table', { name: 'VPS rates' }, { timeout: 5000 });
 

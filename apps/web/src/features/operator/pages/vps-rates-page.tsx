@@ -3,16 +3,15 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
-import { EmptyState } from '../../../shared/ui/states/states';
-import { notify } from '../../../shared/ui/toast/notify';
 import { useGetAdminVpsRatesQuery, useUpdateVpsRateMutation } from '../api/vps-operator-api';
+import { useActiveSwitch } from '../components/active-switch';
 import { DataTable, type Column } from '../components/data-table';
 import { DiscountsForm } from '../components/discounts-form';
+import { ListHeader } from '../components/list-controls';
 import { RateDialog } from '../components/rate-dialog';
-import { LoadError, Loading } from '../components/states';
+import { QueryStates } from '../components/states';
 import { ActiveBadge } from '../components/vps-badges';
 import { useFormatters } from '../lib/format';
-import { useOperatorError } from '../lib/use-operator-error';
 import styles from '../components/operator.module.css';
 
 /** The dialog on screen: adding (rate null) or editing a rate. */
@@ -26,37 +25,19 @@ export function Component() {
   const { t } = useTranslation('operator');
   useDocumentTitle(t('vps.rates.title'));
   const format = useFormatters();
-  const errorText = useOperatorError();
   const headingId = useId();
   const openerRef = useRef<HTMLElement | null>(null);
   const query = useGetAdminVpsRatesQuery();
   const [update] = useUpdateVpsRateMutation();
   const [editing, setEditing] = useState<Editing>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [switching, setSwitching] = useState<number | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const switcher = useActiveSwitch('vps.rates');
 
   const open = (rate: AdminRate | null, opener: HTMLElement) => {
     openerRef.current = opener;
-    setFailure(null);
+    switcher.clearFailure();
     setEditing((previous) => ({ rate, seq: (previous?.seq ?? 0) + 1 }));
     setDialogOpen(true);
-  };
-
-  const toggle = async (rate: AdminRate) => {
-    setFailure(null);
-    setSwitching(rate.id);
-    try {
-      await update({ id: rate.id, changes: { active: !rate.active } }).unwrap();
-      notify(
-        'success',
-        t(rate.active ? 'vps.rates.deactivated' : 'vps.rates.activated', { name: rate.name }),
-      );
-    } catch (error) {
-      setFailure(errorText.request(error));
-    } finally {
-      setSwitching(null);
-    }
   };
 
   const columns: Column<AdminRate>[] = [
@@ -114,54 +95,38 @@ export function Component() {
               {t('vps.rates.rowContext', { name: rate.name })}
             </span>
           </Button>
-          <Button
-            variant="secondary"
-            className={rate.active ? styles.danger : undefined}
-            loading={switching === rate.id}
-            onClick={() => void toggle(rate)}
-          >
-            {rate.active ? t('vps.rates.deactivate') : t('vps.rates.activate')}{' '}
-            <span className="visually-hidden">
-              {t('vps.rates.rowContext', { name: rate.name })}
-            </span>
-          </Button>
+          {switcher.button(rate, { name: rate.name }, (active) =>
+            update({ id: rate.id, changes: { active } }).unwrap(),
+          )}
         </span>
       ),
     },
   ];
 
   const data = query.data;
-  const failed = query.isError && !query.isFetching;
 
   return (
     <div className={styles.section}>
       <section className={styles.section} aria-labelledby={headingId}>
-        <div className={styles.sectionHeader}>
-          <div>
-            <h2 id={headingId} className={styles.sectionTitle}>
-              {t('vps.rates.title')}
-            </h2>
-            <p className={styles.lead}>{t('vps.rates.lead')}</p>
-          </div>
+        <ListHeader headingId={headingId} title={t('vps.rates.title')} lead={t('vps.rates.lead')}>
           <Button onClick={(event) => open(null, event.currentTarget)}>{t('vps.rates.add')}</Button>
-        </div>
-        {failure ? <FormAlert tone="error">{failure}</FormAlert> : null}
-        {failed ? <LoadError error={query.error} onRetry={() => void query.refetch()} /> : null}
-        {data ? (
-          data.rates.length === 0 ? (
-            <EmptyState>{t('vps.rates.empty')}</EmptyState>
-          ) : (
+        </ListHeader>
+        {switcher.failure ? <FormAlert tone="error">{switcher.failure}</FormAlert> : null}
+        <QueryStates
+          result={query}
+          isEmpty={({ rates }) => rates.length === 0}
+          empty={t('vps.rates.empty')}
+        >
+          {({ rates }) => (
             <DataTable
               labelledBy={headingId}
               columns={columns}
-              rows={data.rates}
+              rows={rates}
               rowKey={(rate) => rate.id}
               busy={query.isFetching}
             />
-          )
-        ) : failed ? null : (
-          <Loading />
-        )}
+          )}
+        </QueryStates>
       </section>
       {data ? <DiscountsForm key={JSON.stringify(data.periods)} periods={data.periods} /> : null}
       {editing ? (

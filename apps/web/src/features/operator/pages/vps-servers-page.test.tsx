@@ -1,7 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { adminUser, openOperator, page, queriesTo, stubOperatorApi } from '../test-utils';
-import { adminOperation, adminServer, carol } from '../vps-test-utils';
+import {
+  adminOperation,
+  adminServer,
+  adminUser,
+  carol,
+  openOperator,
+  page,
+  queriesTo,
+  stubOperatorApi,
+} from '../test-utils';
 
 const serversTable = () => screen.findByRole('table', { name: 'Servers' }, { timeout: 5000 });
 

@@ -1,12 +1,12 @@
 import { SERVER_STATUSES, type AdminServer, type ServerStatus } from '@tradehost/contracts';
-import { useId, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { Button, TextField } from '../../../shared/ui/form';
+import { Link } from 'react-router';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAdminVpsServersQuery } from '../api/vps-operator-api';
 import type { Column } from '../components/data-table';
 import { SelectField } from '../components/fields';
+import { ListHeader, RefreshButton, SearchForm } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
@@ -17,16 +17,11 @@ import {
   ServerStatusBadge,
 } from '../components/vps-badges';
 import { useFormatters } from '../lib/format';
+import { oneOf, useFilterParams } from '../lib/list-params';
 import styles from '../components/operator.module.css';
 import vpsStyles from '../components/vps.module.css';
 
 const ALL = 'all';
-
-function statusParam(value: string | null): ServerStatus | undefined {
-  return (SERVER_STATUSES as readonly string[]).includes(value ?? '')
-    ? (value as ServerStatus)
-    : undefined;
-}
 
 /**
  * Route module (lazy, admins only): every user's servers, newest first, by server number or
@@ -38,25 +33,11 @@ export function Component() {
   useDocumentTitle(t('vps.servers.title'));
   const format = useFormatters();
   const headingId = useId();
-  const [params, setParams] = useSearchParams();
+  const [params, setFilter] = useFilterParams();
   const search = params.get('search') ?? '';
-  const status = statusParam(params.get('status'));
+  const status = oneOf<ServerStatus>(SERVER_STATUSES, params.get('status'));
   const [page, setPage] = usePageParam();
   const query = useGetAdminVpsServersQuery({ search, status, page });
-
-  const update = (name: 'search' | 'status', value: string | undefined) =>
-    setParams((previous) => {
-      const next = new URLSearchParams(previous);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.delete('page');
-      return next;
-    });
-
-  const onSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    update('search', String(new FormData(event.currentTarget).get('search') ?? '').trim());
-  };
 
   const columns: Column<AdminServer>[] = [
     {
@@ -155,43 +136,24 @@ export function Component() {
 
   return (
     <section className={styles.section} aria-labelledby={headingId}>
-      <div className={styles.sectionHeader}>
-        <div>
-          <h2 id={headingId} className={styles.sectionTitle}>
-            {t('vps.servers.title')}
-          </h2>
-          <p className={styles.lead}>{t('vps.servers.lead')}</p>
-        </div>
-        <Button
-          variant="secondary"
-          loading={query.isFetching}
-          loadingText={t('vps.refreshing')}
-          onClick={() => void query.refetch()}
-        >
-          {t('vps.refresh')}
-        </Button>
-      </div>
+      <ListHeader headingId={headingId} title={t('vps.servers.title')} lead={t('vps.servers.lead')}>
+        <RefreshButton result={query} />
+      </ListHeader>
       <div className={vpsStyles.filters}>
-        {/* keyed by the search: going back in history puts the searched text back in the box */}
-        <form key={search} role="search" className={styles.search} onSubmit={onSearch}>
-          <TextField
-            label={t('vps.servers.search')}
-            name="search"
-            type="search"
-            defaultValue={search}
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={254}
-          />
-          <Button type="submit">{t('vps.servers.searchSubmit')}</Button>
-        </form>
+        <SearchForm
+          label={t('vps.servers.search')}
+          name="search"
+          value={search}
+          spellCheck={false}
+          maxLength={254}
+          submitLabel={t('vps.servers.searchSubmit')}
+          onSearch={(value) => setFilter('search', value)}
+        />
         <SelectField
           label={t('vps.servers.status')}
           options={statusOptions}
           value={status ?? ALL}
-          onChange={(event) =>
-            update('status', event.target.value === ALL ? undefined : event.target.value)
-          }
+          onChange={(event) => setFilter('status', event.target.value, ALL)}
         />
       </div>
       <PagedTable
