@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -11,13 +13,22 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A superuser URL of the test server; each test file makes its own database from the template. */
     adminUrl: string;
+    /** The migrated and seeded database of this run, the template of each file's own. */
+    templateDatabase: string;
   }
 }
 
-export const TEMPLATE_DATABASE = 'tradehost_template';
 const DATA_TEST_DIR = fileURLToPath(new URL('../../../.data-test', import.meta.url));
 const EMBEDDED_DIR = `${DATA_TEST_DIR}/pg`;
-const EMBEDDED_PORT = 54_330;
+
+/** A port free right now (the kernel's pick, released at once). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export function databaseUrl(adminUrl: string, database: string): string {
   const url = new URL(adminUrl);
@@ -31,17 +42,19 @@ async function removeEmbeddedDir() {
 
 /**
  * One PostgreSQL for the run: TEST_DATABASE_URL's server when set, else a fresh
- * embedded one in .data-test/pg (port 54330), removed afterwards. Migrations and
- * the seed run once, into a template database.
+ * embedded one in .data-test/pg on a free port, removed afterwards. Migrations and
+ * the seed run once, into a template database named for this run, so two runs can
+ * share one server.
  */
 export default async function setup(project: TestProject) {
   let embedded: EmbeddedPostgresHandle | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;
+  const template = `tradehost_template_${randomBytes(4).toString('hex')}`;
   if (!adminUrl) {
     await removeEmbeddedDir();
     embedded = await startEmbeddedPostgres({
       dir: EMBEDDED_DIR,
-      port: EMBEDDED_PORT,
+      port: await freePort(),
       database: 'postgres',
       // durability is pointless for throw-away test data
       postgresFlags: [
@@ -59,12 +72,11 @@ export default async function setup(project: TestProject) {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`drop database if exists ${TEMPLATE_DATABASE} with (force)`);
-    await admin.query(`create database ${TEMPLATE_DATABASE}`);
+    await admin.query(`create database ${template}`);
   } finally {
     await admin.end();
   }
-  const pool = createPool(databaseUrl(adminUrl, TEMPLATE_DATABASE), 1);
+  const pool = createPool(databaseUrl(adminUrl, template), 1);
   try {
     await runMigrations(pool);
     await seed(pool);
@@ -73,6 +85,7 @@ export default async function setup(project: TestProject) {
   }
 
   project.provide('adminUrl', adminUrl);
+  project.provide('templateDatabase', template);
 
   return async () => {
     if (embedded) {
@@ -82,7 +95,7 @@ export default async function setup(project: TestProject) {
     }
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
-    await cleanup.query(`drop database if exists ${TEMPLATE_DATABASE} with (force)`);
+    await cleanup.query(`drop database if exists ${template} with (force)`);
     await cleanup.end();
   };
 }

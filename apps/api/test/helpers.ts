@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type AppDeps } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createAccessTokens } from '../src/modules/auth/access-token.ts';
-import { databaseUrl, TEMPLATE_DATABASE } from './global-setup.ts';
+import { databaseUrl, freePort } from './global-setup.ts';
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from './smtp.ts';
 
 export const XHR = { 'x-requested-with': 'XMLHttpRequest' } as const;
@@ -141,15 +141,6 @@ export interface TestAppOptions {
   notifyItself?: boolean;
 }
 
-/** A port free right now (the kernel's pick, released at once). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /**
  * A database of its own (copied from the migrated template), a real SMTP server,
  * and the app listening on 127.0.0.1:<free port>. Call `close()` in afterAll.
@@ -160,7 +151,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${database} template ${TEMPLATE_DATABASE}`);
+    await admin.query(`create database ${database} template ${inject('templateDatabase')}`);
   } finally {
     await admin.end();
   }
