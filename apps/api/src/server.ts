@@ -62,6 +62,7 @@ async function main() {
         dir,
         port: config.embeddedPgPort,
         database: 'tradehost',
+        onNotice: (line) => console.info(line),
       });
       databaseUrl = embedded.url;
     }

@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
         dir,
         port: config.embeddedPgPort,
         database: 'tradehost',
+        onNotice: (line) => console.info(line),
       });
     }
   }

