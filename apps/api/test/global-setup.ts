@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createPool } from '../src/db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/db/embedded.ts';
+import { passwordFile } from '../src/db/embedded-placement.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { seed } from '../src/db/seed.ts';
 
@@ -91,6 +92,9 @@ export default async function setup(project: TestProject) {
     if (embedded) {
       await embedded.stop();
       await removeEmbeddedDir();
+      // relocated under root when the checkout is closed to the postgres user
+      await rm(embedded.cluster, { recursive: true, force: true });
+      await rm(passwordFile(embedded.cluster), { force: true });
       return;
     }
     const cleanup = new pg.Client({ connectionString: adminUrl });

@@ -37,7 +37,12 @@ export function clusterDirectory(
 ): string {
   const absolute = resolve(dir);
   if (!isRoot || !closedAncestor(absolute)) return absolute;
-  return join(persistentRoot, `postgres-${pathId(absolute)}`);
+  return fallbackClusterDirectory(absolute, persistentRoot);
+}
+
+/** The cluster of `dir` under `persistentRoot`, where clusterDirectory puts one the postgres user cannot reach. */
+export function fallbackClusterDirectory(dir: string, persistentRoot = PERSISTENT_ROOT): string {
+  return join(persistentRoot, `postgres-${pathId(resolve(dir))}`);
 }
 
 /** Where versions before this one put that cluster: the temporary area (moved out at start). */

@@ -85,7 +85,7 @@ describe('startEmbeddedPostgres', () => {
 
   // where CI runs as root: the cluster placement for real
   it.runIf(isRootUser())(
-    'under root, keeps the cluster of a closed DATA_DIR in a persistent place, and moves one an earlier version left in the temporary area',
+    'under root, keeps the cluster of a closed DATA_DIR in a persistent place, moves one an earlier version left in the temporary area, and gives it back to DATA_DIR once that opens',
     async () => {
       const closed = mkdtempSync(join(tmpdir(), 'th-closed-')); // 0700, like /root
       removeAfter.push(closed);
@@ -126,6 +126,17 @@ describe('startEmbeddedPostgres', () => {
       expect((await query(next.url, 'select count(*)::int as n from kept')).rows).toEqual([
         { n: 1 },
       ]);
+
+      // opened to the postgres user, DATA_DIR gets its cluster back
+      await next.stop();
+      started.splice(started.indexOf(next), 1);
+      chmodSync(closed, 0o701);
+      const back: string[] = [];
+      const home = await start(dir, back);
+      expect(home.cluster).toBe(dir);
+      expect(back).toEqual([`Moved the embedded PostgreSQL cluster: ${handle.cluster} -> ${dir}`]);
+      expect(existsSync(handle.cluster)).toBe(false);
+      expect((await query(home.url, 'select note from kept')).rows).toEqual([{ note: 'ledger' }]);
     },
     120_000,
   );

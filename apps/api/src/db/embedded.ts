@@ -22,6 +22,7 @@ import {
   binariesCopyDirectory,
   closedAncestor,
   clusterDirectory,
+  fallbackClusterDirectory,
   isRootUser,
   ownerFile,
   passwordFile,
@@ -172,7 +173,9 @@ const hasCluster = (dir: string) => existsSync(join(dir, 'PG_VERSION'));
 
 /**
  * The directory the cluster of `dir` lives in (see clusterDirectory), saying so when it is not
- * `dir`; a cluster that an earlier version kept in the temporary area is moved there first.
+ * `dir`. A cluster of `dir` found where it no longer belongs is moved there first: one an earlier
+ * version kept in the temporary area (cleaned on reboot), or one kept under PERSISTENT_ROOT while
+ * DATA_DIR was closed to the postgres user and is not any more.
  */
 async function placeCluster(
   dir: string,
@@ -197,23 +200,21 @@ async function placeCluster(
         `(to keep it in DATA_DIR instead: chmod o+x ${closed})`,
     );
   }
-  const temporary = temporaryClusterDirectory(absolute);
-  if (temporary !== cluster && hasCluster(temporary)) {
+  // where this DATA_DIR's cluster may be from before: the temporary area of earlier versions,
+  // or the persistent place while DATA_DIR was closed to the postgres user
+  for (const before of [temporaryClusterDirectory(absolute), fallbackClusterDirectory(absolute)]) {
+    if (before === cluster || !hasCluster(before)) continue;
     if (hasCluster(cluster)) {
       notice(
-        `An older copy of this cluster is still in the temporary area, ${temporary}, and is not used; ` +
-          `delete it when you no longer need it`,
+        `An older copy of this cluster in ${before} is not used; delete it when you no longer need it`,
       );
-    } else {
-      await clearLeftover(temporary, notice);
-      move(temporary, cluster, owner);
-      if (existsSync(passwordFile(temporary)))
-        move(passwordFile(temporary), passwordFile(cluster), {});
-      notice(
-        `Moved the embedded PostgreSQL cluster out of the temporary area, which the system cleans: ` +
-          `${temporary} -> ${cluster}`,
-      );
+      continue;
     }
+    await clearLeftover(before, notice);
+    move(before, cluster, owner);
+    if (existsSync(passwordFile(before))) move(passwordFile(before), passwordFile(cluster), {});
+    rmSync(ownerFile(before), { force: true });
+    notice(`Moved the embedded PostgreSQL cluster: ${before} -> ${cluster}`);
   }
   return cluster;
 }
