@@ -83,6 +83,17 @@ describe('startEmbeddedPostgres', () => {
     expect(notices).toEqual([]);
   }, 60_000);
 
+  it('refuses to take over a PostgreSQL that a live process started on the same DATA_DIR', async () => {
+    const dir = join(openDir('th-pg-'), 'postgres');
+    const running = await start(dir);
+    const { pid } = readPostmasterLock(dir)!;
+    await expect(start(dir)).rejects.toThrow(
+      `The embedded PostgreSQL of ${dir} is in use by a running process (PID ${process.pid})`,
+    );
+    expect(readPostmasterLock(dir)?.pid).toBe(pid); // untouched, and still serving
+    expect((await query(running.url, 'select 1 as one')).rows).toEqual([{ one: 1 }]);
+  }, 60_000);
+
   // where CI runs as root: the cluster placement for real
   it.runIf(isRootUser())(
     'under root, keeps the cluster of a closed DATA_DIR in a persistent place, moves one an earlier version left in the temporary area, and gives it back to DATA_DIR once that opens',
