@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Config } from './config.ts';
+import { AppError } from './lib/errors.ts';
 import { devMailboxRoutes } from './integrations/mail/dev-mailbox.ts';
 import { createMailer, type Mailer } from './integrations/mail/index.ts';
 import { jobsPlugin } from './jobs/plugin.ts';
@@ -35,6 +36,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin, notFoundHandler } from './plugins/error-handler.ts';
+import { inputGuardPlugin, JSON_DEPTH_MAX, jsonDepthExceeds } from './plugins/input-guard.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { registerWebConsole } from './plugins/web-console.ts';
@@ -74,12 +76,13 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   app.setSerializerCompiler(serializerCompiler);
 
   // JSON only (text/plain is what cross-site forms can send). POSTs without a body
-  // (refresh-token, logout) may still say application/json.
+  // (refresh-token, logout) may still say application/json. Depth is checked on the text first.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
+    if (jsonDepthExceeds(text, JSON_DEPTH_MAX)) return done(new AppError(400, 'BODY_TOO_DEEP'));
     return parseJson(request, text, done);
   });
 
@@ -90,6 +93,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   const tokens = createAccessTokens(config.jwtSecret, config.accessTokenTtl, now);
 
   app.register(errorHandlerPlugin);
+  app.register(inputGuardPlugin);
   app.register(securityPlugin, {
     publicUrl: config.publicUrl,
     formTargets: config.payments.payeer ? [new URL(config.payments.payeer.merchantUrl).origin] : [],

@@ -826,7 +826,7 @@ describe('start, shut down, reboot', () => {
     expectStatus(await act(stopped, 'start', user), 202);
     // an unknown action is not a route's
     const unknown = await act(running, 'explode', user);
-    expect(unknown.status).toBe(422);
+    expect(unknown).toMatchObject({ status: 404, body: refusal('NOT_FOUND') });
   });
 });
 

@@ -322,10 +322,6 @@ export const withdrawalsPageSchema = pageOf(withdrawalSchema);
 export const HISTORY_KINDS = ['payments', 'transfers', 'charges', 'withdrawals'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
-export const idParamsSchema = z.object({
-  id: z.coerce.number({ error: 'NOT_FOUND' }).check(z.int(), z.minimum(1), z.maximum(2 ** 53 - 1)),
-});
-
 /** The header every money-moving POST carries: a fresh UUID per intent, reused on retry. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;

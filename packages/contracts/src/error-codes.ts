@@ -33,6 +33,9 @@ export const ERROR_MESSAGES = {
   BAD_REQUEST: 'The request is malformed',
   UNSUPPORTED_MEDIA_TYPE: 'The content type is not supported',
   INTERNAL: 'Internal server error',
+  TEXT_CHARACTERS_INVALID: 'The text contains characters that are not allowed',
+  BODY_NOT_ACCEPTED: 'This request takes no data',
+  BODY_TOO_DEEP: 'The data is nested too deeply',
   // money (SPEC 8 gives the first six texts)
   INSUFFICIENT_FUNDS_PAYMENT: 'Insufficient funds for payment',
   INSUFFICIENT_FUNDS_TRANSFER: 'Insufficient funds for the transfer',

@@ -1,5 +1,6 @@
 export * from './errors.ts';
 export * from './messages.ts';
+export * from './input.ts';
 export * from './auth.ts';
 export * from './balance.ts';
 export * from './admin.ts';

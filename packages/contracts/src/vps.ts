@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { pageOf, pagingFields } from './balance.ts';
+import { idSchema } from './input.ts';
 
 /**
  * VPS rental contracts: the rates catalogue, pricing (one pure computation the console shows and
@@ -143,9 +144,11 @@ const monthsSchema = z.coerce.number({ error: 'PERIOD_UNKNOWN' }).check(
   }),
 );
 
-const rateIdSchema = z.coerce
-  .number({ error: 'RATE_NOT_FOUND' })
-  .check(z.int({ error: 'RATE_NOT_FOUND' }), z.minimum(1, { error: 'RATE_NOT_FOUND' }));
+// vps_rates has a serial key
+const rateIdSchema = idSchema('serial', 'RATE_NOT_FOUND');
+
+/** `:id` of an operator's rate path. */
+export const rateIdParamsSchema = z.object({ id: idSchema('serial') });
 
 export const promocodeSchema = z
   .string({ error: 'PROMOCODE_NOT_FOUND' })
@@ -337,7 +340,7 @@ export type AutoRenewRequest = z.input<typeof autoRenewRequestSchema>;
 
 /** POST /api/user/vps/servers/:id/actions/:action -> 202 */
 export const actionParamsSchema = z.object({
-  id: z.coerce.number({ error: 'NOT_FOUND' }).check(z.int(), z.minimum(1)),
+  id: idSchema('bigserial'),
   action: z.enum(SERVER_ACTIONS, { error: 'NOT_FOUND' }),
 });
 export const operationResponseSchema = z.object({
@@ -506,7 +509,7 @@ export const adminOperationSchema = z.extend(serverOperationSchema, {
 export type AdminOperation = z.infer<typeof adminOperationSchema>;
 export const adminOperationsQuerySchema = z.object({
   status: z.optional(z.enum([...SERVER_OPERATION_STATUSES, 'stuck'])),
-  server_id: z.optional(z.coerce.number().check(z.int(), z.minimum(1))),
+  server_id: z.optional(idSchema('bigserial', 'VALIDATION')),
   ...pagingFields(50),
 });
 export const adminOperationsPageSchema = pageOf(adminOperationSchema);

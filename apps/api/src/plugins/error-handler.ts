@@ -102,6 +102,9 @@ export const errorHandlerPlugin = fp(
         return reply.code(error.statusCode).send(errorBody(error.code, error.errors));
       }
       if (Array.isArray((error as FastifyError).validation)) {
+        // a path that names nothing there can be
+        if ((error as FastifyError).validationContext === 'params')
+          return reply.code(404).send(errorBody('NOT_FOUND'));
         return reply.code(422).send(validationBody((error as FastifyError).validation ?? []));
       }
       const status = (error as FastifyError).statusCode ?? 500;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../config.ts';
@@ -95,6 +96,7 @@ async function startGateway(config: Config, logs: string[]) {
       }),
     },
   });
+  app.setValidatorCompiler(validatorCompiler);
   await app.register(sandboxGatewayRoutes, { prefix: '/api', config, retryDelaysMs: [20, 20] });
   app.post('/api/json-only', async () => ({ ok: true }));
   await app.listen({ port: 0, host: '127.0.0.1' });

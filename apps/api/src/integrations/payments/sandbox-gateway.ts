@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { formFields, parseGatewayAmount } from './fields.ts';
@@ -255,47 +256,50 @@ export async function sandboxGatewayRoutes(app: FastifyInstance, options: Sandbo
       .send(renderProblemPage(languageOf(lang), problem));
   }
 
-  app.route({
-    method: ['GET', 'POST'],
-    url: SANDBOX_CHECKOUT_PATH,
-    schema: { hide: true },
-    handler: async (request, reply) => {
-      const fields = formFields(request.method === 'GET' ? request.query : request.body);
-      const signed = check(fields);
-      if (typeof signed === 'string') return refuse(reply, 400, fields.lang, signed);
-      return reply
-        .header('cache-control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(renderCheckoutPage({ ...signed, signature: fields.signature ?? '' }));
-    },
-  });
-
-  app.post(SANDBOX_DECISION_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const fields = formFields(request.body);
+  // the checkout's forms: their fields are checked by their signature
+  const formSchema = z.record(z.string(), z.unknown());
+  const checkout = async (request: FastifyRequest, reply: FastifyReply) => {
+    const fields = formFields(request.method === 'GET' ? request.query : request.body);
     const signed = check(fields);
     if (typeof signed === 'string') return refuse(reply, 400, fields.lang, signed);
-    const { decision } = fields;
-    if (decision !== 'approve' && decision !== 'decline') {
-      return refuse(reply, 400, signed.lang, 'badDecision');
-    }
-    const orderId = signed.order_id;
-    if (decided.has(orderId)) return refuse(reply, 409, signed.lang, 'decided');
-    const status = decision === 'approve' ? 'paid' : 'failed';
-    decided.add(orderId);
-    if (decided.size > REMEMBERED_ORDERS) decided.delete(decided.values().next().value!);
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(renderCheckoutPage({ ...signed, signature: fields.signature ?? '' }));
+  };
+  app.get(SANDBOX_CHECKOUT_PATH, { schema: { hide: true } }, checkout);
+  app.post(SANDBOX_CHECKOUT_PATH, { schema: { hide: true, body: formSchema } }, checkout);
 
-    const notification = {
-      order_id: orderId,
-      amount: signed.amount,
-      currency: signed.currency,
-      status,
-      operation_id: randomUUID(),
-    };
-    const signature = sandboxSignature(secret, 'notification', notification);
-    later(delayMs, () => deliver({ ...notification, signature }, 0));
-    request.log.info({ orderId, status }, 'sandbox gateway: payment decided');
-    return reply.redirect(signed.return_url, 303);
-  });
+  app.post(
+    SANDBOX_DECISION_PATH,
+    { schema: { hide: true, body: formSchema } },
+    async (request, reply) => {
+      const fields = formFields(request.body);
+      const signed = check(fields);
+      if (typeof signed === 'string') return refuse(reply, 400, fields.lang, signed);
+      const { decision } = fields;
+      if (decision !== 'approve' && decision !== 'decline') {
+        return refuse(reply, 400, signed.lang, 'badDecision');
+      }
+      const orderId = signed.order_id;
+      if (decided.has(orderId)) return refuse(reply, 409, signed.lang, 'decided');
+      const status = decision === 'approve' ? 'paid' : 'failed';
+      decided.add(orderId);
+      if (decided.size > REMEMBERED_ORDERS) decided.delete(decided.values().next().value!);
+
+      const notification = {
+        order_id: orderId,
+        amount: signed.amount,
+        currency: signed.currency,
+        status,
+        operation_id: randomUUID(),
+      };
+      const signature = sandboxSignature(secret, 'notification', notification);
+      later(delayMs, () => deliver({ ...notification, signature }, 0));
+      request.log.info({ orderId, status }, 'sandbox gateway: payment decided');
+      return reply.redirect(signed.return_url, 303);
+    },
+  );
 }
 
 function sameOrigin(url: string, origin: string): boolean {

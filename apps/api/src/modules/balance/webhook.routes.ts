@@ -28,6 +28,8 @@ export async function webhookRoutes(
         summary: "A payment gateway's notification (signed by the gateway)",
         params: z.object({ driver: z.string().check(z.regex(/^[a-z]{2,20}$/)) }),
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        // the gateway's fields: each driver checks the ones it signs
+        body: z.record(z.string(), z.unknown()),
       },
     },
     async (request, reply) => {
