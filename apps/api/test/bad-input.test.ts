@@ -1,0 +1,475 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  fund,
+  PASSWORD,
+  postKeyed,
+  quickUser,
+  uniqueEmail,
+  useTestApp,
+  type Json,
+} from './helpers.ts';
+import { paidOrder } from './vps-fixtures.ts';
+
+/**
+ * Every operation of the OpenAPI document, fed generated bad input with no token, a user's and an
+ * operator's: none may answer 5xx. The operations come from /api/docs/json, so a route is covered
+ * the day it is added. Each input starts from a valid request (built from the operation's own
+ * schema) with one part spoiled, so that the spoiled part reaches as deep as it can: a NUL or a
+ * lone surrogate in every text, numbers past what a column holds in every number and id, each
+ * query and path parameter, bodies nested 10,000 deep, a body where none is taken.
+ *
+ * Deterministic: every operation gets the same must-have cases and a seeded sample of the rest
+ * (BAD_INPUT_SEED=<n> explores another sample; a failure names the seed).
+ */
+
+const SEED = Number(process.env.BAD_INPUT_SEED ?? 20_261_123);
+const SAMPLED_PER_OPERATION = 24;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAPI's JSON Schema, read field by field
+type Schema = any;
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  schema: Schema;
+}
+
+interface Operation {
+  method: string;
+  /** The OpenAPI path, with {name} placeholders. */
+  path: string;
+  parameters: Parameter[];
+  body: Schema | undefined;
+}
+
+/** One request: path and query values as they go on the URL (already encoded), and the body text. */
+interface Case {
+  what: string;
+  path: Record<string, string>;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  /** JSON text, or undefined for no body. */
+  body: string | undefined;
+}
+
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const NUL = 'a\u0000b';
+const LONE_SURROGATE = 'a\ud800b';
+const BAD_NUMBERS = [2_147_483_648, 9_007_199_254_740_991, 9_007_199_254_740_992, 1e308];
+const MORE_BAD_VALUES: unknown[] = [
+  '\u0000',
+  '\udfff',
+  '',
+  ' ',
+  'x'.repeat(5000),
+  '🙂🙂🙂',
+  '\u202egnp.exe',
+  "' or 1=1 --",
+  '../../etc/passwd',
+  '1e400',
+  'NaN',
+  '-0',
+  '2147483648',
+  '9007199254740993',
+  0,
+  -1,
+  1.5,
+  -1e308,
+  1e21,
+  null,
+  true,
+  [],
+  {},
+  [[['deep']]],
+  { a: { b: 'c' } },
+];
+/** Path and query values, as they appear on the URL. */
+const BAD_URL_VALUES = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80', // a lone surrogate in UTF-8 form: not valid UTF-8
+  '2147483648',
+  '9007199254740991',
+  '9007199254740992',
+  '99999999999999999999999',
+  '1e308',
+];
+const MORE_BAD_URL_VALUES = [
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '0x10',
+  'abc',
+  '%20',
+  '',
+  '%F0%9F%99%82',
+  'x'.repeat(3000),
+  '..%2F..%2Fetc',
+  'null',
+];
+const DEEP = 10_000;
+const WHOLE_BODIES = [
+  '['.repeat(DEEP) + ']'.repeat(DEEP),
+  '{"a":'.repeat(DEEP) + '1' + '}'.repeat(DEEP),
+  '[]',
+  '"text"',
+  '1',
+  'null',
+  '{"__proto__":{"admin":true}}',
+  '{"constructor":{"prototype":{"admin":true}}}',
+  '{"\\u0000":1}',
+  '{"\\ud800":1}',
+];
+
+/** A valid value of `schema`, as far as a schema can say (`name` helps with what it cannot). */
+function validValue(schema: Schema, name: string, context: Context): unknown {
+  if (schema.anyOf) return validValue(schema.anyOf[0], name, context);
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined && schema.type !== 'object') return schema.default;
+  switch (schema.type) {
+    case 'object': {
+      const value: Record<string, unknown> = {};
+      for (const [key, property] of Object.entries<Schema>(schema.properties ?? {}))
+        value[key] = validValue(property, key, context);
+      return value;
+    }
+    case 'array':
+      return [validValue(schema.items ?? {}, name, context)];
+    case 'integer':
+    case 'number':
+      return context.numbers[name] ?? schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'string':
+      return (
+        context.strings[name] ??
+        patternExample(schema) ??
+        'walker'.padEnd(schema.minLength ?? 0, 'x')
+      );
+    default:
+      return 'walker';
+  }
+}
+
+/** Values for the patterns the contracts use; a new pattern without one gets a plain word. */
+function patternExample(schema: Schema): string | undefined {
+  if (schema.format === 'date-time') return new Date().toISOString();
+  const examples: Record<string, string> = {
+    '^\\d{6}$': '123456',
+    '^[A-Za-z0-9_-]{3,32}$': 'WALKER1',
+    '^[A-Za-z0-9:_-]{16,128}$': 'walker-wallet-0000000001',
+    '^[A-Za-z0-9_-]{16,128}$': 'walker-txid-00000000001',
+    '^\\d{4}-\\d{2}-\\d{2}$': new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    '^[A-Za-z0-9_-]{1,40}$': 'tpl-walker',
+    '^[a-z]{2,20}$': 'sandbox',
+    '^\\d*$': '1',
+  };
+  return schema.pattern ? examples[schema.pattern] : undefined;
+}
+
+interface Context {
+  /** Valid values by field name, where the schema alone cannot give one (an e-mail, an amount). */
+  strings: Record<string, string>;
+  numbers: Record<string, number>;
+  /** An existing id for a path's {id}, by the segment before it (servers, payments, ...). */
+  ids: Record<string, number>;
+}
+
+/** Replaced by a fresh address in each request: sign-up needs an unused one. */
+const UNUSED_EMAIL = 'unused-email-placeholder@example.com';
+
+/** Every leaf of `value` (object fields and array items), as paths. */
+function leaves(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+  if (Array.isArray(value)) return value.flatMap((item, i) => leaves(item, [...at, i]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => leaves(item, [...at, key]));
+  return at.length > 0 ? [at] : [];
+}
+
+function replaced(value: unknown, at: Array<string | number>, by: unknown): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  let node = copy;
+  for (const step of at.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  node[at.at(-1)!] = by;
+  return copy;
+}
+
+function cases(operation: Operation, shared: Context, random: () => number): Case[] {
+  const pathValues: Record<string, string> = {};
+  const queryValues: Record<string, string> = {};
+  const headers: Record<string, string> = {};
+  const owner = /\/([\w-]+)\/\{id\}/.exec(operation.path)?.[1];
+  const context: Context = {
+    ...shared,
+    strings: operation.path.endsWith('/auth/create')
+      ? { ...shared.strings, email: UNUSED_EMAIL }
+      : shared.strings,
+    numbers: { ...shared.numbers, id: (owner && shared.ids[owner]) || 1 },
+  };
+  for (const parameter of operation.parameters) {
+    const value = String(validValue(parameter.schema, parameter.name, context));
+    if (parameter.in === 'path') pathValues[parameter.name] = encodeURIComponent(value);
+    if (parameter.in === 'query') queryValues[parameter.name] = encodeURIComponent(value);
+  }
+  const body = operation.body ? validValue(operation.body, '', context) : undefined;
+  const bodyText = body === undefined ? undefined : JSON.stringify(body);
+  const base = (what: string): Case => ({
+    what,
+    path: { ...pathValues },
+    query: { ...queryValues },
+    headers: { ...headers },
+    body: bodyText,
+  });
+
+  const must: Case[] = [base('valid')];
+  const more: Case[] = [];
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'header') {
+      for (const value of ['', ' ', 'x'.repeat(1000), 'not-a-uuid', '0'.repeat(36)])
+        more.push({
+          ...base(`header ${parameter.name}=${value.slice(0, 20)}`),
+          headers: { [parameter.name]: value },
+        });
+      continue;
+    }
+    const where = parameter.in === 'path' ? 'path' : 'query';
+    for (const [list, values] of [
+      [must, BAD_URL_VALUES],
+      [more, MORE_BAD_URL_VALUES],
+    ] as const) {
+      for (const value of values) {
+        const c = base(`${where} ${parameter.name}=${value.slice(0, 30)}`);
+        c[where][parameter.name] = value;
+        list.push(c);
+      }
+    }
+    if (parameter.in === 'query') {
+      const c = base(`query ${parameter.name} twice`);
+      c.query[parameter.name] = `${c.query[parameter.name]}&${parameter.name}=1`;
+      more.push(c);
+    }
+  }
+  if (body !== undefined) {
+    for (const at of leaves(body)) {
+      const field = at.join('.');
+      const isNumber = typeof at.reduce<Json>((node, step) => node[step], body) === 'number';
+      for (const value of [NUL, LONE_SURROGATE, ...(isNumber ? BAD_NUMBERS : [])])
+        must.push({
+          ...base(`body ${field}=${JSON.stringify(value)}`),
+          body: JSON.stringify(replaced(body, at, value)),
+        });
+      for (const value of [...BAD_NUMBERS, ...MORE_BAD_VALUES])
+        more.push({
+          ...base(`body ${field}=${JSON.stringify(value).slice(0, 30)}`),
+          body: JSON.stringify(replaced(body, at, value)),
+        });
+      const without = structuredClone(body) as Json;
+      let node = without;
+      for (const step of at.slice(0, -1)) node = node[step];
+      delete node[at.at(-1)!];
+      more.push({ ...base(`body without ${field}`), body: JSON.stringify(without) });
+    }
+    must.push({
+      ...base('body with an unknown field holding a NUL'),
+      body: JSON.stringify({ ...(body as object), unknown: NUL }),
+    });
+  }
+  // fetch sends no body with a GET
+  if (operation.method !== 'GET') {
+    for (const text of WHOLE_BODIES)
+      must.push({ ...base(`body ${text.slice(0, 24)}`), body: text });
+    if (body === undefined) must.push({ ...base('a body where none is taken'), body: '{"a":1}' });
+  }
+
+  // a seeded sample of the rest
+  for (let i = more.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [more[i], more[j]] = [more[j]!, more[i]!];
+  }
+  return [...must, ...more.slice(0, SAMPLED_PER_OPERATION)];
+}
+
+/**
+ * `METHOD /path/{param}` of every /api route (HEAD aside) in Fastify's printRoutes tree, whose
+ * lines are `├── <segment> (METHODS)` indented four characters a level.
+ */
+function routeTable(printed: string): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of printed.split('\n')) {
+    const match = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const level = match[1]!.length / 4;
+    stack.length = level;
+    stack.push(match[2]!);
+    const path = stack.join('').replace(/:(\w+)/g, '{$1}');
+    for (const method of match[3]?.split(', ') ?? [])
+      if (method !== 'HEAD' && path.startsWith('/api/')) routes.push(`${method} ${path}`);
+  }
+  return routes;
+}
+
+function operationsOf(document: Json): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(document.paths)) {
+    for (const [method, operation] of Object.entries<Json>(item)) {
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        parameters: (operation.parameters ?? []) as Parameter[],
+        body: operation.requestBody?.content?.['application/json']?.schema,
+      });
+    }
+  }
+  return operations;
+}
+
+const t = useTestApp();
+
+describe('bad input to every operation of the OpenAPI document', () => {
+  let operations: Operation[] = [];
+  let hidden: string[] = [];
+  let context: Context;
+  let tokens: Array<[who: string, token: string | undefined]> = [];
+
+  beforeAll(async () => {
+    const user = await quickUser(t);
+    const recipient = await quickUser(t);
+    const operator = await quickUser(t, { role: 'admin' });
+    await fund(t, user.id, 100_000);
+    const server = await paidOrder(t, user);
+    const crypto = await postKeyed(
+      t,
+      '/api/user/balance/crypto',
+      {
+        network: 'USDT-TRC20',
+        amount: '50',
+        wallet: 'walker-wallet-0000000001',
+        txid: 'walker-txid-00000000001',
+      },
+      user,
+    );
+    const testRequest = await t.api.post(
+      '/api/user/vps/test-server',
+      { source: 'search' },
+      {
+        token: recipient.token,
+      },
+    );
+    const promocode = await t.api.post(
+      '/api/admin/vps/promocodes',
+      { code: 'WALKER1', discount_percent: 10 },
+      {
+        token: operator.token,
+      },
+    );
+    for (const res of [crypto, testRequest, promocode]) expect(res.status, res.text).toBe(201);
+    const id = async (sql: string) => Number((await t.sql.query<{ id: string }>(sql)).rows[0]!.id);
+    const rate = await id('select min(id) as id from vps_rates');
+    context = {
+      strings: {
+        email: recipient.email,
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+        network: 'USDT-TRC20',
+        amount: '1.00',
+        monthly_price: '10.00',
+        code: 'WALKER1',
+        promocode: 'WALKER1',
+      },
+      numbers: { rate_id: rate, months: 1 },
+      ids: {
+        servers: server.server.id,
+        payments: crypto.body.payment.id,
+        users: user.id,
+        rates: rate,
+        promocodes: await id('select max(id) as id from promocodes'),
+        'test-requests': await id('select max(id) as id from vps_test_requests'),
+        operations: await id('select max(id) as id from vps_operations'),
+      },
+    };
+    for (const [name, value] of Object.entries(context.ids))
+      expect(Number.isInteger(value), `an id for ${name}`).toBe(true);
+    tokens = [
+      ['no token', undefined],
+      ['user', user.token],
+      ['operator', operator.token],
+    ];
+    const document = await t.api.get('/api/docs/json');
+    expect(document.status).toBe(200);
+    operations = operationsOf(document.body);
+    const documented = new Set(operations.map((o) => `${o.method} ${o.path}`));
+    hidden = routeTable(t.app.printRoutes({ commonPrefix: false })).filter(
+      (route) => !documented.has(route),
+    );
+    for (const route of hidden) {
+      const [method, path] = route.split(' ') as [string, string];
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      operations.push({
+        method,
+        path,
+        parameters: names.map((name) => ({ name, in: 'path', schema: { type: 'string' } })),
+        body: undefined,
+      });
+    }
+  });
+
+  it('walks every route of the API, the few the document hides too', () => {
+    // the sandbox gateway (not in production) and the docs' own pages
+    expect(hidden.length).toBeGreaterThan(0);
+    for (const route of hidden) expect(route).toMatch(/^\w+ \/api\/(dev|docs)(\/|$)/);
+    expect(operations.length).toBeGreaterThanOrEqual(64 + hidden.length);
+  });
+
+  it('answers every generated request with less than 500, and keeps serving', async () => {
+    const failures: string[] = [];
+    const random = mulberry32(SEED);
+    let sent = 0;
+    for (const operation of operations) {
+      for (const c of cases(operation, context, random)) {
+        for (const [who, token] of tokens) {
+          const path = operation.path.replace(
+            /\{(\w+)\}/g,
+            (_, name: string) => c.path[name] ?? '1',
+          );
+          const query = Object.entries(c.query)
+            .map(([name, value]) => `${name}=${value}`)
+            .join('&');
+          const headers: Record<string, string> = {
+            'idempotency-key': randomUUID(),
+            'x-requested-with': 'XMLHttpRequest',
+            ...c.headers,
+          };
+          if (token) headers.authorization = `Bearer ${token}`;
+          if (c.body !== undefined) headers['content-type'] = 'application/json';
+          const res = await fetch(`${t.url}${path}${query ? `?${query}` : ''}`, {
+            method: operation.method,
+            headers,
+            body: c.body?.replace(UNUSED_EMAIL, uniqueEmail('walker')),
+          });
+          const text = await res.text();
+          sent += 1;
+          if (res.status >= 500)
+            failures.push(
+              `${operation.method} ${operation.path} (${who}) ${c.what} -> ${res.status} ${text.slice(0, 120)}`,
+            );
+        }
+      }
+    }
+    console.info(`bad input: ${sent} requests to ${operations.length} operations (seed ${SEED})`);
+    expect(failures, `seed ${SEED}`).toEqual([]);
+    expect((await t.api.get('/api/front/permissions')).status).toBe(200);
+  });
+});
