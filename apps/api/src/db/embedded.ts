@@ -33,6 +33,7 @@ import {
   isPostmasterOf,
   isRunning,
   portAnswers,
+  processesIn,
   processInfo,
   readPostmasterLock,
   stopPostmaster,
@@ -256,6 +257,22 @@ async function clearLeftover(cluster: string, notice: (line: string) => void): P
         `PostgreSQL recovers from its write-ahead log`,
     );
     return;
+  }
+  if (processInfo(pid)?.zombie) {
+    // dead but never reaped (its parent died too, and PID 1 of a container need not reap):
+    // PostgreSQL's own check would take it for a live server. The lock may go once none of its
+    // server processes are left working in the data directory (they end soon after it).
+    const deadline = Date.now() + 30_000;
+    while (processesIn(cluster).length > 0) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `Processes of an earlier PostgreSQL still work in ${cluster} (PIDs ` +
+            `${processesIn(cluster).join(', ')}); stop them, then start again.`,
+        );
+      }
+      await sleep(100);
+    }
+    rmSync(join(cluster, 'postmaster.pid'), { force: true });
   }
   notice(
     `The earlier run of the embedded PostgreSQL on ${cluster} did not stop (stale postmaster.pid ` +

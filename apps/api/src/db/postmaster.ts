@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -97,6 +97,25 @@ export function isPostmasterOf(pid: number, cluster: string): boolean {
   const flag = info.args.indexOf('-D');
   const dataDir = flag >= 0 ? info.args[flag + 1] : info.cwd;
   return dataDir !== undefined && samePath(dataDir, cluster);
+}
+
+/**
+ * The live processes working in `dir` (their current directory; every PostgreSQL process works
+ * in its data directory), where /proc tells; an empty list elsewhere.
+ */
+export function processesIn(dir: string): number[] {
+  if (!existsSync('/proc/self/cwd')) return [];
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (samePath(readlinkSync(`/proc/${pid}/cwd`), dir) && isRunning(pid)) found.push(pid);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
 }
 
 /** Waits until `pid` has ended; false when it outlasted `timeoutMs`. */
