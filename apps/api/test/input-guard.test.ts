@@ -120,8 +120,8 @@ describe('bodies', () => {
     expect(status.rows[0].status).toBe('under_review');
     expect((await balancesOf(t, user.id)).balance).toBe(0);
 
-    // the console's body-less POSTs send none, or an empty one saying application/json
-    for (const body of [undefined, '', ' ']) {
+    // a body-less POST may send none, an empty one saying application/json, or `{}` (the console)
+    for (const body of [undefined, '', ' ', '{}', ' { } ']) {
       const res = await t.api.post('/api/user/vps/servers/1/credentials', body, {
         token: user.token,
         headers: { 'content-type': 'application/json' },

@@ -8,8 +8,8 @@ import { AppError, fieldError } from '../lib/errors.ts';
  * what a field is; these are the rules no field may break):
  * - no text anywhere (body, query, path) holds a NUL or a lone surrogate, which PostgreSQL cannot
  *   store: 422 TEXT_CHARACTERS_INVALID naming the field (a path's: 404, no such thing);
- * - a route without a body schema takes no body: 400 BODY_NOT_ACCEPTED (its handler would
- *   otherwise meet a body nobody validated);
+ * - a route without a body schema takes no body (an empty one, or `{}`): 400 BODY_NOT_ACCEPTED
+ *   (its handler would otherwise meet data nobody validated);
  * - a JSON body is at most JSON_DEPTH_MAX deep (see jsonDepthExceeds, used by the app's parser).
  * Ids are bounded by their schemas (idSchema of the contracts).
  */
@@ -65,8 +65,16 @@ function refuseUnstorableText(request: FastifyRequest): void {
   }
 }
 
+/** An empty object says nothing either: clients (the console among them) send `{}` for "no data". */
+const isEmptyObject = (body: unknown) =>
+  typeof body === 'object' &&
+  body !== null &&
+  !Array.isArray(body) &&
+  Object.keys(body).length === 0;
+
 const refuseBody: preValidationAsyncHookHandler = async (request) => {
-  if (request.body !== undefined) throw new AppError(400, 'BODY_NOT_ACCEPTED');
+  if (request.body !== undefined && !isEmptyObject(request.body))
+    throw new AppError(400, 'BODY_NOT_ACCEPTED');
 };
 
 export const inputGuardPlugin = fp(
