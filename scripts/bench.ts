@@ -7,6 +7,8 @@
  *   transfer into one hot account, each request with its own Idempotency-Key.
  * - VPS: GET /api/user/vps/servers (a page of 20, and a search by ID) for a user with 1,000
  *   servers among 100,000, seeded with SQL into the product's database.
+ * - Monitoring statistics: computeStatistics over an account of 100,000 deals (goal under 1 s),
+ *   next to sorting the same deals by time in the same run.
  * - Console: gzipped bytes of the first view of /login and of each route chunk.
  */
 import { spawn } from 'node:child_process';
@@ -18,6 +20,10 @@ import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { embeddedUrl } from '../apps/api/src/db/embedded.ts';
+import {
+  computeStatistics,
+  type StatDeal,
+} from '../packages/contracts/src/monitoring-statistics.ts';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
 
@@ -299,6 +305,74 @@ try {
 } finally {
   await product.stop();
   await hello.close();
+}
+
+/** A year of an account's history: `count` deals, trades of one to four hours, a deposit now and then. */
+function accountHistory(count: number): StatDeal[] {
+  const start = Date.UTC(2025, 0, 1);
+  const step = (365 * 86_400_000) / count;
+  let seed = 1;
+  const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+  const deals: StatDeal[] = [];
+  const base = { symbol: 'EURUSD', digits: 5, swap: 0, fee: 0, commission: 0, volume: 0.1 };
+  for (let i = 0; deals.length < count; i += 1) {
+    const time = start + deals.length * step;
+    if (i % 500 === 0) {
+      deals.push({
+        ...base,
+        ticket: `d${i}`,
+        positionId: `d${i}`,
+        time,
+        type: 'balance',
+        entry: 'in',
+        price: 0,
+        profit: 1000,
+      });
+      continue;
+    }
+    const price = 1.1 + random() / 100;
+    const move = (random() - 0.48) / 500;
+    const type = random() < 0.5 ? 'buy' : 'sell';
+    deals.push({
+      ...base,
+      ticket: `${i}a`,
+      positionId: String(i),
+      time,
+      type,
+      entry: 'in',
+      price,
+      profit: 0,
+      commission: -0.7,
+    });
+    deals.push({
+      ...base,
+      ticket: `${i}b`,
+      positionId: String(i),
+      time: time + step / 2,
+      type: type === 'buy' ? 'sell' : 'buy',
+      entry: 'out',
+      price: price + (type === 'buy' ? move : -move),
+      profit: Math.round(move * 100_000) / 100,
+    });
+  }
+  return deals;
+}
+
+console.log('\nMonitoring statistics: an account with 100,000 deals');
+{
+  const deals = accountHistory(100_000);
+  const now = Date.UTC(2026, 0, 1);
+  const timed = (work: () => unknown) => {
+    work(); // warm
+    const started = performance.now();
+    for (let i = 0; i < 3; i += 1) work();
+    return (performance.now() - started) / 3;
+  };
+  const sortMs = timed(() => [...deals].sort((a, b) => a.time - b.time));
+  const statsMs = timed(() => computeStatistics({ deals, snapshots: [], now }));
+  console.log(
+    `  computeStatistics ${statsMs.toFixed(0)} ms (goal under 1,000 ms) = ${(statsMs / sortMs).toFixed(1)} x sorting the deals (${sortMs.toFixed(0)} ms)`,
+  );
 }
 
 console.log('\nConsole bundle');

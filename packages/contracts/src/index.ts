@@ -5,3 +5,4 @@ export * from './auth.ts';
 export * from './balance.ts';
 export * from './admin.ts';
 export * from './vps.ts';
+export * from './monitoring-statistics.ts';

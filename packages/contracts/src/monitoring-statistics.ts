@@ -1,0 +1,630 @@
+/**
+ * The statistics of a monitored trading account: one pure, dependency-free module, used by the
+ * API (recomputed by a job after each batch a terminal sends) and the terminal simulator. Every
+ * figure is defined here, in words next to its code; the guide page repeats the definitions.
+ *
+ * Inputs are deals (MetaTrader's own records, deposits and withdrawals included) and equity
+ * snapshots; money is in the account's currency, times are milliseconds since the epoch.
+ *
+ * Principles (what Myfxbook-style monitors get wrong):
+ * - Cash flows are `balance` deals: deposits positive, withdrawals negative. The gain is
+ *   time-weighted across them, so neither a deposit (even during an open trade) nor a withdrawal
+ *   moves it, and a withdrawal is never drawdown.
+ * - Credit and bonus are never profit, deposit or drawdown: they change the account's value at a
+ *   boundary (like a cash flow) but count in no sum of deposits, and the value a gain is measured
+ *   on is equity without credit.
+ * - Other non-trade deals (charge, correction, commission, interest) are the account's result:
+ *   they move the value inside a period (so the gain), but they are not trades.
+ * - The figures depend on the set of deals and snapshots, not on their order or repetition: deals
+ *   are taken once per ticket, in time order (ticket breaking ties).
+ */
+
+export const DEAL_TYPES = [
+  'buy',
+  'sell',
+  'balance',
+  'credit',
+  'charge',
+  'correction',
+  'bonus',
+  'commission',
+  'interest',
+] as const;
+export type DealType = (typeof DEAL_TYPES)[number];
+export const DEAL_ENTRIES = ['in', 'out', 'inout', 'out_by'] as const;
+export type DealEntry = (typeof DEAL_ENTRIES)[number];
+
+export interface StatDeal {
+  /** Unique per account (a deal's ticket in MT5; in MT4 the order's ticket with its entry). */
+  ticket: string;
+  /**
+   * The position the deal belongs to: MT5's position id; in MT4 the order's ticket, the order
+   * being sent as an `in` deal when opened and an `out` deal when closed.
+   */
+  positionId: string;
+  time: number;
+  type: DealType;
+  entry: DealEntry;
+  symbol: string;
+  /** Digits of the symbol's quotes (pips: 10 points on 3- and 5-digit quotes, else 1 point). */
+  digits: number;
+  volume: number;
+  price: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  /** On balance deals: the account's equity (credit included) just before it. */
+  equityBefore?: number | null;
+}
+
+export interface StatSnapshot {
+  time: number;
+  balance: number;
+  equity: number;
+  margin: number;
+  credit: number;
+  /** The lowest and highest equity since the previous snapshot (the minute's, when thinned). */
+  equityLow?: number | null;
+  equityHigh?: number | null;
+  /** Open positions at that moment: how many, and since when the oldest (for activity). */
+  openPositions?: number;
+  oldestOpenTime?: number | null;
+}
+
+export interface StatInput {
+  deals: readonly StatDeal[];
+  snapshots: readonly StatSnapshot[];
+  /** The moment the figures are for. */
+  now: number;
+  /** IANA time zone of the daily and monthly tables ('UTC' unless told). */
+  timeZone?: string;
+}
+
+/** A closed position. */
+export interface Trade {
+  positionId: string;
+  symbol: string;
+  direction: 'long' | 'short';
+  openTime: number;
+  closeTime: number;
+  /** Lots opened. */
+  volume: number;
+  openPrice: number;
+  closePrice: number;
+  /** profit + swap + commission + fee of all its deals. */
+  result: number;
+  pips: number;
+}
+
+/** A point of the growth index: 1 + the time-weighted gain up to `time`. */
+export interface IndexPoint {
+  time: number;
+  /** From balances and closed results: what the maximal drawdown is measured on. */
+  index: number;
+  /** The same index moved by equity (its low where a snapshot gives one). */
+  equityIndex: number;
+  balance: number;
+  equity: number | null;
+}
+
+export interface PeriodRow {
+  /** `YYYY-MM-DD` or `YYYY-MM` in the account's time zone. */
+  period: string;
+  /** Time-weighted gain over the period (a fraction: 0.05 is 5 %). */
+  gain: number;
+  /** Net result of the trades closed in it. */
+  profit: number;
+  trades: number;
+}
+
+export interface Statistics {
+  /** Time-weighted gain since the first deposit (a fraction). */
+  gain: number;
+  /** Net result of all trades / sum of deposits; null without deposits. */
+  absoluteGain: number | null;
+  /** (1 + gain)^(1/days) - 1 and (1 + gain)^(30.4375/days) - 1, days since the first deposit. */
+  dailyGain: number | null;
+  monthlyGain: number | null;
+  deposits: number;
+  withdrawals: number;
+  /** Net result of all closed trades. */
+  profit: number;
+  balance: number;
+  equity: number | null;
+  /** Largest fall of the growth index from its previous peak (a fraction). */
+  maxDrawdown: number;
+  /** The same on the index moved by equity snapshots. */
+  equityDrawdown: number;
+  /** Largest fall of the cumulative net trade result, in money. */
+  drawdownMoney: number;
+  /** max(0, -lowest cumulative net trade result). */
+  absoluteDrawdown: number;
+  trades: TradeFigures;
+  ratios: RatioFigures;
+  firstDepositTime: number | null;
+  index: IndexPoint[];
+  closedTrades: Trade[];
+}
+
+export interface TradeFigures {
+  count: number;
+  wins: number;
+  losses: number;
+  /** wins / count; null without trades. */
+  winRate: number | null;
+  grossProfit: number;
+  grossLoss: number;
+  /** gross profit / gross loss; null when there are no losses ("no losses"). */
+  profitFactor: number | null;
+  averageWin: number | null;
+  averageLoss: number | null;
+  /** net / count. */
+  expectancy: number | null;
+  best: number | null;
+  worst: number | null;
+  longestWinStreak: { count: number; money: number };
+  longestLossStreak: { count: number; money: number };
+  lots: number;
+  pips: number;
+  longsWon: number | null;
+  shortsWon: number | null;
+  /** Mean of close time - open time, ms. */
+  averageLengthMs: number | null;
+  tradesPerWeek: number | null;
+}
+
+export interface RatioFigures {
+  /** net / drawdown in money; null when there is no drawdown. */
+  recoveryFactor: number | null;
+  /** Mean and geometric mean of the per-trade holding-period returns (balance after / before). */
+  ahpr: number | null;
+  ghpr: number | null;
+  /** (AHPR - 1) / standard deviation of the holding-period returns (population). */
+  sharpe: number | null;
+  /** Runs test over wins and losses: below -1.96 or above 1.96, results are not independent. */
+  zScore: number | null;
+  /** Share of the time since the first deal with at least one position open. */
+  activity: number | null;
+  /** Largest margin / equity among the snapshots. */
+  maxDepositLoad: number | null;
+}
+
+const EPSILON = 1e-9;
+const DAY = 86_400_000;
+const WEEK = 7 * DAY;
+const AVERAGE_MONTH_DAYS = 30.4375;
+/** A snapshot stands for the value before a cash flow only this close to it. */
+const SNAPSHOT_REACH = 5 * 60_000;
+
+const isTradeDeal = (deal: StatDeal) => deal.type === 'buy' || deal.type === 'sell';
+/** Deals that move value across a boundary without being a result: cash flows, credit, bonus. */
+const isFlow = (deal: StatDeal) =>
+  deal.type === 'balance' || deal.type === 'credit' || deal.type === 'bonus';
+const moneyOf = (deal: StatDeal) => deal.profit + deal.swap + deal.commission + deal.fee;
+
+/** Each ticket once (the last copy of a repeated one), in time order, ticket breaking ties. */
+export function normalizeDeals(deals: readonly StatDeal[]): StatDeal[] {
+  const byTicket = new Map<string, StatDeal>();
+  for (const deal of deals) byTicket.set(deal.ticket, deal);
+  return [...byTicket.values()].sort(
+    (a, b) => a.time - b.time || compareTickets(a.ticket, b.ticket),
+  );
+}
+
+function compareTickets(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function normalizeSnapshots(snapshots: readonly StatSnapshot[]): StatSnapshot[] {
+  const byTime = new Map<number, StatSnapshot>();
+  for (const snapshot of snapshots) byTime.set(snapshot.time, snapshot);
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
+}
+
+const pipSize = (digits: number) => 10 ** -digits * (digits === 3 || digits === 5 ? 10 : 1);
+
+/**
+ * Closed positions: buy and sell deals grouped by position; a position is closed once its `out`
+ * volume has reached its `in` volume. Its result is profit + swap + commission + fee of all its
+ * deals; its prices are the volume-weighted ones of its `in` and its closing deals.
+ */
+export function closedTrades(deals: readonly StatDeal[]): Trade[] {
+  const positions = new Map<string, StatDeal[]>();
+  for (const deal of deals) {
+    if (!isTradeDeal(deal)) continue;
+    const list = positions.get(deal.positionId) ?? [];
+    list.push(deal);
+    positions.set(deal.positionId, list);
+  }
+  const trades: Trade[] = [];
+  for (const [positionId, list] of positions) {
+    const opening = list.filter((d) => d.entry === 'in');
+    const closing = list.filter((d) => d.entry !== 'in');
+    const opened = sum(opening.map((d) => d.volume));
+    const closed = sum(closing.map((d) => d.volume));
+    if (opening.length === 0 || closing.length === 0 || closed + EPSILON < opened) continue;
+    const first = opening[0]!;
+    const direction = first.type === 'buy' ? 'long' : 'short';
+    const openPrice = weightedPrice(opening);
+    const closePrice = weightedPrice(closing);
+    const sign = direction === 'long' ? 1 : -1;
+    trades.push({
+      positionId,
+      symbol: first.symbol,
+      direction,
+      openTime: first.time,
+      closeTime: largest(closing.map((d) => d.time)),
+      volume: opened,
+      openPrice,
+      closePrice,
+      result: sum(list.map(moneyOf)),
+      pips: ((closePrice - openPrice) * sign) / pipSize(first.digits),
+    });
+  }
+  return trades.sort(
+    (a, b) => a.closeTime - b.closeTime || compareTickets(a.positionId, b.positionId),
+  );
+}
+
+function weightedPrice(deals: StatDeal[]): number {
+  const volume = sum(deals.map((d) => d.volume));
+  return volume > 0 ? sum(deals.map((d) => d.price * d.volume)) / volume : 0;
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+// not Math.max(...values): an account's 100,000 trades are too many arguments
+const largest = (values: number[]) => values.reduce((a, b) => (b > a ? b : a), -Infinity);
+const smallest = (values: number[]) => values.reduce((a, b) => (b < a ? b : a), Infinity);
+
+/**
+ * The growth index over time, chaining the periods between flows: a period starts at the value
+ * just before the flow plus the flow, and ends at the value just before the next one. The value
+ * is equity without credit: `equity_before` of the flow (less the credit then), else a snapshot
+ * at most 5 minutes before it, else the balance.
+ */
+function growthIndex(deals: StatDeal[], snapshots: StatSnapshot[], now: number): IndexPoint[] {
+  const points: IndexPoint[] = [];
+  let balance = 0;
+  let credit = 0;
+  let factor = 1; // the chained factor of the periods ended so far
+  let start = 0; // the value the current period started at
+  let peakStarted = false;
+  let s = 0; // next snapshot
+  let lastSnapshot: StatSnapshot | undefined;
+  // A flow while positions are open starts its period at the equity then, which differs from the
+  // balance by their floating result: until they close, the balance is short of that (`offset`)
+  // to stand for the value. Open volume by position, and the positions the offset waits for.
+  const openVolume = new Map<string, number>();
+  let offset = 0;
+  let awaited = new Set<string>();
+
+  const valueIndex = (value: number) => (start > EPSILON ? (factor * value) / start : factor);
+  const addPoint = (time: number, equity: number | null, low: number | null) => {
+    const index = valueIndex(balance - offset);
+    const equityIndex = equity === null ? index : valueIndex(low ?? equity);
+    points.push({ time, index, equityIndex, balance, equity });
+  };
+  const takeSnapshotsUntil = (time: number) => {
+    while (s < snapshots.length && snapshots[s]!.time <= time) {
+      const snapshot = snapshots[s++]!;
+      lastSnapshot = snapshot;
+      if (!peakStarted) continue;
+      const low = snapshot.equityLow ?? null;
+      addPoint(
+        snapshot.time,
+        snapshot.equity - snapshot.credit,
+        low === null ? null : low - snapshot.credit,
+      );
+    }
+  };
+
+  for (const deal of deals) {
+    takeSnapshotsUntil(deal.time - 1);
+    const amount = moneyOf(deal);
+    if (isFlow(deal)) {
+      let before = balance;
+      if (deal.equityBefore !== undefined && deal.equityBefore !== null)
+        before = deal.equityBefore - credit;
+      else if (lastSnapshot && deal.time - lastSnapshot.time <= SNAPSHOT_REACH)
+        before = lastSnapshot.equity - lastSnapshot.credit;
+      if (start > EPSILON) factor *= Math.max(before, 0) / start;
+      awaited = new Set([...openVolume.keys()]);
+      offset = awaited.size > 0 ? balance - before : 0;
+      if (deal.type === 'credit') credit += amount;
+      else balance += amount;
+      // the value just after: what came in on top of what was there (credit excluded)
+      start = deal.type === 'credit' ? before : before + amount;
+      if (start <= EPSILON) start = 0;
+      if (deal.type === 'balance' && amount > 0) peakStarted = true;
+      if (peakStarted) addPoint(deal.time, null, null);
+      continue;
+    }
+    balance += amount;
+    if (isTradeDeal(deal)) {
+      const volume =
+        (openVolume.get(deal.positionId) ?? 0) + (deal.entry === 'in' ? deal.volume : -deal.volume);
+      if (volume > EPSILON) openVolume.set(deal.positionId, volume);
+      else {
+        openVolume.delete(deal.positionId);
+        awaited.delete(deal.positionId);
+        if (awaited.size === 0) offset = 0;
+      }
+    }
+    if (peakStarted) addPoint(deal.time, null, null);
+  }
+  takeSnapshotsUntil(now);
+  if (peakStarted) {
+    // the latest snapshot tells the value now unless a deal came after it
+    const current = lastSnapshot && lastSnapshot.time >= (deals.at(-1)?.time ?? 0);
+    const equity = current ? lastSnapshot!.equity - lastSnapshot!.credit : null;
+    points.push({
+      time: now,
+      index: valueIndex(balance - offset),
+      equityIndex: valueIndex(equity ?? balance - offset),
+      balance,
+      equity,
+    });
+  }
+  return points;
+}
+
+function largestFall(values: number[]): number {
+  let peak = -Infinity;
+  let worst = 0;
+  for (const value of values) {
+    if (value > peak) peak = value;
+    else if (peak > EPSILON) worst = Math.max(worst, (peak - value) / peak);
+  }
+  return worst;
+}
+
+function streaks(results: number[]) {
+  const best = { count: 0, money: 0 };
+  const worst = { count: 0, money: 0 };
+  let run = { count: 0, money: 0, sign: 0 };
+  for (const result of results) {
+    const sign = Math.sign(result);
+    if (sign === 0) {
+      run = { count: 0, money: 0, sign: 0 };
+      continue;
+    }
+    run =
+      sign === run.sign
+        ? { ...run, count: run.count + 1, money: run.money + result }
+        : {
+            count: 1,
+            money: result,
+            sign,
+          };
+    const target = sign > 0 ? best : worst;
+    if (
+      run.count > target.count ||
+      (run.count === target.count && Math.abs(run.money) > Math.abs(target.money))
+    ) {
+      target.count = run.count;
+      target.money = run.money;
+    }
+  }
+  return { best, worst };
+}
+
+/** Runs test over wins and losses (break-even trades left out). */
+function zScore(results: number[]): number | null {
+  const signs = results.filter((r) => r !== 0).map(Math.sign);
+  const n = signs.length;
+  const wins = signs.filter((s) => s > 0).length;
+  const losses = n - wins;
+  if (n < 2 || wins === 0 || losses === 0) return null;
+  let runs = 1;
+  for (let i = 1; i < n; i += 1) if (signs[i] !== signs[i - 1]) runs += 1;
+  const x = 2 * wins * losses;
+  const denominator = Math.sqrt((x * (x - n)) / (n - 1));
+  return denominator > 0 ? (n * (runs - 0.5) - x) / denominator : null;
+}
+
+/** Share of [from, to] covered by the union of the intervals. */
+function coverage(intervals: Array<[number, number]>, from: number, to: number): number | null {
+  if (to <= from) return null;
+  const sorted = intervals
+    .map(([a, b]): [number, number] => [Math.max(a, from), Math.min(b, to)])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let covered = 0;
+  let end = from;
+  for (const [a, b] of sorted) {
+    if (b <= end) continue;
+    covered += b - Math.max(a, end);
+    end = b;
+  }
+  return covered / (to - from);
+}
+
+export function computeStatistics(input: StatInput): Statistics {
+  const deals = normalizeDeals(input.deals);
+  const snapshots = normalizeSnapshots(input.snapshots);
+  const { now } = input;
+  const trades = closedTrades(deals);
+  const results = trades.map((t) => t.result);
+  const index = growthIndex(deals, snapshots, now);
+
+  const depositDeals = deals.filter((d) => d.type === 'balance' && moneyOf(d) > 0);
+  const deposits = sum(depositDeals.map(moneyOf));
+  const withdrawals = -sum(
+    deals.filter((d) => d.type === 'balance' && moneyOf(d) < 0).map(moneyOf),
+  );
+  const firstDepositTime = depositDeals[0]?.time ?? null;
+  const profit = sum(results);
+  const last = index.at(-1);
+  // measured on the value now: equity (without credit) where a snapshot gives it
+  const gain = last ? last.equityIndex - 1 : 0;
+  const days = firstDepositTime === null ? 0 : (now - firstDepositTime) / DAY;
+  const compound = (span: number) =>
+    days > 0 && 1 + gain > 0 ? (1 + gain) ** (span / days) - 1 : null;
+
+  // cumulative net trade result, from 0
+  let cumulative = 0;
+  let peak = 0;
+  let lowest = 0;
+  let drawdownMoney = 0;
+  for (const result of results) {
+    cumulative += result;
+    peak = Math.max(peak, cumulative);
+    lowest = Math.min(lowest, cumulative);
+    drawdownMoney = Math.max(drawdownMoney, peak - cumulative);
+  }
+
+  const wins = results.filter((r) => r > 0);
+  const losses = results.filter((r) => r < 0);
+  const grossProfit = sum(wins);
+  const grossLoss = -sum(losses);
+  const count = trades.length;
+  const runs = streaks(results);
+  const wonShare = (direction: Trade['direction']) => {
+    const of = trades.filter((t) => t.direction === direction);
+    return of.length > 0 ? of.filter((t) => t.result > 0).length / of.length : null;
+  };
+  const firstTradeTime = trades.length > 0 ? smallest(trades.map((t) => t.openTime)) : null;
+
+  // holding-period returns: the balance after each trade over the balance before it
+  const hprs: number[] = [];
+  {
+    let balance = 0;
+    const closing = new Map(trades.map((t) => [t.positionId, t]));
+    const seen = new Set<string>();
+    for (const deal of deals) {
+      balance += deal.type === 'credit' ? 0 : moneyOf(deal);
+      const trade = isTradeDeal(deal) ? closing.get(deal.positionId) : undefined;
+      if (!trade || seen.has(trade.positionId) || deal.time !== trade.closeTime) continue;
+      seen.add(trade.positionId);
+      const before = balance - trade.result;
+      if (before > EPSILON) hprs.push(balance / before);
+    }
+  }
+  const ahpr = hprs.length > 0 ? sum(hprs) / hprs.length : null;
+  const ghpr =
+    hprs.length > 0 && hprs.every((h) => h > 0)
+      ? Math.exp(sum(hprs.map(Math.log)) / hprs.length)
+      : null;
+  const sd = ahpr === null ? null : Math.sqrt(sum(hprs.map((h) => (h - ahpr) ** 2)) / hprs.length);
+
+  const firstDealTime = deals.find(isTradeDeal)?.time ?? null;
+  const openIntervals: Array<[number, number]> = trades.map((t) => [t.openTime, t.closeTime]);
+  const latest = snapshots.at(-1);
+  if (latest?.openPositions && latest.oldestOpenTime)
+    openIntervals.push([latest.oldestOpenTime, now]);
+  const loads = snapshots.filter((s) => s.equity > 0).map((s) => s.margin / s.equity);
+
+  return {
+    gain,
+    absoluteGain: deposits > 0 ? profit / deposits : null,
+    dailyGain: compound(1),
+    monthlyGain: compound(AVERAGE_MONTH_DAYS),
+    deposits,
+    withdrawals,
+    profit,
+    balance: last?.balance ?? sum(deals.filter((d) => d.type !== 'credit').map(moneyOf)),
+    equity: latest ? latest.equity : null,
+    maxDrawdown: largestFall(index.map((p) => p.index)),
+    equityDrawdown: largestFall(
+      index.flatMap((p) => (p.equityIndex === p.index ? [p.index] : [p.index, p.equityIndex])),
+    ),
+    drawdownMoney,
+    absoluteDrawdown: Math.max(0, -lowest),
+    trades: {
+      count,
+      wins: wins.length,
+      losses: losses.length,
+      winRate: count > 0 ? wins.length / count : null,
+      grossProfit,
+      grossLoss,
+      profitFactor: grossLoss > 0 ? grossProfit / grossLoss : null,
+      averageWin: wins.length > 0 ? grossProfit / wins.length : null,
+      averageLoss: losses.length > 0 ? -grossLoss / losses.length : null,
+      expectancy: count > 0 ? profit / count : null,
+      best: count > 0 ? largest(results) : null,
+      worst: count > 0 ? smallest(results) : null,
+      longestWinStreak: runs.best,
+      longestLossStreak: runs.worst,
+      lots: sum(trades.map((t) => t.volume)),
+      pips: sum(trades.map((t) => t.pips)),
+      longsWon: wonShare('long'),
+      shortsWon: wonShare('short'),
+      averageLengthMs: count > 0 ? sum(trades.map((t) => t.closeTime - t.openTime)) / count : null,
+      tradesPerWeek:
+        firstTradeTime !== null && now > firstTradeTime
+          ? count / ((now - firstTradeTime) / WEEK)
+          : null,
+    },
+    ratios: {
+      recoveryFactor: drawdownMoney > 0 ? profit / drawdownMoney : null,
+      ahpr,
+      ghpr,
+      sharpe: ahpr !== null && sd !== null && sd > 0 ? (ahpr - 1) / sd : null,
+      zScore: zScore(results),
+      activity: firstDealTime === null ? null : coverage(openIntervals, firstDealTime, now),
+      maxDepositLoad: loads.length > 0 ? largest(loads) : null,
+    },
+    firstDepositTime,
+    index,
+    closedTrades: trades,
+  };
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `YYYY-MM-DD` of `time` in `timeZone`. */
+export function localDay(time: number, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(time);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/**
+ * Gain and profit by day or month in the account's time zone, for the periods with any index
+ * point or closed trade, between `from` and `to` (the period picker's range) when given. A
+ * period's gain is its last index value over the last one before it, minus 1.
+ */
+export function periodTable(
+  statistics: Pick<Statistics, 'index' | 'closedTrades'>,
+  unit: 'day' | 'month',
+  timeZone = 'UTC',
+  range: { from?: number; to?: number } = {},
+): PeriodRow[] {
+  const key = (time: number) => {
+    const day = localDay(time, timeZone);
+    return unit === 'day' ? day : day.slice(0, 7);
+  };
+  const closing = new Map<string, number>(); // the index at each period's end
+  for (const point of statistics.index) closing.set(key(point.time), point.index);
+  const rows = new Map<string, PeriodRow>();
+  let previous = 1;
+  for (const [period, index] of closing) {
+    rows.set(period, { period, gain: index / previous - 1, profit: 0, trades: 0 });
+    previous = index;
+  }
+  for (const trade of statistics.closedTrades) {
+    const period = key(trade.closeTime);
+    const row = rows.get(period) ?? { period, gain: 0, profit: 0, trades: 0 };
+    row.profit += trade.result;
+    row.trades += 1;
+    rows.set(period, row);
+  }
+  const from = range.from === undefined ? undefined : key(range.from);
+  const to = range.to === undefined ? undefined : key(range.to);
+  return [...rows.values()]
+    .filter(
+      (row) => (from === undefined || row.period >= from) && (to === undefined || row.period <= to),
+    )
+    .sort((a, b) => (a.period < b.period ? -1 : 1));
+}
