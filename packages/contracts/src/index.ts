@@ -6,3 +6,4 @@ export * from './balance.ts';
 export * from './admin.ts';
 export * from './vps.ts';
 export * from './monitoring-statistics.ts';
+export * from './monitoring.ts';

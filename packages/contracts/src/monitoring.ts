@@ -1,0 +1,203 @@
+import * as z from 'zod/mini';
+import { DEAL_ENTRIES, DEAL_TYPES } from './monitoring-statistics.ts';
+import { daysBetween } from './vps.ts';
+
+/**
+ * Online monitoring contracts: the plans and their one price function (the console's "price
+ * before paying" and the API's charge), and the ingestion protocol the publisher in the trader's
+ * terminal speaks. The protocol is a contract with programs on traders' machines: its names do
+ * not change (a new field is optional; a change is a /v2).
+ */
+
+// ---- plans -------------------------------------------------------------------------------
+
+/** A paid subscription's accounts and months (SPEC 5). */
+export const MONITORING_ACCOUNTS_MIN = 1;
+export const MONITORING_ACCOUNTS_MAX = 50;
+export const MONITORING_MONTHS_MIN = 1;
+export const MONITORING_MONTHS_MAX = 12;
+/** The free plan: this many accounts, no end date, one per user. */
+export const FREE_PLAN_ACCOUNTS = 1;
+/** Seeds of the operator-editable prices. */
+export const MONITORING_SEED_ACCOUNT_MONTH_CENTS = 300;
+export const MONITORING_SEED_DISCOUNTS = [
+  { months: 1, percent: 0 },
+  { months: 3, percent: 5 },
+  { months: 6, percent: 10 },
+  { months: 12, percent: 15 },
+] as const;
+/** A month of a subscription, for prices of part of one. */
+const DAYS_PER_MONTH = 30;
+
+export interface MonitoringPriceInput {
+  accounts: number;
+  months: number;
+  accountMonthCents: number;
+  /** The operator's discounts: the largest whose `months` the order reaches applies. */
+  discounts: ReadonlyArray<{ months: number; percent: number }>;
+}
+
+export interface MonitoringPrice {
+  baseCents: number;
+  discountPercent: number;
+  discountCents: number;
+  totalCents: number;
+}
+
+/**
+ * A paid subscription's price: accounts x months x the account-month price, less the discount of
+ * the longest discounted period the months reach (4 months get the 3-month discount), rounded to
+ * a cent.
+ */
+export function monitoringPrice(input: MonitoringPriceInput): MonitoringPrice {
+  const baseCents = input.accounts * input.months * input.accountMonthCents;
+  let discountPercent = 0;
+  let reached = 0;
+  for (const { months, percent } of input.discounts) {
+    if (months <= input.months && months >= reached) {
+      reached = months;
+      discountPercent = percent;
+    }
+  }
+  const discountCents = Math.round((baseCents * discountPercent) / 100);
+  return { baseCents, discountPercent, discountCents, totalCents: baseCents - discountCents };
+}
+
+/**
+ * Enlarging a running subscription: the added accounts at the account-month price for the days
+ * left until its end, a month counting as 30 days, rounded up to a cent.
+ */
+export function enlargementPriceCents(
+  addedAccounts: number,
+  accountMonthCents: number,
+  from: Date,
+  endsAt: Date,
+): number {
+  return Math.ceil(
+    (Math.max(0, addedAccounts) * accountMonthCents * daysBetween(from, endsAt)) / DAYS_PER_MONTH,
+  );
+}
+
+// ---- the ingestion protocol (POST /api/ingest/v1/*, Bearer <activation key>) ---------------
+
+export const INGEST_DEALS_MAX = 500;
+export const INGEST_POSITIONS_MAX = 1000;
+export const PLATFORMS = ['MT4', 'MT5'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** ISO-8601 UTC with milliseconds, as the publisher writes times: 2026-01-05T09:30:00.000Z. */
+const isoTime = z.iso.datetime({ precision: 3, error: 'VALIDATION' });
+const money = z.number({ error: 'VALIDATION' });
+const login = z
+  .int({ error: 'VALIDATION' })
+  .check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER));
+const ticket = z
+  .int({ error: 'VALIDATION' })
+  .check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
+const text = (max: number) => z.string({ error: 'VALIDATION' }).check(z.maxLength(max));
+
+/** POST /api/ingest/v1/hello: the terminal says who it is, once per start. */
+export const ingestHelloSchema = z.object({
+  platform: z.enum(PLATFORMS, { error: 'VALIDATION' }),
+  login,
+  server: text(128),
+  company: text(128),
+  currency: text(16),
+  leverage: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(100_000)),
+  trade_mode: z.enum(['demo', 'real', 'contest'], { error: 'VALIDATION' }),
+  margin_mode: z.enum(['hedging', 'netting'], { error: 'VALIDATION' }),
+  server_time_offset_sec: z
+    .int({ error: 'VALIDATION' })
+    .check(z.minimum(-86_400), z.maximum(86_400)),
+  ea_version: text(32),
+});
+export type IngestHello = z.infer<typeof ingestHelloSchema>;
+
+export const ingestHelloResponseSchema = z.object({
+  account_id: z.int(),
+  monitoring_id: z.string(),
+  /** The highest deal ticket stored: the publisher sends the ones after it. */
+  last_ticket: z.nullable(z.int()),
+  snapshot_every_sec: z.int(),
+  /** True when the server wants the whole history again (nothing stored yet, or a reset). */
+  full_resync: z.boolean(),
+});
+export type IngestHelloResponse = z.infer<typeof ingestHelloResponseSchema>;
+
+export const ingestDealSchema = z.object({
+  ticket,
+  order: ticket,
+  position_id: ticket,
+  time: isoTime,
+  type: z.enum(DEAL_TYPES, { error: 'VALIDATION' }),
+  entry: z.enum(DEAL_ENTRIES, { error: 'VALIDATION' }),
+  symbol: text(32),
+  digits: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(10)),
+  volume: money,
+  price: money,
+  profit: money,
+  swap: money,
+  commission: money,
+  fee: money,
+  magic: z.int({ error: 'VALIDATION' }),
+  comment: text(64),
+  /** On balance deals: the equity just before it (credit included). */
+  equity_before: z.optional(z.nullable(money)),
+});
+export type IngestDeal = z.infer<typeof ingestDealSchema>;
+
+/** POST /api/ingest/v1/deals: at most INGEST_DEALS_MAX a call, upserted on (account, ticket). */
+export const ingestDealsSchema = z.object({
+  login,
+  deals: z.array(ingestDealSchema).check(z.maxLength(INGEST_DEALS_MAX, { error: 'VALIDATION' })),
+});
+export type IngestDeals = z.infer<typeof ingestDealsSchema>;
+
+export const ingestDealsResponseSchema = z.object({
+  accepted: z.int(),
+  duplicate: z.int(),
+});
+
+export const ingestPositionSchema = z.object({
+  ticket,
+  symbol: text(32),
+  type: z.enum(['buy', 'sell'], { error: 'VALIDATION' }),
+  volume: money,
+  open_time: isoTime,
+  open_price: money,
+  current_price: money,
+  sl: money,
+  tp: money,
+  profit: money,
+  swap: money,
+});
+
+/** POST /api/ingest/v1/snapshot: the account now, sent on the publisher's timer. */
+export const ingestSnapshotSchema = z.object({
+  login,
+  time: isoTime,
+  balance: money,
+  equity: money,
+  margin: money,
+  free_margin: money,
+  credit: money,
+  equity_low: money,
+  equity_high: money,
+  terminal_connected: z.boolean({ error: 'VALIDATION' }),
+  positions: z
+    .array(ingestPositionSchema)
+    .check(z.maxLength(INGEST_POSITIONS_MAX, { error: 'VALIDATION' })),
+});
+export type IngestSnapshot = z.infer<typeof ingestSnapshotSchema>;
+
+/**
+ * The protocol's field names by message, for the test that holds the publishers' sources (MQL4
+ * and MQL5) to the same names.
+ */
+export const INGEST_FIELDS = {
+  hello: Object.keys(ingestHelloSchema.shape),
+  deals: Object.keys(ingestDealsSchema.shape),
+  deal: Object.keys(ingestDealSchema.shape),
+  snapshot: Object.keys(ingestSnapshotSchema.shape),
+  position: Object.keys(ingestPositionSchema.shape),
+} as const;
