@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/client.ts';
 import { inTransaction } from '../src/db/transaction.ts';
-import { ledgerRepository, type LedgerLeg } from '../src/modules/balance/ledger.repository.ts';
-import { isNegativeBalance } from '../src/modules/balance/balance.service.ts';
+import { isNegativeBalance, ledgerRepository, type LedgerLeg } from '../src/db/ledger.ts';
 import { balancesOf, ledgerInvariants, quickUser, useTestApp } from './helpers.ts';
 
 const t = useTestApp();

@@ -1,7 +1,7 @@
 import type { OperationKind } from '@tradehost/contracts';
 import { beforeAll, expect } from 'vitest';
 import { inTransaction } from '../src/db/transaction.ts';
-import { vpsBilling } from '../src/modules/vps/vps.billing.ts';
+import { billing } from '../src/db/billing.ts';
 import { insertOperation } from '../src/modules/vps/vps.operations.ts';
 import { chargeDescriptions } from '../src/modules/vps/vps.renewal.ts';
 import type { ApiResponse, Json, TestApp } from './helpers.ts';
@@ -125,7 +125,7 @@ export async function charge(
   serverId = 0,
 ): Promise<number> {
   const { chargeId } = await inTransaction(t.app.db, (tx) =>
-    vpsBilling.charge(tx, {
+    billing.charge(tx, {
       userId,
       amountCents,
       ...chargeDescriptions(serverId, { name: 'Test', location: 'Nowhere' }, { months: 1 }),

@@ -14,7 +14,7 @@ import {
 } from '../integrations/mail/templates.ts';
 import { AppError } from '../lib/errors.ts';
 import { userRepository } from '../modules/user/user.repository.ts';
-import { vpsBilling } from '../modules/vps/vps.billing.ts';
+import { billing } from '../db/billing.ts';
 import { auditServer, notify, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
 import {
   insertOperation,
@@ -269,7 +269,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
             .returning({ id: vpsUpgrades.id, chargeId: vpsUpgrades.chargeId });
           for (const upgrade of cancelled) {
             if (upgrade.chargeId !== null)
-              await vpsBilling.refund(
+              await billing.refund(
                 tx,
                 upgrade.chargeId,
                 `Refund: upgrade of VPS #${id} cancelled, the server was revoked`,

@@ -19,8 +19,7 @@ import {
   pagingOf,
   type PaymentStatusValue,
 } from '../balance/balance.repository.ts';
-import { isNegativeBalance } from '../balance/balance.service.ts';
-import { ledgerRepository } from '../balance/ledger.repository.ts';
+import { isNegativeBalance, ledgerRepository } from '../../db/ledger.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { userRepository } from '../user/user.repository.ts';

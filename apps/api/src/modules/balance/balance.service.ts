@@ -26,14 +26,14 @@ import {
   type GatewayId,
   type PaymentGateway,
 } from '../../integrations/payments/port.ts';
-import { AppError, fieldError, isUniqueViolation, pgErrorOf } from '../../lib/errors.ts';
+import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
 import { userRepository } from '../user/user.repository.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
 import { balanceRepository, pagingOf, type Period } from './balance.repository.ts';
-import { ledgerRepository } from './ledger.repository.ts';
+import { isNegativeBalance, ledgerRepository } from '../../db/ledger.ts';
 
 /** The largest card or e-wallet top-up; crypto and balance moves go up to MAX_AMOUNT_CENTS. */
 export const GATEWAY_MAX_CENTS = 1_000_000;
@@ -45,13 +45,6 @@ export interface BalanceDeps extends ServiceDeps {
 }
 
 /** True when a statement failed because it would take a purse of the users table below zero. */
-export function isNegativeBalance(error: unknown): boolean {
-  const pg = pgErrorOf(error);
-  return (
-    pg?.code === '23514' &&
-    (pg.constraint === 'users_balance_check' || pg.constraint === 'users_balance_partner_check')
-  );
-}
 
 /** A period end as a date PostgreSQL takes: it has no year 0 ("0000-01-01T00:00:00Z" is 1 BC). */
 function periodEnd(field: 'from' | 'to', iso: string): Date {

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { vpsCreateFailedMail, vpsUpgradeFailedMail } from '../../integrations/mail/templates.ts';
-import { vpsBilling } from './vps.billing.ts';
+import { billing } from '../../db/billing.ts';
 import { auditServer, notify, rateLabel, serversLink } from './vps.effects.ts';
 import type { OperationRow } from './vps.operations.ts';
 import { vpsRepository, type UpgradeRow } from './vps.repository.ts';
@@ -33,7 +33,7 @@ type FailedOperation = Pick<OperationRow, 'id' | 'kind' | 'serverId' | 'payload'
 
 /** Refunds a charge (once only); what it gave back, or null when nothing was refunded. */
 async function refund(tx: Executor, chargeId: number | null, memo: string) {
-  if (chargeId === null || !(await vpsBilling.refund(tx, chargeId, memo, null))) return null;
+  if (chargeId === null || !(await billing.refund(tx, chargeId, memo, null))) return null;
   return vpsRepository.chargeCents(tx, chargeId);
 }
 

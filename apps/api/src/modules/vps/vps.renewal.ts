@@ -1,9 +1,10 @@
 import { addMonths, rentalPrice } from '@tradehost/contracts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
-import { vpsBilling } from './vps.billing.ts';
+import { billing } from '../../db/billing.ts';
 import { insertOperation, type OperationRow } from './vps.operations.ts';
 import { vpsRepository, type RateRow, type ServerRow } from './vps.repository.ts';
+import { pluralEn, pluralRu } from '../../lib/plural.ts';
 
 /**
  * Renewal, by hand (the user picks a period) or by auto-renewal (the lifecycle, with the server's
@@ -34,16 +35,12 @@ export function chargeDescriptions(
     };
   }
   return {
-    descriptionEn: `VPS #${serverId} ${head}: ${what.months} ${what.months === 1 ? 'month' : 'months'}`,
+    descriptionEn: `VPS #${serverId} ${head}: ${what.months} ${pluralEn(what.months, 'month', 'months')}`,
     descriptionRu: `VPS №${serverId} ${head}: ${what.months} ${monthsRu(what.months)}`,
   };
 }
 
-function monthsRu(months: number): string {
-  if (months % 10 === 1 && months % 100 !== 11) return 'месяц';
-  if ([2, 3, 4].includes(months % 10) && ![12, 13, 14].includes(months % 100)) return 'месяца';
-  return 'месяцев';
-}
+const monthsRu = (months: number) => pluralRu(months, 'месяц', 'месяца', 'месяцев');
 
 /** The price of `months` of a rate now, in cents, with the period's discount. */
 export async function renewalPriceCents(
@@ -74,7 +71,7 @@ export async function renewServer(
   if (server.status === 'provisioning') throw new AppError(409, 'SERVER_NOT_READY');
   if (server.status === 'failed') throw new AppError(409, 'SERVER_NOT_ACTIVE');
   const { totalCents, rate } = await renewalPriceCents(tx, server.rateId, months);
-  const charged = await vpsBilling.charge(tx, {
+  const charged = await billing.charge(tx, {
     userId: server.userId,
     amountCents: totalCents,
     actorId: input.actorId !== server.userId ? input.actorId : null,

@@ -26,7 +26,7 @@ import { pagingOf } from '../balance/balance.repository.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
 import { userRepository } from '../user/user.repository.ts';
-import { vpsBilling } from './vps.billing.ts';
+import { billing } from '../../db/billing.ts';
 import {
   hasCredentials,
   toOperation,
@@ -206,7 +206,7 @@ export function createVpsService(deps: VpsDeps) {
       });
       const at = now();
       const serverId = await vpsRepository.nextServerId(tx);
-      const charged = await vpsBilling.charge(tx, {
+      const charged = await billing.charge(tx, {
         userId,
         amountCents: price.totalCents,
         ...chargeDescriptions(serverId, rate, { months: input.months }),
@@ -461,7 +461,7 @@ export function createVpsService(deps: VpsDeps) {
       );
       const charged =
         priceCents > 0
-          ? await vpsBilling.charge(tx, {
+          ? await billing.charge(tx, {
               userId,
               amountCents: priceCents,
               ...chargeDescriptions(id, current, { upgradeTo: target.name }),

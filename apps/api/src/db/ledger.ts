@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { ledgerEntries, ledgerTransactions, type LedgerKindValue } from '../../db/schema/index.ts';
+import { pgErrorOf } from '../lib/errors.ts';
+import type { Executor } from './client.ts';
+import { ledgerEntries, ledgerTransactions, type LedgerKindValue } from './schema/index.ts';
 
 export type UserPurse = 'balance' | 'balance_partner';
 /** A provider account: `gateway:sandbox`, `crypto:BTC`, `adjustments`, `revenue`, `payouts`. */
@@ -109,3 +110,12 @@ export const ledgerRepository = {
     return Number(row?.sum ?? 0);
   },
 };
+
+/** Whether `error` is a purse going below zero (its CHECK): the caller's "insufficient funds". */
+export function isNegativeBalance(error: unknown): boolean {
+  const pg = pgErrorOf(error);
+  return (
+    pg?.code === '23514' &&
+    (pg.constraint === 'users_balance_check' || pg.constraint === 'users_balance_partner_check')
+  );
+}

@@ -1,15 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { charges } from '../../db/schema/index.ts';
-import { AppError } from '../../lib/errors.ts';
-import { isNegativeBalance } from '../balance/balance.service.ts';
-import { ledgerRepository } from '../balance/ledger.repository.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Executor } from './client.ts';
+import { isNegativeBalance, ledgerRepository } from './ledger.ts';
+import { charges } from './schema/index.ts';
 
 /**
- * What VPS rental takes from and gives back to a user's balance: a charge (balance -> revenue, a
- * `charges` row in the user's history) and its refund (revenue -> balance, the charge marked
- * cancelled). Both run inside the caller's transaction, so the money moves exactly when the
- * server row, operation or upgrade it pays for is written.
+ * What a purchase (a VPS rental, a monitoring subscription) takes from and gives back to a user's
+ * balance: a charge (balance -> revenue, a `charges` row in the user's history) and its refund
+ * (revenue -> balance, the charge marked cancelled). Both run inside the caller's transaction, so
+ * the money moves exactly when what it pays for is written.
  */
 
 export interface ChargeInput {
@@ -28,7 +27,7 @@ export interface Charged {
   balanceCents: number;
 }
 
-export const vpsBilling = {
+export const billing = {
   /**
    * Takes `amountCents` from the user's balance. A balance that would go below zero fails the
    * statement, and so the caller's transaction, with 422 'Insufficient funds for payment'.
