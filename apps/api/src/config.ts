@@ -31,6 +31,10 @@ export interface Config {
   trustProxy: boolean;
   payments: PaymentsConfig;
   vps: VpsConfig;
+  monitoring: {
+    /** Seals the subscriptions' activation keys (derived from the VPS secret key). */
+    secretKey: string;
+  };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -389,6 +393,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const dataDir = resolve(cwd, e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const jwtSecret = e.JWT_SECRET ?? readOrCreateSecret(join(dataDir, 'jwt-secret'));
+  const vps = vpsConfig(e, jwtSecret);
   return {
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
@@ -408,7 +413,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimitUserMax: e.RATE_LIMIT_USER_MAX,
     trustProxy: e.TRUST_PROXY,
     payments: paymentsConfig(e, publicUrl, jwtSecret),
-    vps: vpsConfig(e, jwtSecret),
+    vps,
+    monitoring: {
+      secretKey: createHmac('sha256', vps.secretKey)
+        .update('tradehost monitoring keys')
+        .digest('base64url'),
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { emailSchema } from './auth.ts';
+import { idSchema } from './input.ts';
 import { DEAL_ENTRIES, DEAL_TYPES } from './monitoring-statistics.ts';
 import { daysBetween } from './vps.ts';
 
@@ -10,6 +12,9 @@ import { daysBetween } from './vps.ts';
  */
 
 // ---- plans -------------------------------------------------------------------------------
+
+export const PLATFORMS = ['MT4', 'MT5'] as const;
+export type Platform = (typeof PLATFORMS)[number];
 
 /** A paid subscription's accounts and months (SPEC 5). */
 export const MONITORING_ACCOUNTS_MIN = 1;
@@ -78,12 +83,121 @@ export function enlargementPriceCents(
   );
 }
 
+// ---- the subscriber's calls (/api/user/monitoring/*) --------------------------------------
+
+export const MONITORING_NAME_MAX = 60;
+
+const rangeInt = (
+  min: number,
+  max: number,
+  error: 'MONITORING_ACCOUNTS_RANGE' | 'MONITORING_MONTHS_RANGE',
+) => z.int({ error }).check(z.minimum(min, { error }), z.maximum(max, { error }));
+
+/** GET /api/user/monitoring/plans */
+export const monitoringPlansSchema = z.object({
+  /** Dollars per account and month. */
+  account_month_price: z.number(),
+  discounts: z.array(z.object({ months: z.int(), discount_percent: z.int() })),
+  free_accounts: z.int(),
+  /** Whether the reader may still take the free plan. */
+  free_available: z.boolean(),
+});
+export type MonitoringPlans = z.infer<typeof monitoringPlansSchema>;
+
+/** POST /api/user/monitoring/subscriptions (Idempotency-Key): a paid plan from the balance. */
+export const subscribeRequestSchema = z.object({
+  accounts: rangeInt(MONITORING_ACCOUNTS_MIN, MONITORING_ACCOUNTS_MAX, 'MONITORING_ACCOUNTS_RANGE'),
+  months: rangeInt(MONITORING_MONTHS_MIN, MONITORING_MONTHS_MAX, 'MONITORING_MONTHS_RANGE'),
+});
+export type SubscribeRequest = z.infer<typeof subscribeRequestSchema>;
+
+export const subscriptionSchema = z.object({
+  id: z.int(),
+  plan: z.enum(['free', 'paid']),
+  accounts: z.int(),
+  /** How many of them are taken. */
+  used_accounts: z.int(),
+  created_at: z.string(),
+  /** Null for the free plan. */
+  ends_at: z.nullable(z.string()),
+  active: z.boolean(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionsResponseSchema = z.object({ subscriptions: z.array(subscriptionSchema) });
+
+export const subscribedResponseSchema = z.object({
+  subscription: subscriptionSchema,
+  /** Dollars charged (0 for the free plan). */
+  charged: z.number(),
+  /** Dollars left on the balance. */
+  balance: z.number(),
+  message: z.string(),
+});
+export type SubscribedResponse = z.infer<typeof subscribedResponseSchema>;
+
+/** POST /api/user/monitoring/subscriptions/:id/key (and .../key/regenerate) */
+export const activationKeyResponseSchema = z.object({ key: z.string() });
+
+const nameSchema = z
+  .string({ error: 'MONITORING_NAME_REQUIRED' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'MONITORING_NAME_REQUIRED' }),
+    z.maxLength(MONITORING_NAME_MAX, { error: 'MONITORING_NAME_TOO_LONG' }),
+  );
+
+/** POST /api/user/monitoring/accounts */
+export const addAccountRequestSchema = z.object({
+  subscription_id: idSchema('bigserial', 'MONITORING_SUBSCRIPTION_NOT_FOUND'),
+  login: z.coerce
+    .number({ error: 'MONITORING_LOGIN_INVALID' })
+    .check(
+      z.int({ error: 'MONITORING_LOGIN_INVALID' }),
+      z.minimum(1, { error: 'MONITORING_LOGIN_INVALID' }),
+      z.maximum(Number.MAX_SAFE_INTEGER, { error: 'MONITORING_LOGIN_INVALID' }),
+    ),
+  platform: z.enum(PLATFORMS, { error: 'MONITORING_PLATFORM_INVALID' }),
+  name: nameSchema,
+  email: emailSchema,
+});
+export type AddAccountRequest = z.input<typeof addAccountRequestSchema>;
+
+/** PATCH /api/user/monitoring/accounts/:id */
+export const updateAccountRequestSchema = z.object({
+  name: z.optional(nameSchema),
+  email: z.optional(emailSchema),
+});
+
+export const monitoringAccountSchema = z.object({
+  id: z.int(),
+  monitoring_id: z.string(),
+  subscription_id: z.int(),
+  login: z.int(),
+  platform: z.enum(PLATFORMS),
+  name: z.string(),
+  email: z.string(),
+  created_at: z.string(),
+  is_public: z.boolean(),
+  views: z.int(),
+});
+export type MonitoringAccount = z.infer<typeof monitoringAccountSchema>;
+
+export const monitoringAccountsResponseSchema = z.object({
+  accounts: z.array(monitoringAccountSchema),
+});
+/** DELETE /api/user/monitoring/accounts/:id */
+export const accountDeletedResponseSchema = z.object({ message: z.string() });
+
+export const monitoringAccountResponseSchema = z.object({
+  account: monitoringAccountSchema,
+  message: z.optional(z.string()),
+});
+
 // ---- the ingestion protocol (POST /api/ingest/v1/*, Bearer <activation key>) ---------------
 
 export const INGEST_DEALS_MAX = 500;
 export const INGEST_POSITIONS_MAX = 1000;
-export const PLATFORMS = ['MT4', 'MT5'] as const;
-export type Platform = (typeof PLATFORMS)[number];
 
 /** ISO-8601 UTC with milliseconds, as the publisher writes times: 2026-01-05T09:30:00.000Z. */
 const isoTime = z.iso.datetime({ precision: 3, error: 'VALIDATION' });

@@ -5,3 +5,4 @@ export * from './alerts.ts';
 export * from './referral-clicks.ts';
 export * from './money.ts';
 export * from './vps.ts';
+export * from './monitoring.ts';

@@ -1,0 +1,144 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import {
+  monitoringAccounts,
+  monitoringPeriodDiscounts,
+  monitoringSubscriptions,
+  settings,
+  users,
+} from '../../db/schema/index.ts';
+
+export type SubscriptionRow = typeof monitoringSubscriptions.$inferSelect;
+export type AccountRow = typeof monitoringAccounts.$inferSelect;
+
+/** The settings key of the account-month price in cents (seeded 300). */
+export const MONITORING_PRICE_KEY = 'monitoring_account_month_cents';
+
+export const monitoringRepository = {
+  async accountMonthCents(db: Executor): Promise<number> {
+    const [row] = await db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(eq(settings.key, MONITORING_PRICE_KEY));
+    return Number(row?.value ?? 300);
+  },
+
+  discounts(db: Executor) {
+    return db
+      .select({
+        months: monitoringPeriodDiscounts.months,
+        percent: monitoringPeriodDiscounts.discountPercent,
+      })
+      .from(monitoringPeriodDiscounts)
+      .orderBy(asc(monitoringPeriodDiscounts.months));
+  },
+
+  async balanceCents(db: Executor, userId: number): Promise<number> {
+    const [row] = await db
+      .select({ cents: users.balanceCents })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row?.cents ?? 0;
+  },
+
+  async hasFree(db: Executor, userId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: monitoringSubscriptions.id })
+      .from(monitoringSubscriptions)
+      .where(
+        and(eq(monitoringSubscriptions.userId, userId), eq(monitoringSubscriptions.plan, 'free')),
+      );
+    return row !== undefined;
+  },
+
+  async insertSubscription(db: Executor, values: typeof monitoringSubscriptions.$inferInsert) {
+    const [row] = await db.insert(monitoringSubscriptions).values(values).returning();
+    return row!;
+  },
+
+  /** The user's subscriptions, oldest first, each with how many accounts it holds. */
+  subscriptions(db: Executor, userId: number) {
+    return db
+      .select({ subscription: monitoringSubscriptions, used: count(monitoringAccounts.id) })
+      .from(monitoringSubscriptions)
+      .leftJoin(
+        monitoringAccounts,
+        eq(monitoringAccounts.subscriptionId, monitoringSubscriptions.id),
+      )
+      .where(eq(monitoringSubscriptions.userId, userId))
+      .groupBy(monitoringSubscriptions.id)
+      .orderBy(asc(monitoringSubscriptions.id));
+  },
+
+  /** One of the user's subscriptions; `lock` takes its row for the rest of the transaction. */
+  async subscription(db: Executor, userId: number, id: number, lock = false) {
+    const query = db
+      .select()
+      .from(monitoringSubscriptions)
+      .where(and(eq(monitoringSubscriptions.id, id), eq(monitoringSubscriptions.userId, userId)));
+    const [row] = lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async setKey(db: Executor, id: number, keyHash: string, keySealed: string) {
+    await db
+      .update(monitoringSubscriptions)
+      .set({ keyHash, keySealed })
+      .where(eq(monitoringSubscriptions.id, id));
+  },
+
+  async accountsIn(db: Executor, subscriptionId: number): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(monitoringAccounts)
+      .where(eq(monitoringAccounts.subscriptionId, subscriptionId));
+    return row?.n ?? 0;
+  },
+
+  accounts(db: Executor, userId: number) {
+    return db
+      .select()
+      .from(monitoringAccounts)
+      .where(eq(monitoringAccounts.userId, userId))
+      .orderBy(asc(monitoringAccounts.id));
+  },
+
+  async account(db: Executor, userId: number, id: number) {
+    const [row] = await db
+      .select()
+      .from(monitoringAccounts)
+      .where(and(eq(monitoringAccounts.id, id), eq(monitoringAccounts.userId, userId)));
+    return row;
+  },
+
+  async insertAccount(db: Executor, values: typeof monitoringAccounts.$inferInsert) {
+    const [row] = await db.insert(monitoringAccounts).values(values).returning();
+    return row!;
+  },
+
+  async updateAccount(
+    db: Executor,
+    userId: number,
+    id: number,
+    values: Partial<Pick<AccountRow, 'name' | 'email'>>,
+  ) {
+    const [row] = await db
+      .update(monitoringAccounts)
+      .set(values)
+      .where(and(eq(monitoringAccounts.id, id), eq(monitoringAccounts.userId, userId)))
+      .returning();
+    return row;
+  },
+
+  async deleteAccount(db: Executor, userId: number, id: number): Promise<boolean> {
+    const rows = await db
+      .delete(monitoringAccounts)
+      .where(and(eq(monitoringAccounts.id, id), eq(monitoringAccounts.userId, userId)))
+      .returning({ id: monitoringAccounts.id });
+    return rows.length > 0;
+  },
+};
+
+/** Whether a subscription runs at `now` (the free plan always does). */
+export const isRunning = (subscription: SubscriptionRow, now: Date) =>
+  subscription.endsAt === null || subscription.endsAt.getTime() > now.getTime();

@@ -1,0 +1,204 @@
+import {
+  accountDeletedResponseSchema,
+  activationKeyResponseSchema,
+  addAccountRequestSchema,
+  idParamsSchema,
+  monitoringAccountResponseSchema,
+  monitoringAccountsResponseSchema,
+  monitoringPlansSchema,
+  subscribedResponseSchema,
+  subscribeRequestSchema,
+  subscriptionsResponseSchema,
+  updateAccountRequestSchema,
+} from '@tradehost/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/error-handler.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
+import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
+import type { MonitoringService } from './monitoring.service.ts';
+
+/** /api/user/monitoring/*: plans, subscriptions and their activation keys, accounts. */
+export async function monitoringRoutes(
+  app: FastifyInstance,
+  {
+    monitoring,
+    idempotency,
+    config,
+  }: { monitoring: MonitoringService; idempotency: Idempotency; config: Config },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
+  const security = [{ bearer: [] }];
+  const tags = ['monitoring'];
+  const route = { config: routeConfig };
+
+  r.get(
+    '/user/monitoring/plans',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'The plans: the free one (if still available) and the paid prices',
+        security,
+        response: { 200: monitoringPlansSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => monitoring.plans(currentUser(request).id),
+  );
+
+  r.get(
+    '/user/monitoring/subscriptions',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "The reader's subscriptions, oldest first",
+        security,
+        response: { 200: subscriptionsResponseSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => monitoring.subscriptions(currentUser(request).id),
+  );
+
+  r.post(
+    '/user/monitoring/subscriptions/free',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Take the free plan (1 account, no end date, once per user)',
+        security,
+        response: { 201: subscribedResponseSchema, ...errorResponses(401, 409, 429) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await monitoring.takeFree(currentUser(request).id)),
+  );
+
+  r.post(
+    '/user/monitoring/subscriptions',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Buy a paid plan from the balance (accounts 1-50, months 1-12)',
+        security,
+        headers: idempotencyHeaders,
+        body: subscribeRequestSchema,
+        response: { 201: subscribedResponseSchema, ...errorResponses(400, 401, 409, 422, 429) },
+      },
+    },
+    async (request, reply) =>
+      idempotency.respond(request, reply, (tx, userId) =>
+        monitoring.subscribe(tx, userId, request.body),
+      ),
+  );
+
+  r.post(
+    '/user/monitoring/subscriptions/:id/key',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "The subscription's activation key, for the publisher in the terminal",
+        security,
+        params: idParamsSchema,
+        response: { 200: activationKeyResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => monitoring.revealKey(currentUser(request).id, request.params.id),
+  );
+
+  r.post(
+    '/user/monitoring/subscriptions/:id/key/regenerate',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'A new activation key; the old one stops working at once',
+        security,
+        params: idParamsSchema,
+        response: { 200: activationKeyResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => monitoring.regenerateKey(currentUser(request).id, request.params.id),
+  );
+
+  r.get(
+    '/user/monitoring/accounts',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "The reader's monitored accounts",
+        security,
+        response: { 200: monitoringAccountsResponseSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => monitoring.accounts(currentUser(request).id),
+  );
+
+  r.post(
+    '/user/monitoring/accounts',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Add a trading account to a running subscription, within its account count',
+        security,
+        body: addAccountRequestSchema,
+        response: {
+          201: monitoringAccountResponseSchema,
+          ...errorResponses(401, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        account: await monitoring.addAccount(currentUser(request).id, request.body),
+      }),
+  );
+
+  r.patch(
+    '/user/monitoring/accounts/:id',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Rename an account or change where its reports and alerts go',
+        security,
+        params: idParamsSchema,
+        body: updateAccountRequestSchema,
+        response: { 200: monitoringAccountResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => ({
+      account: await monitoring.updateAccount(
+        currentUser(request).id,
+        request.params.id,
+        request.body,
+      ),
+    }),
+  );
+
+  r.delete(
+    '/user/monitoring/accounts/:id',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Delete an account and everything monitored of it',
+        security,
+        params: idParamsSchema,
+        response: { 200: accountDeletedResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      await monitoring.deleteAccount(currentUser(request).id, request.params.id);
+      return { message: 'The account has been deleted' };
+    },
+  );
+}
