@@ -19,6 +19,8 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { adminVpsRoutes } from './modules/admin/admin-vps.routes.ts';
 import { createAdminVpsService } from './modules/admin/admin-vps.service.ts';
+import { createIngest } from './modules/monitoring/monitoring.ingest.ts';
+import { monitoringIngestRoutes } from './modules/monitoring/monitoring.ingest.routes.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { createMonitoringService } from './modules/monitoring/monitoring.service.ts';
 import { vpsRoutes } from './modules/vps/vps.routes.ts';
@@ -129,6 +131,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(adminVpsRoutes, { adminVps, isAdmin: admin.isAdmin, config });
       const monitoring = createMonitoringService(serviceDeps);
       await api.register(monitoringRoutes, { monitoring, idempotency, config });
+      await api.register(monitoringIngestRoutes, { ingest: createIngest(app.db, now), config });
       if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
       if (shouldServeSandboxGateway(config)) await api.register(sandboxGatewayRoutes, { config });
     },

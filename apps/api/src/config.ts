@@ -28,6 +28,8 @@ export interface Config {
   webDist: string;
   rateLimitAuthMax: number;
   rateLimitUserMax: number;
+  /** Per minute, per activation key, per ingestion route. */
+  ingestRateLimitMax: number;
   trustProxy: boolean;
   payments: PaymentsConfig;
   vps: VpsConfig;
@@ -155,6 +157,7 @@ const envSchema = z
     WEB_DIST: z.string().min(1).optional(),
     RATE_LIMIT_AUTH_MAX: positiveInt.default(10),
     RATE_LIMIT_USER_MAX: positiveInt.default(120),
+    INGEST_RATE_LIMIT_MAX: positiveInt.default(600),
     TRUST_PROXY: flag.default(false),
     PAYMENT_DRIVERS: z
       .string()
@@ -411,6 +414,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webDist: e.WEB_DIST ? resolve(cwd, e.WEB_DIST) : DEFAULT_WEB_DIST,
     rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,
     rateLimitUserMax: e.RATE_LIMIT_USER_MAX,
+    ingestRateLimitMax: e.INGEST_RATE_LIMIT_MAX,
     trustProxy: e.TRUST_PROXY,
     payments: paymentsConfig(e, publicUrl, jwtSecret),
     vps,

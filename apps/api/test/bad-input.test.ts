@@ -12,9 +12,9 @@ import {
 import { DAY, paidOrder, seedServer } from './vps-fixtures.ts';
 
 /**
- * Every operation of the OpenAPI document, fed generated bad input with no token, a user's and an
- * operator's: none may answer 5xx. The operations come from /api/docs/json, so a route is covered
- * the day it is added. Each input starts from a valid request (built from the operation's own
+ * Every operation of the OpenAPI document, fed generated bad input with no token, a user's, an
+ * operator's and an activation key (the publisher's): none may answer 5xx. The operations come
+ * from /api/docs/json, so a route is covered the day it is added. Each input starts from a valid request (built from the operation's own
  * schema) with one part spoiled, so that the spoiled part reaches as deep as it can: a NUL or a
  * lone surrogate in every text, numbers past what a column holds in every number and id, each
  * query and path parameter, bodies nested 10,000 deep, a body where none is taken.
@@ -186,6 +186,9 @@ interface Context {
   /** An existing id for a path's {id}, by the segment before it (servers, payments, ...). */
   ids: Record<string, number>;
 }
+
+/** The trading account the walk's activation key reports. */
+const MONITORED_LOGIN = 4242;
 
 /** Replaced by a fresh address in each request: sign-up needs an unused one. */
 const UNUSED_EMAIL = 'unused-email-placeholder@example.com';
@@ -401,7 +404,7 @@ describe('bad input to every operation of the OpenAPI document', () => {
         from: new Date(Date.now() - 30 * DAY).toISOString(),
         to: new Date().toISOString(),
       },
-      numbers: { rate_id: rate, months: 1 },
+      numbers: { rate_id: rate, months: 1, login: MONITORED_LOGIN },
       ids: {
         servers: server.id,
         payments: crypto.body.payment.id,
@@ -414,10 +417,35 @@ describe('bad input to every operation of the OpenAPI document', () => {
     };
     for (const [name, value] of Object.entries(context.ids))
       expect(Number.isInteger(value), `an id for ${name}`).toBe(true);
+    // the publisher's credential: the operator's free plan, with the account it reports
+    const free = await t.api.post('/api/user/monitoring/subscriptions/free', undefined, {
+      token: operator.token,
+    });
+    const plan = free.body.subscription.id as number;
+    const monitored = await t.api.post(
+      '/api/user/monitoring/accounts',
+      {
+        subscription_id: plan,
+        login: MONITORED_LOGIN,
+        platform: 'MT5',
+        name: 'Walk',
+        email: 'w@example.com',
+      },
+      { token: operator.token },
+    );
+    expect(monitored.status, monitored.text).toBe(201);
+    const activation = await t.api.post(
+      `/api/user/monitoring/subscriptions/${plan}/key`,
+      undefined,
+      {
+        token: operator.token,
+      },
+    );
     tokens = [
       ['no token', undefined],
       ['user', user.token],
       ['operator', operator.token],
+      ['activation key', activation.body.key],
     ];
     const document = await t.api.get('/api/docs/json');
     expect(document.status).toBe(200);
@@ -488,11 +516,11 @@ describe('bad input to every operation of the OpenAPI document', () => {
         `the valid request of ${accepted.size} was taken`,
     );
     expect(failures, `seed ${SEED}`).toEqual([]);
-    // the spoiled requests reach as deep as the valid ones: most of those must be taken (55 of 74
+    // the spoiled requests reach as deep as the valid ones: most of those must be taken (64 of 87
     // now), or the
     // walk only tests validation
     expect(accepted.size).toBeGreaterThanOrEqual(Math.floor(operations.length * 0.7));
     expect((await t.api.get('/api/front/permissions')).status).toBe(200);
-    // ~12 s alone; the suite runs two files at a time on two cores
+    // ~15 s alone; the suite runs two files at a time on two cores
   }, 180_000);
 });

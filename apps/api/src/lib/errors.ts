@@ -8,8 +8,9 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldErrors | undefined;
 
-  constructor(statusCode: number, code: ErrorCode, errors?: FieldErrors) {
-    super(ERROR_MESSAGES[code]);
+  /** `message` replaces the code's text where the answer must name something (an account number). */
+  constructor(statusCode: number, code: ErrorCode, errors?: FieldErrors, message?: string) {
+    super(message ?? ERROR_MESSAGES[code]);
     this.name = 'AppError';
     this.statusCode = statusCode;
     this.code = code;

@@ -19,7 +19,11 @@ export const docsPlugin = fp(
         },
         servers: [{ url: publicUrl }],
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            // the publisher's credential on /api/ingest/v1/*
+            activationKey: { type: 'http', scheme: 'bearer', bearerFormat: 'activation key' },
+          },
         },
       },
       transform: jsonSchemaTransform,

@@ -99,7 +99,9 @@ export const errorHandlerPlugin = fp(
         return reply.code(503).send(errorBody('SERVICE_BUSY'));
       }
       if (error instanceof AppError) {
-        return reply.code(error.statusCode).send(errorBody(error.code, error.errors));
+        return reply
+          .code(error.statusCode)
+          .send({ ...errorBody(error.code, error.errors), message: error.message });
       }
       if (Array.isArray((error as FastifyError).validation)) {
         // a path that names nothing there can be

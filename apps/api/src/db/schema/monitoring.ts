@@ -5,9 +5,12 @@ import {
   bigserial,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -93,12 +96,79 @@ export const monitoringAccounts = pgTable(
     hideHistory: boolean('hide_history').notNull().default(false),
     timeZone: text('time_zone').notNull().default('UTC'),
     views: integer('views').notNull().default(0),
+    // what the publisher said in its hello, and the account as its latest snapshot showed it
+    server: text('server'),
+    company: text('company'),
+    currency: text('currency'),
+    leverage: integer('leverage'),
+    tradeMode: text('trade_mode'),
+    marginMode: text('margin_mode'),
+    eaVersion: text('ea_version'),
+    helloAt: timestamptz('hello_at'),
+    lastDataAt: timestamptz('last_data_at'),
+    terminalConnected: boolean('terminal_connected').notNull().default(false),
+    balance: doublePrecision('balance'),
+    equity: doublePrecision('equity'),
+    margin: doublePrecision('margin'),
+    credit: doublePrecision('credit'),
+    positions: jsonb('positions').notNull().default([]),
   },
   (t) => [
+    // one publisher per trading account: the same login on the same server in two places is refused
+    uniqueIndex('monitoring_accounts_login_server_key')
+      .on(t.login, t.server)
+      .where(sql`${t.server} is not null`),
     uniqueIndex('monitoring_accounts_monitoring_id_key').on(t.monitoringId),
     uniqueIndex('monitoring_accounts_subscription_login_key').on(t.subscriptionId, t.login),
     index('monitoring_accounts_user_id_idx').on(t.userId, t.id),
     check('monitoring_accounts_platform_check', sql`${t.platform} in ('MT4', 'MT5')`),
     check('monitoring_accounts_name_check', sql`char_length(${t.name}) between 1 and 60`),
   ],
+);
+
+/** The deals a publisher sent: each ticket once per account (a resent batch changes nothing). */
+export const monitoringDeals = pgTable(
+  'monitoring_deals',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    ticket: bigint('ticket', { mode: 'number' }).notNull(),
+    order: bigint('order', { mode: 'number' }).notNull(),
+    positionId: bigint('position_id', { mode: 'number' }).notNull(),
+    time: timestamptz('time').notNull(),
+    type: text('type').notNull(),
+    entry: text('entry').notNull(),
+    symbol: text('symbol').notNull(),
+    digits: integer('digits').notNull(),
+    volume: doublePrecision('volume').notNull(),
+    price: doublePrecision('price').notNull(),
+    profit: doublePrecision('profit').notNull(),
+    swap: doublePrecision('swap').notNull(),
+    commission: doublePrecision('commission').notNull(),
+    fee: doublePrecision('fee').notNull(),
+    magic: bigint('magic', { mode: 'number' }).notNull(),
+    comment: text('comment').notNull(),
+    equityBefore: doublePrecision('equity_before'),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.ticket] })],
+);
+
+/** Equity at most once a minute per account, with that minute's low and high. */
+export const monitoringEquity = pgTable(
+  'monitoring_equity',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    /** The minute (older than 30 days: the hour) the point stands for. */
+    at: timestamptz('at').notNull(),
+    balance: doublePrecision('balance').notNull(),
+    equity: doublePrecision('equity').notNull(),
+    equityLow: doublePrecision('equity_low').notNull(),
+    equityHigh: doublePrecision('equity_high').notNull(),
+    margin: doublePrecision('margin').notNull(),
+    credit: doublePrecision('credit').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.at] })],
 );

@@ -1,0 +1,292 @@
+import { describe, expect, it } from 'vitest';
+import { fund, postKeyed, quickUser, refusal, useTestApp, type TestApp } from './helpers.ts';
+
+const FREE = '/api/user/monitoring/subscriptions/free';
+const HELLO = '/api/ingest/v1/hello';
+const DEALS = '/api/ingest/v1/deals';
+const SNAPSHOT = '/api/ingest/v1/snapshot';
+const LOGIN = 5_012_345;
+
+const hello = (fields: Record<string, unknown> = {}) => ({
+  platform: 'MT5',
+  login: LOGIN,
+  server: 'Broker-Live',
+  company: 'Broker Ltd',
+  currency: 'USD',
+  leverage: 500,
+  trade_mode: 'real',
+  margin_mode: 'hedging',
+  server_time_offset_sec: 7200,
+  ea_version: '1.0.0',
+  ...fields,
+});
+const deal = (ticket: number, fields: Record<string, unknown> = {}) => ({
+  ticket,
+  order: ticket,
+  position_id: ticket,
+  time: new Date(Date.UTC(2026, 0, 5, 9, 0, ticket % 60)).toISOString(),
+  type: 'balance',
+  entry: 'in',
+  symbol: '',
+  digits: 0,
+  volume: 0,
+  price: 0,
+  profit: 1000,
+  swap: 0,
+  commission: 0,
+  fee: 0,
+  magic: 0,
+  comment: 'Deposit',
+  equity_before: 0,
+  ...fields,
+});
+const snapshot = (fields: Record<string, unknown> = {}) => ({
+  login: LOGIN,
+  time: '2026-01-05T10:00:10.000Z',
+  balance: 1000,
+  equity: 990,
+  margin: 20,
+  free_margin: 970,
+  credit: 0,
+  equity_low: 985,
+  equity_high: 1001,
+  terminal_connected: true,
+  positions: [],
+  ...fields,
+});
+
+/** A user with the free plan and the account LOGIN added: its activation key. */
+async function publisherOf(t: TestApp, login = LOGIN) {
+  const user = await quickUser(t);
+  const free = await t.api.post(FREE, undefined, { token: user.token });
+  const subscription = free.body.subscription.id as number;
+  const added = await t.api.post(
+    '/api/user/monitoring/accounts',
+    { subscription_id: subscription, login, platform: 'MT5', name: 'Main', email: 'r@example.com' },
+    { token: user.token },
+  );
+  expect(added.status).toBe(201);
+  const key = await t.api.post(
+    `/api/user/monitoring/subscriptions/${subscription}/key`,
+    undefined,
+    {
+      token: user.token,
+    },
+  );
+  return { user, subscription, key: key.body.key as string, account: added.body.account };
+}
+
+const send = (t: TestApp, path: string, key: string, body: unknown) =>
+  t.api.post(path, body, { headers: { authorization: `Bearer ${key}` } });
+
+describe('the ingestion protocol', () => {
+  const t = useTestApp();
+
+  it('hello: the account, where to start, and how often to send snapshots', async () => {
+    const { key, account } = await publisherOf(t);
+    const res = await send(t, HELLO, key, hello());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      account_id: account.id,
+      monitoring_id: account.monitoring_id,
+      last_ticket: null,
+      snapshot_every_sec: 10,
+      full_resync: true,
+    });
+    const { rows } = await t.sql.query(
+      'select server, company, currency, leverage, ea_version from monitoring_accounts where id = $1',
+      [account.id],
+    );
+    expect(rows[0]).toEqual({
+      server: 'Broker-Live',
+      company: 'Broker Ltd',
+      currency: 'USD',
+      leverage: 500,
+      ea_version: '1.0.0',
+    });
+  });
+
+  it('refuses an unknown key (401), an account not added (404 naming it), and another subscription’s account (409)', async () => {
+    const { key } = await publisherOf(t, 7001);
+    expect(await send(t, HELLO, 'mk_not-a-key-at-all', hello())).toMatchObject({
+      status: 401,
+      body: refusal('MONITORING_KEY_UNKNOWN'),
+    });
+    expect(await t.api.post(HELLO, hello())).toMatchObject({ status: 401 });
+    const missing = await send(t, HELLO, key, hello({ login: 7002 }));
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('MONITORING_LOGIN_NOT_ADDED');
+    expect(missing.body.message).toContain('7002');
+
+    // the same login on the same server, reported under someone else's key
+    expect((await send(t, HELLO, key, hello({ login: 7001 }))).status).toBe(200);
+    const other = await publisherOf(t, 7001);
+    expect(await send(t, HELLO, other.key, hello({ login: 7001 }))).toMatchObject({
+      status: 409,
+      body: refusal('MONITORING_LOGIN_ELSEWHERE'),
+    });
+    // on another server it is another account
+    expect(
+      (await send(t, HELLO, other.key, hello({ login: 7001, server: 'Broker-Demo' }))).status,
+    ).toBe(200);
+  });
+
+  it('deals: stored once per ticket, counted as accepted or duplicate', async () => {
+    const { key, account } = await publisherOf(t, 8001);
+    const batch = [
+      deal(1),
+      deal(2, {
+        type: 'buy',
+        entry: 'in',
+        symbol: 'EURUSD',
+        digits: 5,
+        volume: 0.1,
+        price: 1.1,
+        profit: 0,
+        equity_before: null,
+      }),
+      deal(3, { profit: -200 }),
+    ];
+    expect((await send(t, DEALS, key, { login: 8001, deals: batch })).body).toEqual({
+      accepted: 3,
+      duplicate: 0,
+    });
+    expect((await send(t, DEALS, key, { login: 8001, deals: batch })).body).toEqual({
+      accepted: 0,
+      duplicate: 3,
+    });
+    expect(
+      (await send(t, DEALS, key, { login: 8001, deals: [deal(3), deal(4), deal(4)] })).body,
+    ).toEqual({ accepted: 1, duplicate: 2 });
+    const { rows } = await t.sql.query(
+      'select ticket, type, profit from monitoring_deals where account_id = $1 order by ticket',
+      [account.id],
+    );
+    expect(rows.map((r) => [Number(r.ticket), r.type, r.profit])).toEqual([
+      [1, 'balance', 1000],
+      [2, 'buy', 0],
+      [3, 'balance', -200],
+      [4, 'balance', 1000],
+    ]);
+    const again = await send(t, HELLO, key, hello({ login: 8001 }));
+    expect(again.body).toMatchObject({ last_ticket: 4, full_resync: false });
+  });
+
+  it('a malformed batch is refused whole: nothing stored', async () => {
+    const { key, account } = await publisherOf(t, 8101);
+    for (const deals of [
+      [deal(1), deal(2, { type: 'dividend' })],
+      [deal(1), deal(2, { time: '2026-01-05 09:00' })],
+      Array.from({ length: 501 }, (_, i) => deal(i + 1)),
+    ]) {
+      const res = await send(t, DEALS, key, { login: 8101, deals });
+      expect(res.status).toBe(422);
+    }
+    const { rows } = await t.sql.query(
+      'select count(*)::int as n from monitoring_deals where account_id = $1',
+      [account.id],
+    );
+    expect(rows[0].n).toBe(0);
+    // 500 deals fit in one call
+    const full = Array.from({ length: 500 }, (_, i) => deal(i + 1, { comment: 'x'.repeat(64) }));
+    expect((await send(t, DEALS, key, { login: 8101, deals: full })).body.accepted).toBe(500);
+  });
+
+  it('snapshots: the account now, and one equity point a minute with its low and high', async () => {
+    const { key, account } = await publisherOf(t, 8201);
+    await send(t, SNAPSHOT, key, snapshot({ login: 8201 }));
+    await send(
+      t,
+      SNAPSHOT,
+      key,
+      snapshot({
+        login: 8201,
+        time: '2026-01-05T10:00:50.000Z',
+        equity: 995,
+        equity_low: 970,
+        equity_high: 996,
+      }),
+    );
+    await send(
+      t,
+      SNAPSHOT,
+      key,
+      snapshot({ login: 8201, time: '2026-01-05T10:01:00.000Z', equity: 1005 }),
+    );
+    const { rows } = await t.sql.query(
+      'select at, equity, equity_low, equity_high from monitoring_equity where account_id = $1 order by at',
+      [account.id],
+    );
+    expect(rows.map((r) => [r.at.toISOString(), r.equity, r.equity_low, r.equity_high])).toEqual([
+      ['2026-01-05T10:00:00.000Z', 995, 970, 1001],
+      ['2026-01-05T10:01:00.000Z', 1005, 985, 1005],
+    ]);
+    const now = await t.sql.query(
+      'select equity, terminal_connected, last_data_at from monitoring_accounts where id = $1',
+      [account.id],
+    );
+    expect(now.rows[0]).toMatchObject({ equity: 1005, terminal_connected: true });
+    expect(now.rows[0].last_data_at).not.toBeNull();
+  });
+
+  it('an ended subscription is 402 with its message; a regenerated key stops the old one', async () => {
+    const { key, subscription, user } = await publisherOf(t, 8301);
+    const fresh = await t.api.post(
+      `/api/user/monitoring/subscriptions/${subscription}/key/regenerate`,
+      undefined,
+      { token: user.token },
+    );
+    expect((await send(t, HELLO, key, hello({ login: 8301 }))).status).toBe(401);
+    expect((await send(t, HELLO, fresh.body.key, hello({ login: 8301 }))).status).toBe(200);
+
+    const paidUser = await quickUser(t);
+    await fund(t, paidUser.id, 1000);
+    const paid = await postKeyed(
+      t,
+      '/api/user/monitoring/subscriptions',
+      { accounts: 1, months: 1 },
+      paidUser,
+    );
+    const id = paid.body.subscription.id;
+    await t.api.post(
+      '/api/user/monitoring/accounts',
+      { subscription_id: id, login: 8302, platform: 'MT4', name: 'Old', email: 'r@example.com' },
+      { token: paidUser.token },
+    );
+    const paidKey = (
+      await t.api.post(`/api/user/monitoring/subscriptions/${id}/key`, undefined, {
+        token: paidUser.token,
+      })
+    ).body.key;
+    await t.sql.query(
+      `update monitoring_subscriptions set ends_at = now() - interval '1 second' where id = $1`,
+      [id],
+    );
+    for (const [path, body] of [
+      [HELLO, hello({ login: 8302, platform: 'MT4' })],
+      [DEALS, { login: 8302, deals: [deal(1)] }],
+      [SNAPSHOT, snapshot({ login: 8302 })],
+    ] as const)
+      expect(await send(t, path, paidKey, body)).toMatchObject({
+        status: 402,
+        body: refusal('MONITORING_SUBSCRIPTION_ENDED'),
+      });
+  });
+});
+
+describe('the ingestion rate limit', () => {
+  const t = useTestApp({ env: { INGEST_RATE_LIMIT_MAX: '3' } });
+
+  it('a burst per key, then 429 with Retry-After; another key is not held back', async () => {
+    const first = await publisherOf(t, 9001);
+    const second = await publisherOf(t, 9002);
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1)
+      statuses.push((await send(t, SNAPSHOT, first.key, snapshot({ login: 9001 }))).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await send(t, SNAPSHOT, first.key, snapshot({ login: 9001 }));
+    expect(limited).toMatchObject({ status: 429, body: refusal('TOO_MANY_REQUESTS') });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await send(t, SNAPSHOT, second.key, snapshot({ login: 9002 }))).status).toBe(200);
+  });
+});
