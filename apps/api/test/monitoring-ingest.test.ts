@@ -274,6 +274,98 @@ describe('the ingestion protocol', () => {
   });
 });
 
+describe('statistics from what the publisher sent', () => {
+  const t = useTestApp();
+
+  it('the owner reads the hand-computed figures of a published history, days in the account’s zone', async () => {
+    const { key, user, account } = await publisherOf(t, 8801);
+    const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 0, 5 + day, hour)).toISOString();
+    const cash = (ticket: number, time: string, profit: number, equity_before: number) =>
+      deal(ticket, { time, profit, equity_before });
+    const side = (
+      ticket: number,
+      position: number,
+      time: string,
+      type: string,
+      entry: string,
+      price: number,
+      profit = 0,
+      commission = 0,
+    ) =>
+      deal(ticket, {
+        position_id: position,
+        time,
+        type,
+        entry,
+        symbol: 'EURUSD',
+        digits: 5,
+        volume: 1,
+        price,
+        profit,
+        commission,
+        comment: '',
+        equity_before: null,
+      });
+    // the statistics module's first hand-computed history: gain 1.093 x 0.9 x 1.05 - 1
+    const history = [
+      cash(1, at(0), 1000, 0),
+      side(2, 100, at(1, 9), 'buy', 'in', 1.1, 0, -7),
+      side(3, 100, at(1, 15), 'sell', 'out', 1.101, 100),
+      cash(4, at(2), 500, 1093),
+      side(5, 200, at(3, 9), 'sell', 'in', 1.1),
+      side(6, 200, at(3, 15), 'buy', 'out', 1.10159, -159.3),
+      cash(7, at(4), -433.7, 1433.7),
+      side(8, 300, at(5, 9), 'buy', 'in', 1.1),
+      side(9, 300, at(5, 15), 'sell', 'out', 1.1005, 50),
+    ];
+    // sent in two batches, the second one twice, out of order
+    await send(t, DEALS, key, { login: 8801, deals: history.slice(5) });
+    await send(t, DEALS, key, { login: 8801, deals: history.slice(0, 6).reverse() });
+    await send(t, DEALS, key, { login: 8801, deals: history.slice(5) });
+    await send(t, HELLO, key, hello({ login: 8801 }));
+
+    const res = await t.api.get(`/api/user/monitoring/accounts/${account.id}/statistics`, {
+      token: user.token,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.currency).toBe('USD');
+    expect(res.body.gain).toBeCloseTo(0.032885, 10);
+    expect(res.body.deposits).toBeCloseTo(1500, 10);
+    expect(res.body.withdrawals).toBeCloseTo(433.7, 10);
+    expect(res.body.profit).toBeCloseTo(-16.3, 10);
+    expect(res.body.max_drawdown).toBeCloseTo(0.1, 10);
+    expect(res.body.trades).toMatchObject({ count: 3, wins: 2, losses: 1 });
+    expect(res.body.trades.profit_factor).toBeCloseTo(143 / 159.3, 12);
+    expect(res.body.trades.average_length_sec).toBe(6 * 3600);
+    expect(res.body.monthly).toHaveLength(1);
+    expect(res.body.daily.map((d: { period: string }) => d.period)).toContain('2026-01-06');
+
+    // the picker's range narrows the tables
+    const week = await t.api.get(
+      `/api/user/monitoring/accounts/${account.id}/statistics?from=${at(2, 0)}&to=${at(3, 23)}`,
+      { token: user.token },
+    );
+    expect(week.body.daily.map((d: { period: string }) => d.period)).toEqual([
+      '2026-01-07',
+      '2026-01-08',
+    ]);
+    // someone else's account is not found; a bad period is 422
+    const stranger = await quickUser(t);
+    expect(
+      await t.api.get(`/api/user/monitoring/accounts/${account.id}/statistics`, {
+        token: stranger.token,
+      }),
+    ).toMatchObject({ status: 404, body: refusal('MONITORING_ACCOUNT_NOT_FOUND') });
+    expect(
+      (
+        await t.api.get(`/api/user/monitoring/accounts/${account.id}/statistics?from=yesterday`, {
+          token: user.token,
+        })
+      ).status,
+    ).toBe(422);
+  });
+});
+
 describe('the ingestion rate limit', () => {
   const t = useTestApp({ env: { INGEST_RATE_LIMIT_MAX: '3' } });
 

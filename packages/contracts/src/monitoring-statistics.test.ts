@@ -148,7 +148,6 @@ describe('several deposits and a withdrawal', () => {
       '2026-01-08',
       '2026-01-09',
       '2026-01-10',
-      '2026-01-15',
     ]);
     const day = (period: string) => days.find((d) => d.period === period)!;
     expect(day('2026-01-06').gain).toBeCloseTo(0.093, 12);

@@ -106,6 +106,8 @@ export interface IndexPoint {
   equityIndex: number;
   balance: number;
   equity: number | null;
+  /** The last point: the value at the moment asked for, not an event (the tables skip it). */
+  now?: true;
 }
 
 export interface PeriodRow {
@@ -359,6 +361,7 @@ function growthIndex(deals: StatDeal[], snapshots: StatSnapshot[], now: number):
     const current = lastSnapshot && lastSnapshot.time >= (deals.at(-1)?.time ?? 0);
     const equity = current ? lastSnapshot!.equity - lastSnapshot!.credit : null;
     points.push({
+      now: true,
       time: now,
       index: valueIndex(balance - offset),
       equityIndex: valueIndex(equity ?? balance - offset),
@@ -591,8 +594,8 @@ export function localDay(time: number, timeZone: string): string {
 }
 
 /**
- * Gain and profit by day or month in the account's time zone, for the periods with any index
- * point or closed trade, between `from` and `to` (the period picker's range) when given. A
+ * Gain and profit by day or month in the account's time zone, for the periods with any event (a
+ * deal or a snapshot) or closed trade, between `from` and `to` (the period picker's range) when given. A
  * period's gain is its last index value over the last one before it, minus 1.
  */
 export function periodTable(
@@ -606,7 +609,7 @@ export function periodTable(
     return unit === 'day' ? day : day.slice(0, 7);
   };
   const closing = new Map<string, number>(); // the index at each period's end
-  for (const point of statistics.index) closing.set(key(point.time), point.index);
+  for (const point of statistics.index) if (!point.now) closing.set(key(point.time), point.index);
   const rows = new Map<string, PeriodRow>();
   let previous = 1;
   for (const [period, index] of closing) {

@@ -194,6 +194,75 @@ export const monitoringAccountResponseSchema = z.object({
   message: z.optional(z.string()),
 });
 
+/** A row of the daily or monthly table. */
+const periodRowSchema = z.object({
+  period: z.string(),
+  gain: z.number(),
+  profit: z.number(),
+  trades: z.int(),
+});
+
+/**
+ * GET /api/user/monitoring/accounts/:id/statistics: every figure of monitoring-statistics.ts
+ * (fractions for percentages, the account's currency for money), and the daily and monthly
+ * tables in the account's time zone within `from`..`to` when given.
+ */
+export const statisticsQuerySchema = z.object({
+  from: z.optional(z.iso.datetime({ error: 'PERIOD_INVALID' })),
+  to: z.optional(z.iso.datetime({ error: 'PERIOD_INVALID' })),
+});
+
+const nullableNumber = z.nullable(z.number());
+export const statisticsResponseSchema = z.object({
+  currency: z.nullable(z.string()),
+  gain: z.number(),
+  absolute_gain: nullableNumber,
+  daily_gain: nullableNumber,
+  monthly_gain: nullableNumber,
+  deposits: z.number(),
+  withdrawals: z.number(),
+  profit: z.number(),
+  balance: z.number(),
+  equity: nullableNumber,
+  max_drawdown: z.number(),
+  equity_drawdown: z.number(),
+  drawdown_money: z.number(),
+  absolute_drawdown: z.number(),
+  trades: z.object({
+    count: z.int(),
+    wins: z.int(),
+    losses: z.int(),
+    win_rate: nullableNumber,
+    profit_factor: nullableNumber,
+    average_win: nullableNumber,
+    average_loss: nullableNumber,
+    expectancy: nullableNumber,
+    best: nullableNumber,
+    worst: nullableNumber,
+    longest_win_streak: z.object({ count: z.int(), money: z.number() }),
+    longest_loss_streak: z.object({ count: z.int(), money: z.number() }),
+    lots: z.number(),
+    pips: z.number(),
+    longs_won: nullableNumber,
+    shorts_won: nullableNumber,
+    average_length_sec: nullableNumber,
+    trades_per_week: nullableNumber,
+  }),
+  ratios: z.object({
+    recovery_factor: nullableNumber,
+    ahpr: nullableNumber,
+    ghpr: nullableNumber,
+    sharpe: nullableNumber,
+    z_score: nullableNumber,
+    activity: nullableNumber,
+    max_deposit_load: nullableNumber,
+  }),
+  daily: z.array(periodRowSchema),
+  monthly: z.array(periodRowSchema),
+  last_data_at: z.nullable(z.string()),
+});
+export type StatisticsResponse = z.infer<typeof statisticsResponseSchema>;
+
 // ---- the ingestion protocol (POST /api/ingest/v1/*, Bearer <activation key>) ---------------
 
 export const INGEST_DEALS_MAX = 500;

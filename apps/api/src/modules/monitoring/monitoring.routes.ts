@@ -8,6 +8,8 @@ import {
   monitoringPlansSchema,
   subscribedResponseSchema,
   subscribeRequestSchema,
+  statisticsQuerySchema,
+  statisticsResponseSchema,
   subscriptionsResponseSchema,
   updateAccountRequestSchema,
 } from '@tradehost/contracts';
@@ -160,6 +162,24 @@ export async function monitoringRoutes(
       reply.code(201).send({
         account: await monitoring.addAccount(currentUser(request).id, request.body),
       }),
+  );
+
+  r.get(
+    '/user/monitoring/accounts/:id/statistics',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          "An account's statistics (gain, drawdowns, trades, ratios) and its daily and monthly tables",
+        security,
+        params: idParamsSchema,
+        querystring: statisticsQuerySchema,
+        response: { 200: statisticsResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      monitoring.statistics(currentUser(request).id, request.params.id, request.query),
   );
 
   r.patch(

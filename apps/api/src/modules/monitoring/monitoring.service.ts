@@ -19,6 +19,7 @@ import { pluralEn, pluralRu } from '../../lib/plural.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
+import { accountStatistics, statisticsResponse } from './monitoring.statistics.ts';
 import {
   isRunning,
   monitoringRepository as repo,
@@ -265,6 +266,20 @@ export function createMonitoringService({ db, config, now }: ServiceDeps) {
           : await repo.account(db, userId, id);
       if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
       return toAccount(row);
+    },
+
+    /**
+     * An account's figures, computed now from what its publisher stored (the debounced job that
+     * will keep them ready is still to come).
+     */
+    async statistics(userId: number, id: number, range: { from?: string; to?: string }) {
+      const row = await repo.account(db, userId, id);
+      if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
+      const figures = await accountStatistics(db, row, now());
+      return statisticsResponse(row, figures, {
+        from: range.from === undefined ? undefined : Date.parse(range.from),
+        to: range.to === undefined ? undefined : Date.parse(range.to),
+      });
     },
 
     async deleteAccount(userId: number, id: number): Promise<void> {
