@@ -121,6 +121,8 @@ test('a trader orders a server paid from the balance, sees it Active with its lo
   await expect(autoRenew).toHaveAttribute('aria-checked', 'false');
   await autoRenew.click();
   await expect(autoRenew).toHaveAttribute('aria-checked', 'true');
+  // it turns at once and stays busy until the server has it: a reload before that would cancel it
+  await expect(autoRenew).not.toHaveAttribute('aria-busy', 'true');
   await page.reload();
   await expect(
     serverRow(page, id).getByRole('switch', { name: `Auto-renewal of server #${id}` }),

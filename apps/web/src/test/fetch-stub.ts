@@ -10,6 +10,8 @@ export interface StubCall {
   path: string;
   headers: Headers;
   body: unknown;
+  /** Sent to outlive the page (RequestInit.keepalive). */
+  keepalive: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export function stubFetch(routes: Record<string, Handler> = {}) {
       path: url.pathname.replace(/^\/api/, ''),
       headers: request.headers,
       body: text ? (JSON.parse(text) as unknown) : undefined,
+      keepalive: request.keepalive,
     };
     calls.push(call);
     const handler = routes[`${call.method} ${call.path}`] ?? {

@@ -48,6 +48,9 @@ describe('baseQuery', () => {
         .find((c) => c.path === '/user/auth/refresh-token')
         ?.headers.get('X-Requested-With'),
     ).toBe('XMLHttpRequest');
+    // it outlives a reload: the rotated cookie is not lost with the page
+    expect(http.callsTo('POST', '/user/auth/refresh-token')[0]?.keepalive).toBe(true);
+    expect(http.callsTo('GET', '/probe/a')[0]?.keepalive).toBe(false);
     expect(http.callsTo('GET', '/probe/a')[0]?.headers.get('Authorization')).toBe(
       'Bearer new-token',
     );

@@ -45,7 +45,15 @@ type RefreshOutcome = 'refreshed' | 'refused' | 'failed';
 let refreshing: Promise<RefreshOutcome> | null = null;
 
 async function refreshToken(api: BaseQueryApi): Promise<RefreshOutcome> {
-  const result = await fetchApi({ url: '/user/auth/refresh-token', method: 'POST' }, api, {});
+  // The server rotates the refresh cookie as it answers. A reload or a closed tab would cancel
+  // the request after the rotation and lose the new cookie, and the page that follows would
+  // present the old one, which counts as reuse and ends the session: keepalive lets the request
+  // finish, and the browser store the cookie, whatever happens to the page.
+  const result = await fetchApi(
+    { url: '/user/auth/refresh-token', method: 'POST', keepalive: true },
+    api,
+    {},
+  );
   const data = result.data as { token?: unknown; expires?: unknown } | undefined;
   if (!result.error && typeof data?.token === 'string' && typeof data.expires === 'string') {
     api.dispatch(tokenReceived({ token: data.token, expires: data.expires }));
