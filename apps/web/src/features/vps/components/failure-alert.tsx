@@ -1,28 +1,9 @@
 import type { Ref } from 'react';
-import { FormAlert } from '../../../shared/ui/form';
-import type { Failure } from '../lib/use-failure';
+import type { Failure } from '../../../shared/lib/use-failure';
+import { FailureAlert as SharedFailureAlert } from '../../../shared/ui/failure-alert/failure-alert';
 import { TopUpLink } from './balance-check';
 
 /** A failed call's alert; a refusal for want of money offers the top-up. */
-export function FailureAlert({
-  failure,
-  alertRef,
-}: {
-  failure: Failure | null;
-  alertRef: Ref<HTMLDivElement>;
-}) {
-  if (!failure) return null;
-  return (
-    <FormAlert ref={alertRef} key={failure.serial} tone="error">
-      <p>
-        {failure.text}
-        {failure.needsTopUp ? (
-          <>
-            {' '}
-            <TopUpLink />
-          </>
-        ) : null}
-      </p>
-    </FormAlert>
-  );
+export function FailureAlert(props: { failure: Failure | null; alertRef: Ref<HTMLDivElement> }) {
+  return <SharedFailureAlert {...props} topUp={<TopUpLink />} />;
 }

@@ -6,7 +6,7 @@ import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsRdpQuery, useRevealVpsCredentialsMutation } from '../api/vps-api';
-import { useFailure } from '../lib/use-failure';
+import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { parseRdp } from '../lib/vps';
 import { FailureAlert } from './failure-alert';

@@ -12,7 +12,7 @@ import { useFormIntent, type FormIntent } from '../../../shared/lib/form-intent'
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { useOrderVpsServerMutation } from '../api/vps-api';
-import { useFailure } from '../lib/use-failure';
+import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { periodDiscount, priceOf } from '../lib/vps';
 import { BalanceCheck } from './balance-check';

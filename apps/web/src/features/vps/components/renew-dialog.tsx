@@ -5,7 +5,7 @@ import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsRatesQuery, useRenewVpsServerMutation } from '../api/vps-api';
-import { useFailure } from '../lib/use-failure';
+import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { priceOf, renewedUntil } from '../lib/vps';
 import { BalanceCheck } from './balance-check';

@@ -10,7 +10,7 @@ import { errorText } from '../../../shared/lib/api-error';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { useGetVpsRatesQuery, useRunVpsActionMutation } from '../api/vps-api';
-import { useFailure } from '../lib/use-failure';
+import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { isBusy, largerRates, upgradeDates } from '../lib/vps';
 import { FailureAlert } from './failure-alert';

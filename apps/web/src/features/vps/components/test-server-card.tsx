@@ -2,7 +2,7 @@ import type { TestRequest } from '@tradehost/contracts';
 import { useId, useRef, useState } from 'react';
 import { Button } from '../../../shared/ui/form';
 import { useOrderVpsTestServerMutation } from '../api/vps-api';
-import { useFailure } from '../lib/use-failure';
+import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { FailureAlert } from './failure-alert';
 import {

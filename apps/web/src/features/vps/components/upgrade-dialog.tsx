@@ -7,7 +7,7 @@ import { Button, FormAlert } from '../../../shared/ui/form';
 import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsRatesQuery, useUpgradeVpsServerMutation } from '../api/vps-api';
-import { useFailure } from '../lib/use-failure';
+import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import {
   isDayWithin,

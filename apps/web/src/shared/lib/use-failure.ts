@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, hasErrorCode } from '../../../shared/lib/api-error';
+import { errorText, hasErrorCode } from './api-error';
 
 export interface Failure {
   text: string;
@@ -15,7 +15,7 @@ export interface Failure {
  * translation, else its text), focused when it appears so that it is read out.
  */
 export function useFailure() {
-  const { t } = useTranslation('vps');
+  const { t } = useTranslation();
   const [failure, setFailure] = useState<Failure | null>(null);
   const alertRef = useRef<HTMLDivElement>(null);
 
