@@ -51,9 +51,34 @@ export interface JobsDeps {
   retryDelaysMs?: readonly number[];
 }
 
+/**
+ * A module's queue (modules own their jobs): `define` it before the app is ready; `send` is a
+ * no-op while jobs are off (config.vps.jobs false), when the tests call `run` themselves.
+ */
+export interface JobDefinition<T extends object> {
+  queue: string;
+  /** `singleton` for a scheduled tick (never two at once); `standard` for work per item. */
+  policy: 'standard' | 'singleton';
+  expireInSeconds: number;
+  /** A schedule (cron, UTC) that sends the queue an empty job. */
+  cron?: string;
+  /** Workers per instance (1 unless told). */
+  workers?: number;
+  run(data: T): Promise<unknown>;
+}
+
+export interface JobQueue<T extends object> {
+  /**
+   * Sends a job; with `debounce`, at most one per `key` waits at a time and it starts after
+   * `seconds` (pg-boss sendDebounced: the jobs that come meanwhile are folded into it).
+   */
+  send(data: T, debounce?: { seconds: number; key: string }): Promise<void>;
+}
+
 export interface Jobs {
   /** What services call after committing an operation. */
   operations: OperationQueue;
+  define<T extends object>(definition: JobDefinition<T>): JobQueue<T>;
   runner: Runner;
   lifecycle: Lifecycle;
   housekeeping: Housekeeping;
@@ -71,6 +96,8 @@ export function createJobs(deps: JobsDeps): Jobs {
   let boss: PgBoss | undefined;
   let starting: Promise<void> | undefined;
   let workerIds: string[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each keeps its own T
+  const definitions: JobDefinition<any>[] = [];
 
   const operations: OperationQueue = {
     async dispatch(operationId) {
@@ -174,12 +201,47 @@ export function createJobs(deps: JobsDeps): Jobs {
       }
     });
     await instance.schedule(HOUSEKEEPING_QUEUE, '17 * * * *', {}, { tz: 'UTC' });
+    for (const definition of definitions) {
+      const { queue, policy, expireInSeconds } = definition;
+      await instance.createQueue(queue, { name: queue, policy, retryLimit: 0, expireInSeconds });
+      for (let i = 0; i < (definition.workers ?? 1); i += 1) {
+        await instance.work<object>(queue, { pollingIntervalSeconds: 2 }, async (batch) => {
+          for (const job of batch) {
+            try {
+              await definition.run(job.data);
+            } catch (error) {
+              log.error({ err: error, queue }, 'a job failed');
+              throw error;
+            }
+          }
+        });
+      }
+      if (definition.cron) await instance.schedule(queue, definition.cron, {}, { tz: 'UTC' });
+    }
     workerIds = ids;
     boss = instance;
   }
 
   return {
     operations,
+    define(definition) {
+      if (boss || starting) throw new Error(`queue ${definition.queue} defined after start`);
+      definitions.push(definition);
+      return {
+        async send(data, debounce) {
+          if (!config.vps.jobs) return;
+          try {
+            await starting;
+            if (!boss) return;
+            if (debounce)
+              await boss.sendDebounced(definition.queue, data, {}, debounce.seconds, debounce.key);
+            else await boss.send(definition.queue, data);
+          } catch (error) {
+            log.error({ err: error, queue: definition.queue }, 'a job could not be sent');
+          }
+        },
+      };
+    },
     runner,
     lifecycle,
     housekeeping,

@@ -15,7 +15,8 @@ import {
 import { AppError } from '../lib/errors.ts';
 import { userRepository } from '../modules/user/user.repository.ts';
 import { billing } from '../db/billing.ts';
-import { auditServer, notify, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
+import { auditServer, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
+import { notify } from '../integrations/mail/notify.ts';
 import {
   insertOperation,
   type OperationQueue,

@@ -16,7 +16,8 @@ import {
   vpsUpgradeDoneMail,
 } from '../integrations/mail/templates.ts';
 import { sealSecret } from '../lib/crypto-box.ts';
-import { auditServer, notify, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
+import { auditServer, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
+import { notify } from '../integrations/mail/notify.ts';
 import {
   failCreate,
   failUpgrade,

@@ -57,3 +57,8 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const pg = pgErrorOf(error);
   return pg?.code === '23505' && (constraint === undefined || pg.constraint === constraint);
 }
+
+/** A row refers to one that is gone (a foreign key), e.g. deleted while it was being written. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return pgErrorOf(error)?.code === '23503';
+}

@@ -4,7 +4,8 @@ import type { Executor } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { vpsCreateFailedMail, vpsUpgradeFailedMail } from '../../integrations/mail/templates.ts';
 import { billing } from '../../db/billing.ts';
-import { auditServer, notify, rateLabel, serversLink } from './vps.effects.ts';
+import { auditServer, rateLabel, serversLink } from './vps.effects.ts';
+import { notify } from '../../integrations/mail/notify.ts';
 import type { OperationRow } from './vps.operations.ts';
 import { vpsRepository, type UpgradeRow } from './vps.repository.ts';
 
