@@ -21,6 +21,9 @@ import { adminVpsRoutes } from './modules/admin/admin-vps.routes.ts';
 import { createAdminVpsService } from './modules/admin/admin-vps.service.ts';
 import { createIngest } from './modules/monitoring/monitoring.ingest.ts';
 import { monitoringIngestRoutes } from './modules/monitoring/monitoring.ingest.routes.ts';
+import { monitoringJobsPlugin } from './modules/monitoring/monitoring.plugin.ts';
+import { monitoringPublicRoutes } from './modules/monitoring/monitoring.public.routes.ts';
+import { createMonitoringReads } from './modules/monitoring/monitoring.reads.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { createMonitoringService } from './modules/monitoring/monitoring.service.ts';
 import { vpsRoutes } from './modules/vps/vps.routes.ts';
@@ -109,6 +112,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   app.register(docsPlugin, { publicUrl: config.publicUrl });
   // app.jobs (after the db plugin): `app.jobs.operations` is the OperationQueue for services
   app.register(jobsPlugin, { config, mailer, now });
+  app.register(monitoringJobsPlugin, { config, mailer, now });
 
   app.register(
     async (api) => {
@@ -129,9 +133,12 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(vpsRoutes, { vps, idempotency, config });
       const adminVps = createAdminVpsService({ ...serviceDeps, operations });
       await api.register(adminVpsRoutes, { adminVps, isAdmin: admin.isAdmin, config });
-      const monitoring = createMonitoringService(serviceDeps);
-      await api.register(monitoringRoutes, { monitoring, idempotency, config });
-      await api.register(monitoringIngestRoutes, { ingest: createIngest(app.db, now), config });
+      const reads = createMonitoringReads(app.db, now, config.monitoring.secretKey);
+      const monitoring = createMonitoringService(serviceDeps, reads);
+      await api.register(monitoringRoutes, { monitoring, reads, idempotency, config });
+      await api.register(monitoringPublicRoutes, { reads, config });
+      const ingest = createIngest(app.db, now, app.monitoringJobs.touch);
+      await api.register(monitoringIngestRoutes, { ingest, config });
       if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
       if (shouldServeSandboxGateway(config)) await api.register(sandboxGatewayRoutes, { config });
     },

@@ -36,6 +36,8 @@ export interface Config {
   monitoring: {
     /** Seals the subscriptions' activation keys (derived from the VPS secret key). */
     secretKey: string;
+    /** Days an ended subscription's accounts and data are kept before a job deletes them. */
+    retentionDays: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -158,6 +160,7 @@ const envSchema = z
     RATE_LIMIT_AUTH_MAX: positiveInt.default(10),
     RATE_LIMIT_USER_MAX: positiveInt.default(120),
     INGEST_RATE_LIMIT_MAX: positiveInt.default(600),
+    MONITORING_RETENTION_DAYS: positiveInt.default(90),
     TRUST_PROXY: flag.default(false),
     PAYMENT_DRIVERS: z
       .string()
@@ -422,6 +425,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       secretKey: createHmac('sha256', vps.secretKey)
         .update('tradehost monitoring keys')
         .digest('base64url'),
+      retentionDays: e.MONITORING_RETENTION_DAYS,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -1,83 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { fund, postKeyed, quickUser, refusal, useTestApp, type TestApp } from './helpers.ts';
-
-const FREE = '/api/user/monitoring/subscriptions/free';
-const HELLO = '/api/ingest/v1/hello';
-const DEALS = '/api/ingest/v1/deals';
-const SNAPSHOT = '/api/ingest/v1/snapshot';
-const LOGIN = 5_012_345;
-
-const hello = (fields: Record<string, unknown> = {}) => ({
-  platform: 'MT5',
-  login: LOGIN,
-  server: 'Broker-Live',
-  company: 'Broker Ltd',
-  currency: 'USD',
-  leverage: 500,
-  trade_mode: 'real',
-  margin_mode: 'hedging',
-  server_time_offset_sec: 7200,
-  ea_version: '1.0.0',
-  ...fields,
-});
-const deal = (ticket: number, fields: Record<string, unknown> = {}) => ({
-  ticket,
-  order: ticket,
-  position_id: ticket,
-  time: new Date(Date.UTC(2026, 0, 5, 9, 0, ticket % 60)).toISOString(),
-  type: 'balance',
-  entry: 'in',
-  symbol: '',
-  digits: 0,
-  volume: 0,
-  price: 0,
-  profit: 1000,
-  swap: 0,
-  commission: 0,
-  fee: 0,
-  magic: 0,
-  comment: 'Deposit',
-  equity_before: 0,
-  ...fields,
-});
-const snapshot = (fields: Record<string, unknown> = {}) => ({
-  login: LOGIN,
-  time: '2026-01-05T10:00:10.000Z',
-  balance: 1000,
-  equity: 990,
-  margin: 20,
-  free_margin: 970,
-  credit: 0,
-  equity_low: 985,
-  equity_high: 1001,
-  terminal_connected: true,
-  positions: [],
-  ...fields,
-});
-
-/** A user with the free plan and the account LOGIN added: its activation key. */
-async function publisherOf(t: TestApp, login = LOGIN) {
-  const user = await quickUser(t);
-  const free = await t.api.post(FREE, undefined, { token: user.token });
-  const subscription = free.body.subscription.id as number;
-  const added = await t.api.post(
-    '/api/user/monitoring/accounts',
-    { subscription_id: subscription, login, platform: 'MT5', name: 'Main', email: 'r@example.com' },
-    { token: user.token },
-  );
-  expect(added.status).toBe(201);
-  const key = await t.api.post(
-    `/api/user/monitoring/subscriptions/${subscription}/key`,
-    undefined,
-    {
-      token: user.token,
-    },
-  );
-  return { user, subscription, key: key.body.key as string, account: added.body.account };
-}
-
-const send = (t: TestApp, path: string, key: string, body: unknown) =>
-  t.api.post(path, body, { headers: { authorization: `Bearer ${key}` } });
+import { fund, postKeyed, quickUser, refusal, useTestApp } from './helpers.ts';
+import {
+  at,
+  deal,
+  DEALS,
+  handComputedHistory,
+  hello,
+  HELLO,
+  publisherOf,
+  send,
+  snapshot,
+  SNAPSHOT,
+} from './monitoring-fixtures.ts';
 
 describe('the ingestion protocol', () => {
   const t = useTestApp();
@@ -279,45 +213,7 @@ describe('statistics from what the publisher sent', () => {
 
   it('the owner reads the hand-computed figures of a published history, days in the account’s zone', async () => {
     const { key, user, account } = await publisherOf(t, 8801);
-    const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 0, 5 + day, hour)).toISOString();
-    const cash = (ticket: number, time: string, profit: number, equity_before: number) =>
-      deal(ticket, { time, profit, equity_before });
-    const side = (
-      ticket: number,
-      position: number,
-      time: string,
-      type: string,
-      entry: string,
-      price: number,
-      profit = 0,
-      commission = 0,
-    ) =>
-      deal(ticket, {
-        position_id: position,
-        time,
-        type,
-        entry,
-        symbol: 'EURUSD',
-        digits: 5,
-        volume: 1,
-        price,
-        profit,
-        commission,
-        comment: '',
-        equity_before: null,
-      });
-    // the statistics module's first hand-computed history: gain 1.093 x 0.9 x 1.05 - 1
-    const history = [
-      cash(1, at(0), 1000, 0),
-      side(2, 100, at(1, 9), 'buy', 'in', 1.1, 0, -7),
-      side(3, 100, at(1, 15), 'sell', 'out', 1.101, 100),
-      cash(4, at(2), 500, 1093),
-      side(5, 200, at(3, 9), 'sell', 'in', 1.1),
-      side(6, 200, at(3, 15), 'buy', 'out', 1.10159, -159.3),
-      cash(7, at(4), -433.7, 1433.7),
-      side(8, 300, at(5, 9), 'buy', 'in', 1.1),
-      side(9, 300, at(5, 15), 'sell', 'out', 1.1005, 50),
-    ];
+    const history = handComputedHistory();
     // sent in two batches, the second one twice, out of order
     await send(t, DEALS, key, { login: 8801, deals: history.slice(5) });
     await send(t, DEALS, key, { login: 8801, deals: history.slice(0, 6).reverse() });

@@ -298,3 +298,135 @@ describe('accounts', () => {
     );
   });
 });
+
+describe('extending and enlarging', () => {
+  const EXTEND = (id: number) => `${SUBSCRIPTIONS}/${id}/extend`;
+  const ENLARGE = (id: number) => `${SUBSCRIPTIONS}/${id}/enlarge`;
+  const DAY = 86_400_000;
+
+  async function paidPlan(accounts: number, months: number, funds = 100_000) {
+    const user = await quickUser(t);
+    await fund(t, user.id, funds);
+    const res = await subscribe(user, { accounts, months });
+    expect(res.status).toBe(201);
+    return { user, subscription: res.body.subscription };
+  }
+
+  it('3 more months for 2 accounts: $17.10 (5 % off), from the old end, once per key', async () => {
+    const { user, subscription } = await paidPlan(2, 1);
+    await t.sql.query(
+      `update monitoring_subscriptions set warned_3d_at = now(), warned_1d_at = now() where id = $1`,
+      [subscription.id],
+    );
+    const key = randomUUID();
+    const res = await postKeyed(t, EXTEND(subscription.id), { months: 3 }, user, key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ charged: 17.1, subscription: { accounts: 2, active: true } });
+    const before = new Date(subscription.ends_at);
+    const after = new Date(res.body.subscription.ends_at);
+    expect(after.getUTCMonth()).toBe((before.getUTCMonth() + 3) % 12);
+    expect(after.getTime()).toBeGreaterThan(before.getTime() + 85 * DAY);
+    const replay = await postKeyed(t, EXTEND(subscription.id), { months: 3 }, user, key);
+    expect(replay.body.subscription.ends_at).toBe(res.body.subscription.ends_at);
+    const { rows } = await t.sql.query(
+      'select description_en, description_ru, amount_cents from charges where user_id = $1 order by id',
+      [user.id],
+    );
+    expect(rows.at(-1)).toEqual({
+      description_en: `Monitoring #${subscription.id}: 3 more months`,
+      description_ru: `Мониторинг №${subscription.id}: продление на 3 месяца`,
+      amount_cents: '1710',
+    });
+    expect(rows).toHaveLength(2);
+    // the warnings of the old end are forgotten
+    const marks = await t.sql.query(
+      'select warned_3d_at, warned_1d_at from monitoring_subscriptions where id = $1',
+      [subscription.id],
+    );
+    expect(marks.rows[0]).toEqual({ warned_3d_at: null, warned_1d_at: null });
+    expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
+  });
+
+  it('an ended subscription runs again from the moment it is paid', async () => {
+    const { user, subscription } = await paidPlan(1, 1);
+    await t.sql.query(
+      `update monitoring_subscriptions set ends_at = now() - interval '40 days' where id = $1`,
+      [subscription.id],
+    );
+    const res = await postKeyed(t, EXTEND(subscription.id), { months: 1 }, user);
+    expect(res.body.subscription.active).toBe(true);
+    const ends = new Date(res.body.subscription.ends_at).getTime();
+    expect(ends).toBeGreaterThan(Date.now() + 27 * DAY);
+    expect(ends).toBeLessThan(Date.now() + 32 * DAY);
+  });
+
+  it('3 more accounts with 11 days left: $3.30, the account count grows', async () => {
+    const { user, subscription } = await paidPlan(2, 1);
+    await t.sql.query(
+      `update monitoring_subscriptions set ends_at = now() + interval '10 days 1 hour' where id = $1`,
+      [subscription.id],
+    );
+    const res = await postKeyed(t, ENLARGE(subscription.id), { accounts: 5 }, user);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ charged: 3.3, subscription: { accounts: 5 } });
+    const { rows } = await t.sql.query(
+      'select description_en from charges where user_id = $1 order by id desc limit 1',
+      [user.id],
+    );
+    expect(rows[0].description_en).toBe(`Monitoring #${subscription.id}: 3 more accounts`);
+  });
+
+  it('refuses the free plan, fewer accounts, an ended one, another user’s, a short balance: nothing written', async () => {
+    const user = await quickUser(t);
+    const free = await t.api.post(FREE, undefined, { token: user.token });
+    for (const [path, body] of [
+      [EXTEND(free.body.subscription.id), { months: 1 }],
+      [ENLARGE(free.body.subscription.id), { accounts: 2 }],
+    ] as const)
+      expect(await postKeyed(t, path, body, user)).toMatchObject({
+        status: 409,
+        body: refusal('MONITORING_FREE_FIXED'),
+      });
+
+    const { user: owner, subscription } = await paidPlan(3, 1, 1_000);
+    const balance = await balancesOf(t, owner.id);
+    const charges = await count('charges', 'user_id = $1', [owner.id]);
+    expect(await postKeyed(t, ENLARGE(subscription.id), { accounts: 3 }, owner)).toMatchObject({
+      status: 422,
+      body: fieldRefusal('accounts', 'MONITORING_NOT_LARGER'),
+    });
+    expect(await postKeyed(t, ENLARGE(subscription.id), { accounts: 51 }, owner)).toMatchObject({
+      status: 422,
+      body: fieldRefusal('accounts', 'MONITORING_ACCOUNTS_RANGE'),
+    });
+    expect(await postKeyed(t, EXTEND(subscription.id), { months: 13 }, owner)).toMatchObject({
+      status: 422,
+      body: fieldRefusal('months', 'MONITORING_MONTHS_RANGE'),
+    });
+    // $1 left: 12 months of 3 accounts cost $91.80
+    expect(await postKeyed(t, EXTEND(subscription.id), { months: 12 }, owner)).toMatchObject({
+      status: 422,
+      body: refusal('INSUFFICIENT_FUNDS_PAYMENT'),
+    });
+    const stranger = await quickUser(t);
+    await fund(t, stranger.id, 10_000);
+    expect(await postKeyed(t, EXTEND(subscription.id), { months: 1 }, stranger)).toMatchObject({
+      status: 404,
+      body: refusal('MONITORING_SUBSCRIPTION_NOT_FOUND'),
+    });
+    await t.sql.query(
+      `update monitoring_subscriptions set ends_at = now() - interval '1 day' where id = $1`,
+      [subscription.id],
+    );
+    expect(await postKeyed(t, ENLARGE(subscription.id), { accounts: 4 }, owner)).toMatchObject({
+      status: 409,
+      body: refusal('MONITORING_SUBSCRIPTION_ENDED'),
+    });
+    expect(await balancesOf(t, owner.id)).toEqual(balance);
+    expect(await count('charges', 'user_id = $1', [owner.id])).toBe(charges);
+    const row = await t.sql.query('select accounts from monitoring_subscriptions where id = $1', [
+      subscription.id,
+    ]);
+    expect(row.rows[0].accounts).toBe(3);
+  });
+});

@@ -486,6 +486,7 @@ describe('the real queue (pg-boss)', () => {
     );
     expect(schedules).toEqual([
       { name: 'housekeeping', cron: '17 * * * *' },
+      { name: 'monitoring-maintenance', cron: '*/10 * * * *' },
       { name: 'vps-lifecycle', cron: '* * * * *' },
     ]);
   });

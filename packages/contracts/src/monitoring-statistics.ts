@@ -224,7 +224,8 @@ function normalizeSnapshots(snapshots: readonly StatSnapshot[]): StatSnapshot[] 
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
-const pipSize = (digits: number) => 10 ** -digits * (digits === 3 || digits === 5 ? 10 : 1);
+/** A pip: 10 points on 3- and 5-digit quotes, else 1 point. */
+export const pipSize = (digits: number) => 10 ** -digits * (digits === 3 || digits === 5 ? 10 : 1);
 
 /**
  * Closed positions: buy and sell deals grouped by position; a position is closed once its `out`

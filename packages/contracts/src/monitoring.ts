@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { emailSchema } from './auth.ts';
+import { pageOf, pagingFields } from './balance.ts';
 import { idSchema } from './input.ts';
-import { DEAL_ENTRIES, DEAL_TYPES } from './monitoring-statistics.ts';
+import { DEAL_ENTRIES, DEAL_TYPES, type StatDeal } from './monitoring-statistics.ts';
 import { daysBetween } from './vps.ts';
 
 /**
@@ -111,6 +112,25 @@ export const subscribeRequestSchema = z.object({
 });
 export type SubscribeRequest = z.infer<typeof subscribeRequestSchema>;
 
+/**
+ * POST /api/user/monitoring/subscriptions/:id/extend (Idempotency-Key): more months at the plan
+ * price for its accounts; an ended subscription starts again from the moment it is paid.
+ */
+export const extendRequestSchema = z.object({
+  months: rangeInt(MONITORING_MONTHS_MIN, MONITORING_MONTHS_MAX, 'MONITORING_MONTHS_RANGE'),
+});
+export type ExtendRequest = z.infer<typeof extendRequestSchema>;
+
+/**
+ * POST /api/user/monitoring/subscriptions/:id/enlarge (Idempotency-Key): the new account count
+ * of a running paid subscription, the added ones priced for the days left
+ * (enlargementPriceCents).
+ */
+export const enlargeRequestSchema = z.object({
+  accounts: rangeInt(MONITORING_ACCOUNTS_MIN, MONITORING_ACCOUNTS_MAX, 'MONITORING_ACCOUNTS_RANGE'),
+});
+export type EnlargeRequest = z.infer<typeof enlargeRequestSchema>;
+
 export const subscriptionSchema = z.object({
   id: z.int(),
   plan: z.enum(['free', 'paid']),
@@ -163,11 +183,39 @@ export const addAccountRequestSchema = z.object({
 });
 export type AddAccountRequest = z.input<typeof addAccountRequestSchema>;
 
-/** PATCH /api/user/monitoring/accounts/:id */
+/** Whether `zone` is an IANA time zone this runtime knows ("Europe/Moscow", "UTC"). */
+export function isTimeZone(zone: string): boolean {
+  if (zone.length === 0 || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const flag = z.boolean({ error: 'VALIDATION' });
+
+/**
+ * PATCH /api/user/monitoring/accounts/:id: the name, the e-mail its reports and alerts go to,
+ * and the settings: the public page and what it hides, the time zone of days and months.
+ */
 export const updateAccountRequestSchema = z.object({
   name: z.optional(nameSchema),
   email: z.optional(emailSchema),
+  is_public: z.optional(flag),
+  hide_login: z.optional(flag),
+  hide_broker: z.optional(flag),
+  hide_money: z.optional(flag),
+  hide_positions: z.optional(flag),
+  hide_history: z.optional(flag),
+  time_zone: z.optional(
+    z
+      .string({ error: 'MONITORING_TIME_ZONE_INVALID' })
+      .check(z.refine(isTimeZone, { error: 'MONITORING_TIME_ZONE_INVALID' })),
+  ),
 });
+export type UpdateAccountRequest = z.infer<typeof updateAccountRequestSchema>;
 
 export const monitoringAccountSchema = z.object({
   id: z.int(),
@@ -179,7 +227,34 @@ export const monitoringAccountSchema = z.object({
   email: z.string(),
   created_at: z.string(),
   is_public: z.boolean(),
+  hide_login: z.boolean(),
+  hide_broker: z.boolean(),
+  hide_money: z.boolean(),
+  hide_positions: z.boolean(),
+  hide_history: z.boolean(),
+  time_zone: z.string(),
   views: z.int(),
+  /** What the publisher said in its hello (null until it has). */
+  server: z.nullable(z.string()),
+  company: z.nullable(z.string()),
+  currency: z.nullable(z.string()),
+  leverage: z.nullable(z.int()),
+  ea_version: z.nullable(z.string()),
+  /** The latest snapshot. */
+  last_data_at: z.nullable(z.string()),
+  terminal_connected: z.boolean(),
+  balance: z.nullable(z.number()),
+  equity: z.nullable(z.number()),
+  /** The stored figures (null until the first computation): the list's summary. */
+  summary: z.nullable(
+    z.object({
+      gain: z.number(),
+      max_drawdown: z.number(),
+      profit: z.number(),
+      trades: z.int(),
+      computed_at: z.string(),
+    }),
+  ),
 });
 export type MonitoringAccount = z.infer<typeof monitoringAccountSchema>;
 
@@ -195,10 +270,13 @@ export const monitoringAccountResponseSchema = z.object({
 });
 
 /** A row of the daily or monthly table. */
+/** Money the public page may hide: null there when the owner hides money figures. */
+const hideable = z.nullable(z.number());
+
 const periodRowSchema = z.object({
   period: z.string(),
   gain: z.number(),
-  profit: z.number(),
+  profit: hideable,
   trades: z.int(),
 });
 
@@ -219,15 +297,15 @@ export const statisticsResponseSchema = z.object({
   absolute_gain: nullableNumber,
   daily_gain: nullableNumber,
   monthly_gain: nullableNumber,
-  deposits: z.number(),
-  withdrawals: z.number(),
-  profit: z.number(),
-  balance: z.number(),
+  deposits: hideable,
+  withdrawals: hideable,
+  profit: hideable,
+  balance: hideable,
   equity: nullableNumber,
   max_drawdown: z.number(),
   equity_drawdown: z.number(),
-  drawdown_money: z.number(),
-  absolute_drawdown: z.number(),
+  drawdown_money: hideable,
+  absolute_drawdown: hideable,
   trades: z.object({
     count: z.int(),
     wins: z.int(),
@@ -239,8 +317,8 @@ export const statisticsResponseSchema = z.object({
     expectancy: nullableNumber,
     best: nullableNumber,
     worst: nullableNumber,
-    longest_win_streak: z.object({ count: z.int(), money: z.number() }),
-    longest_loss_streak: z.object({ count: z.int(), money: z.number() }),
+    longest_win_streak: z.object({ count: z.int(), money: hideable }),
+    longest_loss_streak: z.object({ count: z.int(), money: hideable }),
     lots: z.number(),
     pips: z.number(),
     longs_won: nullableNumber,
@@ -262,6 +340,100 @@ export const statisticsResponseSchema = z.object({
   last_data_at: z.nullable(z.string()),
 });
 export type StatisticsResponse = z.infer<typeof statisticsResponseSchema>;
+
+/** The most points a chart gets (a longer history is thinned evenly, the extremes kept). */
+export const CHART_POINTS_MAX = 1500;
+
+/**
+ * GET .../accounts/:id/chart: the growth (time-weighted gain), balance and equity, and the
+ * drawdown from the previous peak of the gain index, per event; balance and equity are null on
+ * the public page when money is hidden.
+ */
+export const chartResponseSchema = z.object({
+  points: z.array(
+    z.object({
+      time: z.string(),
+      gain: z.number(),
+      balance: hideable,
+      equity: hideable,
+      drawdown: z.number(),
+    }),
+  ),
+});
+export type ChartResponse = z.infer<typeof chartResponseSchema>;
+
+export const tradesQuerySchema = z.object(pagingFields(50));
+
+/** A closed trade (MT5 deals of one position, an MT4 order), newest first. */
+export const tradeSchema = z.object({
+  position_id: z.string(),
+  symbol: z.string(),
+  direction: z.enum(['long', 'short']),
+  open_time: z.string(),
+  close_time: z.string(),
+  volume: z.number(),
+  open_price: z.number(),
+  close_price: z.number(),
+  /** profit + swap + commission + fee; null on the public page when money is hidden. */
+  result: hideable,
+  pips: z.number(),
+});
+export type MonitoringTrade = z.infer<typeof tradeSchema>;
+export const tradesResponseSchema = pageOf(tradeSchema);
+
+/** The open positions of the latest snapshot. */
+export const positionSchema = z.object({
+  ticket: z.int(),
+  symbol: z.string(),
+  type: z.enum(['buy', 'sell']),
+  volume: z.number(),
+  open_time: z.string(),
+  open_price: z.number(),
+  current_price: z.number(),
+  sl: z.number(),
+  tp: z.number(),
+  profit: hideable,
+  swap: hideable,
+});
+export const positionsResponseSchema = z.object({
+  at: z.nullable(z.string()),
+  positions: z.array(positionSchema),
+});
+export type PositionsResponse = z.infer<typeof positionsResponseSchema>;
+
+/** :monitoringId, the public id of an account (random base64url). */
+export const monitoringIdParamsSchema = z.object({
+  monitoringId: z.string().check(z.regex(/^[A-Za-z0-9_-]{16}$/)),
+});
+
+/**
+ * GET /api/monitoring/:monitoringId: the public page, signed in or out. What the owner hid is
+ * null (login, broker and server) or left out (positions, history: `shows_*` false); money
+ * figures are null when hidden. A private or deleted account is 404 in the same words.
+ */
+export const publicAccountResponseSchema = z.object({
+  account: z.object({
+    monitoring_id: z.string(),
+    name: z.string(),
+    platform: z.enum(PLATFORMS),
+    login: z.nullable(z.int()),
+    company: z.nullable(z.string()),
+    server: z.nullable(z.string()),
+    currency: z.nullable(z.string()),
+    leverage: z.nullable(z.int()),
+    trade_mode: z.nullable(z.string()),
+    created_at: z.string(),
+    last_data_at: z.nullable(z.string()),
+    terminal_connected: z.boolean(),
+    views: z.int(),
+    time_zone: z.string(),
+    shows_money: z.boolean(),
+    shows_positions: z.boolean(),
+    shows_history: z.boolean(),
+  }),
+  statistics: statisticsResponseSchema,
+});
+export type PublicAccountResponse = z.infer<typeof publicAccountResponseSchema>;
 
 // ---- the ingestion protocol (POST /api/ingest/v1/*, Bearer <activation key>) ---------------
 
@@ -329,6 +501,24 @@ export const ingestDealSchema = z.object({
 });
 export type IngestDeal = z.infer<typeof ingestDealSchema>;
 
+/** A deal as the publisher sends it, as the statistics take it. */
+export const statDealOf = (d: IngestDeal): StatDeal => ({
+  ticket: String(d.ticket),
+  positionId: String(d.position_id),
+  time: Date.parse(d.time),
+  type: d.type,
+  entry: d.entry,
+  symbol: d.symbol,
+  digits: d.digits,
+  volume: d.volume,
+  price: d.price,
+  profit: d.profit,
+  swap: d.swap,
+  commission: d.commission,
+  fee: d.fee,
+  equityBefore: d.equity_before ?? null,
+});
+
 /** POST /api/ingest/v1/deals: at most INGEST_DEALS_MAX a call, upserted on (account, ticket). */
 export const ingestDealsSchema = z.object({
   login,
@@ -354,6 +544,8 @@ export const ingestPositionSchema = z.object({
   profit: money,
   swap: money,
 });
+
+export type IngestPosition = z.infer<typeof ingestPositionSchema>;
 
 /** POST /api/ingest/v1/snapshot: the account now, sent on the publisher's timer. */
 export const ingestSnapshotSchema = z.object({

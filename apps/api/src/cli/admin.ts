@@ -1,25 +1,10 @@
 import { loadConfig } from '../config.ts';
-import { createDb, createPool } from '../db/client.ts';
-import { embeddedUrl, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../db/embedded.ts';
-import { runMigrations } from '../db/migrate.ts';
+import { createDb } from '../db/client.ts';
 import { userRepository } from '../modules/user/user.repository.ts';
-import { join } from 'node:path';
-import pg from 'pg';
+import { openCliDatabase } from './database.ts';
 
 const USAGE =
   'usage: node apps/api/src/cli/admin.ts create <email>   (makes an existing user an admin)';
-
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 /** `admin create <email>`: gives an existing account the admin role. Uses the same database as the server. */
 async function main(argv: string[]): Promise<number> {
@@ -28,26 +13,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const config = loadConfig();
-  let embedded: EmbeddedPostgresHandle | undefined;
-  let url = config.databaseUrl;
-  if (!url) {
-    // use the server's embedded PostgreSQL when it is running, else start it for this command
-    const dir = join(config.dataDir, 'postgres');
-    url = embeddedUrl(dir, config.embeddedPgPort, 'tradehost');
-    if (!(await reachable(url))) {
-      embedded = await startEmbeddedPostgres({
-        dir,
-        port: config.embeddedPgPort,
-        database: 'tradehost',
-        onNotice: (line) => console.info(line),
-      });
-    }
-  }
-  const pool = createPool(url, 1);
+  const database = await openCliDatabase(loadConfig());
   try {
-    await runMigrations(pool);
-    const user = await userRepository.setRole(createDb(pool), email.trim(), 'admin');
+    const user = await userRepository.setRole(createDb(database.pool), email.trim(), 'admin');
     if (!user) {
       console.error(`No user with the e-mail ${email}. Sign up first, then run this again.`);
       return 1;
@@ -55,8 +23,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${user.email} (id ${user.id}) is now an admin.`);
     return 0;
   } finally {
-    await pool.end();
-    await embedded?.stop();
+    await database.close();
   }
 }
 

@@ -172,3 +172,38 @@ export const monitoringEquity = pgTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.at] })],
 );
+
+/**
+ * An account's figures as the statistics job last computed them (whole history): the list's
+ * summary columns and the statistics and chart responses, so reads do no statistics work.
+ */
+export const monitoringStatistics = pgTable('monitoring_statistics', {
+  accountId: bigint('account_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+  computedAt: timestamptz('computed_at').notNull(),
+  gain: doublePrecision('gain').notNull(),
+  maxDrawdown: doublePrecision('max_drawdown').notNull(),
+  profit: doublePrecision('profit').notNull(),
+  trades: integer('trades').notNull(),
+  /** The StatisticsResponse of the whole history. */
+  figures: jsonb('figures').notNull(),
+  /** The ChartResponse's points. */
+  chart: jsonb('chart').notNull(),
+});
+
+/**
+ * The public page's visitors: a salted hash of address and browser, the salt changing daily, so
+ * a visitor counts once a day and no address is kept; rows older than two days are deleted.
+ */
+export const monitoringViews = pgTable(
+  'monitoring_views',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    visitor: text('visitor').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day, t.visitor] })],
+);

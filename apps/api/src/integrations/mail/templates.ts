@@ -355,3 +355,39 @@ export function vpsTestRejectedMail(
         { href: link, label: 'Open the rates' },
       );
 }
+
+/** A monitoring subscription ends in 3 days or 1: renew it, or the publishers are refused. */
+export function monitoringExpiryWarningMail(
+  language: Language,
+  input: {
+    name: string;
+    subscriptionId: number;
+    days: number;
+    endsAt: Date;
+    retentionDays: number;
+    link: string;
+  },
+): RenderedMail {
+  const { subscriptionId, days, endsAt, link } = input;
+  return language === 'ru'
+    ? vpsMail(
+        language,
+        input,
+        `подписка на мониторинг №${subscriptionId} заканчивается ${utc(endsAt)}`,
+        [
+          `Подписка на мониторинг №${subscriptionId} заканчивается ${days === 1 ? 'через 1 день' : `через ${days} дня`}: ${utc(endsAt)}.`,
+          `Продлите её, иначе терминалы перестанут публиковать данные. Статистика счетов хранится ещё ${input.retentionDays} дн. после окончания.`,
+        ],
+        { href: link, label: 'Продлить подписку' },
+      )
+    : vpsMail(
+        language,
+        input,
+        `monitoring subscription #${subscriptionId} ends on ${utc(endsAt)}`,
+        [
+          `Monitoring subscription #${subscriptionId} ends in ${days} ${days === 1 ? 'day' : 'days'}: ${utc(endsAt)}.`,
+          `Renew it, or the terminals stop publishing. The accounts’ statistics are kept for ${input.retentionDays} days after the end.`,
+        ],
+        { href: link, label: 'Renew the subscription' },
+      );
+}

@@ -13,7 +13,11 @@ export const SNAPSHOT_EVERY_SEC = 10;
  * The publisher's calls. Each finds the account by the key's hash and the login (one read), then
  * stores with one statement: no statistics work on the request path.
  */
-export function createIngest(db: Db, now: () => Date) {
+export function createIngest(
+  db: Db,
+  now: () => Date,
+  touch: (accountId: number, cause: 'deals' | 'snapshot') => void,
+) {
   /** The key's running subscription and, when `login` is given, its account of that login. */
   async function resolve(key: string, login: number) {
     const [row] = await db
@@ -22,7 +26,7 @@ export function createIngest(db: Db, now: () => Date) {
           id: monitoringSubscriptions.id,
           endsAt: monitoringSubscriptions.endsAt,
         },
-        account: { id: monitoringAccounts.id, server: monitoringAccounts.server },
+        account: { id: monitoringAccounts.id, monitoringId: monitoringAccounts.monitoringId },
       })
       .from(monitoringSubscriptions)
       .leftJoin(
@@ -70,13 +74,12 @@ export function createIngest(db: Db, now: () => Date) {
           throw new AppError(409, 'MONITORING_LOGIN_ELSEWHERE');
         throw error;
       }
-      const { rows } = await db.execute<{ monitoring_id: string; last: string | null }>(sql`
-        select a.monitoring_id, (select max(ticket) from monitoring_deals d where d.account_id = a.id) as last
-        from monitoring_accounts a where a.id = ${account.id}`);
+      const { rows } = await db.execute<{ last: string | null }>(sql`
+        select max(ticket) as last from monitoring_deals where account_id = ${account.id}`);
       const last = rows[0]?.last ?? null;
       return {
         account_id: account.id,
-        monitoring_id: rows[0]!.monitoring_id,
+        monitoring_id: account.monitoringId,
         last_ticket: last === null ? null : Number(last),
         snapshot_every_sec: SNAPSHOT_EVERY_SEC,
         full_resync: last === null,
@@ -98,6 +101,7 @@ export function createIngest(db: Db, now: () => Date) {
           magic bigint, comment text, equity_before float8)
         on conflict (account_id, ticket) do nothing
         returning ticket`);
+      if (rows.length > 0) touch(account.id, 'deals');
       return { accepted: rows.length, duplicate: batch.deals.length - rows.length };
     },
 
@@ -120,6 +124,7 @@ export function createIngest(db: Db, now: () => Date) {
           equity = excluded.equity, margin = excluded.margin, credit = excluded.credit,
           equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
           equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high)`);
+      touch(account.id, 'snapshot');
       return { stored: true };
     },
   };

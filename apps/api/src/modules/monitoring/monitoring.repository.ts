@@ -1,8 +1,9 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   monitoringAccounts,
   monitoringPeriodDiscounts,
+  monitoringStatistics,
   monitoringSubscriptions,
   settings,
   users,
@@ -80,6 +81,20 @@ export const monitoringRepository = {
     return row;
   },
 
+  /** A paid subscription's new end or account count (clearing the warnings of the old end). */
+  async updateSubscription(
+    db: Executor,
+    id: number,
+    values: Partial<Pick<SubscriptionRow, 'endsAt' | 'accounts' | 'warned3dAt' | 'warned1dAt'>>,
+  ) {
+    const [row] = await db
+      .update(monitoringSubscriptions)
+      .set(values)
+      .where(eq(monitoringSubscriptions.id, id))
+      .returning();
+    return row!;
+  },
+
   async setKey(db: Executor, id: number, keyHash: string, keySealed: string) {
     await db
       .update(monitoringSubscriptions)
@@ -95,12 +110,36 @@ export const monitoringRepository = {
     return row?.n ?? 0;
   },
 
-  accounts(db: Executor, userId: number) {
+  /** Accounts with their stored summary (null until the statistics job has run), by id. */
+  accountsWithSummary(db: Executor, where: SQL | undefined) {
     return db
+      .select({
+        account: monitoringAccounts,
+        summary: {
+          gain: monitoringStatistics.gain,
+          maxDrawdown: monitoringStatistics.maxDrawdown,
+          profit: monitoringStatistics.profit,
+          trades: monitoringStatistics.trades,
+          computedAt: monitoringStatistics.computedAt,
+        },
+      })
+      .from(monitoringAccounts)
+      .leftJoin(monitoringStatistics, eq(monitoringStatistics.accountId, monitoringAccounts.id))
+      .where(where)
+      .orderBy(asc(monitoringAccounts.id));
+  },
+
+  accounts(db: Executor, userId: number) {
+    return monitoringRepository.accountsWithSummary(db, eq(monitoringAccounts.userId, userId));
+  },
+
+  /** An account by its public id. */
+  async byMonitoringId(db: Executor, monitoringId: string) {
+    const [row] = await db
       .select()
       .from(monitoringAccounts)
-      .where(eq(monitoringAccounts.userId, userId))
-      .orderBy(asc(monitoringAccounts.id));
+      .where(eq(monitoringAccounts.monitoringId, monitoringId));
+    return row;
   },
 
   async account(db: Executor, userId: number, id: number) {
@@ -120,7 +159,20 @@ export const monitoringRepository = {
     db: Executor,
     userId: number,
     id: number,
-    values: Partial<Pick<AccountRow, 'name' | 'email'>>,
+    values: Partial<
+      Pick<
+        AccountRow,
+        | 'name'
+        | 'email'
+        | 'isPublic'
+        | 'hideLogin'
+        | 'hideBroker'
+        | 'hideMoney'
+        | 'hidePositions'
+        | 'hideHistory'
+        | 'timeZone'
+      >
+    >,
   ) {
     const [row] = await db
       .update(monitoringAccounts)

@@ -1,4 +1,10 @@
 import {
+  chartResponseSchema,
+  enlargeRequestSchema,
+  extendRequestSchema,
+  positionsResponseSchema,
+  tradesQuerySchema,
+  tradesResponseSchema,
   accountDeletedResponseSchema,
   activationKeyResponseSchema,
   addAccountRequestSchema,
@@ -20,6 +26,7 @@ import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
 import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
+import type { MonitoringReads } from './monitoring.reads.ts';
 import type { MonitoringService } from './monitoring.service.ts';
 
 /** /api/user/monitoring/*: plans, subscriptions and their activation keys, accounts. */
@@ -27,9 +34,15 @@ export async function monitoringRoutes(
   app: FastifyInstance,
   {
     monitoring,
+    reads,
     idempotency,
     config,
-  }: { monitoring: MonitoringService; idempotency: Idempotency; config: Config },
+  }: {
+    monitoring: MonitoringService;
+    reads: MonitoringReads;
+    idempotency: Idempotency;
+    config: Config;
+  },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
@@ -96,6 +109,54 @@ export async function monitoringRoutes(
     async (request, reply) =>
       idempotency.respond(request, reply, (tx, userId) =>
         monitoring.subscribe(tx, userId, request.body),
+      ),
+  );
+
+  r.post(
+    '/user/monitoring/subscriptions/:id/extend',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          'More months for a paid subscription (an ended one runs again from now), from the balance',
+        security,
+        headers: idempotencyHeaders,
+        params: idParamsSchema,
+        body: extendRequestSchema,
+        response: {
+          200: subscribedResponseSchema,
+          ...errorResponses(400, 401, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) =>
+      idempotency.respond(request, reply, (tx, userId) =>
+        monitoring.extend(tx, userId, request.params.id, request.body),
+      ),
+  );
+
+  r.post(
+    '/user/monitoring/subscriptions/:id/enlarge',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          'More accounts for a running paid subscription, the added ones paid for the days left',
+        security,
+        headers: idempotencyHeaders,
+        params: idParamsSchema,
+        body: enlargeRequestSchema,
+        response: {
+          200: subscribedResponseSchema,
+          ...errorResponses(400, 401, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) =>
+      idempotency.respond(request, reply, (tx, userId) =>
+        monitoring.enlarge(tx, userId, request.params.id, request.body),
       ),
   );
 
@@ -182,13 +243,89 @@ export async function monitoringRoutes(
       monitoring.statistics(currentUser(request).id, request.params.id, request.query),
   );
 
+  r.get(
+    '/user/monitoring/accounts/:id/chart',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "An account's growth, balance, equity and drawdown over time (the charts)",
+        security,
+        params: idParamsSchema,
+        response: { 200: chartResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) =>
+      reads.chart(await monitoring.ownAccount(currentUser(request).id, request.params.id)),
+  );
+
+  r.get(
+    '/user/monitoring/accounts/:id/trades',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "An account's closed trades, newest first, paged",
+        security,
+        params: idParamsSchema,
+        querystring: tradesQuerySchema,
+        response: { 200: tradesResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      reads.trades(
+        await monitoring.ownAccount(currentUser(request).id, request.params.id),
+        request.query,
+      ),
+  );
+
+  r.get(
+    '/user/monitoring/accounts/:id/trades.csv',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "All of an account's closed trades as a CSV file",
+        security,
+        params: idParamsSchema,
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const account = await monitoring.ownAccount(currentUser(request).id, request.params.id);
+      const csv = await reads.tradesCsv(account);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="trades-${account.login}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+
+  r.get(
+    '/user/monitoring/accounts/:id/positions',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "An account's open positions, as its latest snapshot showed them",
+        security,
+        params: idParamsSchema,
+        response: { 200: positionsResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) =>
+      reads.positions(await monitoring.ownAccount(currentUser(request).id, request.params.id)),
+  );
+
   r.patch(
     '/user/monitoring/accounts/:id',
     {
       ...route,
       schema: {
         tags,
-        summary: 'Rename an account or change where its reports and alerts go',
+        summary:
+          'Rename an account, change where its reports and alerts go, or its settings (the public page, what it hides, the time zone)',
         security,
         params: idParamsSchema,
         body: updateAccountRequestSchema,

@@ -2,16 +2,22 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   addMonths,
   centsToDollars,
+  enlargementPriceCents,
   FREE_PLAN_ACCOUNTS,
   monitoringPrice,
   type AddAccountRequest,
+  type EnlargeRequest,
+  type ExtendRequest,
+  type UpdateAccountRequest,
   type MonitoringAccount,
   type MonitoringPlans,
   type SubscribeRequest,
   type SubscribedResponse,
   type Subscription,
 } from '@tradehost/contracts';
+import { and, eq } from 'drizzle-orm';
 import { billing } from '../../db/billing.ts';
+import { monitoringAccounts } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { openSecret, sealSecret } from '../../lib/crypto-box.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
@@ -19,7 +25,7 @@ import { pluralEn, pluralRu } from '../../lib/plural.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
-import { accountStatistics, statisticsResponse } from './monitoring.statistics.ts';
+import type { MonitoringReads } from './monitoring.reads.ts';
 import {
   isRunning,
   monitoringRepository as repo,
@@ -30,6 +36,15 @@ import {
 /** What a request's activation key is looked up by. */
 export const hashActivationKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** A fresh activation key: what its owner copies, its hash, and its sealed form. */
+export function newActivationKey(secret: string) {
+  const key = `mk_${randomBytes(24).toString('base64url')}`;
+  return { key, keyHash: hashActivationKey(key), keySealed: sealSecret(secret, key) };
+}
+
+/** An account's public id (`:monitoringId`): 16 random base64url characters. */
+export const newMonitoringId = () => randomBytes(12).toString('base64url');
+
 /** The charge's line in the histories: "Monitoring: 5 accounts, 3 months". */
 export function subscriptionCharge(accounts: number, months: number) {
   return {
@@ -38,14 +53,34 @@ export function subscriptionCharge(accounts: number, months: number) {
   };
 }
 
-export function createMonitoringService({ db, config, now }: ServiceDeps) {
+/** The charge's line of an extension: "Monitoring #12: 3 more months". */
+export function extensionCharge(id: number, months: number) {
+  return {
+    descriptionEn: `Monitoring #${id}: ${months} more ${pluralEn(months, 'month', 'months')}`,
+    descriptionRu: `Мониторинг №${id}: продление на ${months} ${pluralRu(months, 'месяц', 'месяца', 'месяцев')}`,
+  };
+}
+
+/** The charge's line of an enlargement: "Monitoring #12: 2 more accounts". */
+export function enlargementCharge(id: number, added: number) {
+  return {
+    descriptionEn: `Monitoring #${id}: ${added} more ${pluralEn(added, 'account', 'accounts')}`,
+    descriptionRu: `Мониторинг №${id}: ещё ${added} ${pluralRu(added, 'счёт', 'счёта', 'счетов')}`,
+  };
+}
+
+type Summary = {
+  gain: number;
+  maxDrawdown: number;
+  profit: number;
+  trades: number;
+  computedAt: Date;
+};
+
+export function createMonitoringService({ db, config, now }: ServiceDeps, reads: MonitoringReads) {
   const secret = config.monitoring.secretKey;
 
-  /** A fresh activation key: what its owner copies, its hash, and its sealed form. */
-  function newKey() {
-    const key = `mk_${randomBytes(24).toString('base64url')}`;
-    return { key, keyHash: hashActivationKey(key), keySealed: sealSecret(secret, key) };
-  }
+  const newKey = () => newActivationKey(secret);
 
   const toSubscription = (row: SubscriptionRow, used: number): Subscription => ({
     id: row.id,
@@ -57,7 +92,7 @@ export function createMonitoringService({ db, config, now }: ServiceDeps) {
     active: isRunning(row, now()),
   });
 
-  const toAccount = (row: AccountRow): MonitoringAccount => ({
+  const toAccount = (row: AccountRow, summary: Summary | null = null): MonitoringAccount => ({
     id: row.id,
     monitoring_id: row.monitoringId,
     subscription_id: row.subscriptionId,
@@ -67,8 +102,82 @@ export function createMonitoringService({ db, config, now }: ServiceDeps) {
     email: row.email,
     created_at: row.createdAt.toISOString(),
     is_public: row.isPublic,
+    hide_login: row.hideLogin,
+    hide_broker: row.hideBroker,
+    hide_money: row.hideMoney,
+    hide_positions: row.hidePositions,
+    hide_history: row.hideHistory,
+    time_zone: row.timeZone,
     views: row.views,
+    server: row.server,
+    company: row.company,
+    currency: row.currency,
+    leverage: row.leverage,
+    ea_version: row.eaVersion,
+    last_data_at: row.lastDataAt?.toISOString() ?? null,
+    terminal_connected: row.terminalConnected,
+    balance: row.balance,
+    equity: row.equity,
+    summary:
+      summary === null
+        ? null
+        : {
+            gain: summary.gain,
+            max_drawdown: summary.maxDrawdown,
+            profit: summary.profit,
+            trades: summary.trades,
+            computed_at: summary.computedAt.toISOString(),
+          },
   });
+
+  /** A paid plan's change in the caller's (idempotent) transaction: charged, audited, answered. */
+  async function paidChange(
+    tx: Tx,
+    userId: number,
+    row: SubscriptionRow,
+    change: {
+      action: 'monitoring.extend' | 'monitoring.enlarge';
+      amountCents: number;
+      values: Parameters<typeof repo.updateSubscription>[2];
+      details: Record<string, unknown>;
+      description: { descriptionEn: string; descriptionRu: string };
+      message: string;
+    },
+  ): Promise<Outcome<SubscribedResponse>> {
+    const charged = await billing.charge(tx, {
+      userId,
+      amountCents: change.amountCents,
+      ...change.description,
+    });
+    const updated = await repo.updateSubscription(tx, row.id, change.values);
+    await auditRepository.insert(tx, {
+      actorId: userId,
+      action: change.action,
+      subjectType: 'monitoring_subscription',
+      subjectId: String(row.id),
+      targetUserId: userId,
+      details: {
+        ...change.details,
+        price: centsToDollars(change.amountCents),
+        charge_id: charged.chargeId,
+      },
+    });
+    return {
+      status: 200,
+      body: {
+        subscription: toSubscription(updated, await repo.accountsIn(tx, row.id)),
+        charged: centsToDollars(change.amountCents),
+        balance: centsToDollars(charged.balanceCents),
+        message: change.message,
+      },
+    };
+  }
+
+  async function ownPaid(tx: Tx, userId: number, id: number) {
+    const row = await ownSubscription(userId, id, tx, true);
+    if (row.plan === 'free') throw new AppError(409, 'MONITORING_FREE_FIXED');
+    return row;
+  }
 
   async function ownSubscription(
     userId: number,
@@ -187,6 +296,70 @@ export function createMonitoringService({ db, config, now }: ServiceDeps) {
       return { subscriptions: rows.map((r) => toSubscription(r.subscription, r.used)) };
     },
 
+    /**
+     * More months for a paid subscription at its account count (the period discounts apply); an
+     * ended one runs again from now, a running one from its end. The expiry warnings start over.
+     */
+    async extend(
+      tx: Tx,
+      userId: number,
+      id: number,
+      input: ExtendRequest,
+    ): Promise<Outcome<SubscribedResponse>> {
+      const row = await ownPaid(tx, userId, id);
+      const price = monitoringPrice({
+        accounts: row.accounts,
+        months: input.months,
+        accountMonthCents: await repo.accountMonthCents(tx),
+        discounts: await repo.discounts(tx),
+      });
+      const at = now();
+      const from = isRunning(row, at) ? row.endsAt! : at;
+      const endsAt = addMonths(from, input.months);
+      return paidChange(tx, userId, row, {
+        action: 'monitoring.extend',
+        amountCents: price.totalCents,
+        values: { endsAt, warned3dAt: null, warned1dAt: null },
+        details: {
+          months: input.months,
+          discount_percent: price.discountPercent,
+          ends_at: endsAt.toISOString(),
+          previous_ends_at: row.endsAt?.toISOString() ?? null,
+        },
+        description: extensionCharge(row.id, input.months),
+        message: 'The subscription has been extended',
+      });
+    },
+
+    /** More accounts for a running paid subscription, the added ones paid for the days left. */
+    async enlarge(
+      tx: Tx,
+      userId: number,
+      id: number,
+      input: EnlargeRequest,
+    ): Promise<Outcome<SubscribedResponse>> {
+      const row = await ownPaid(tx, userId, id);
+      const at = now();
+      if (!isRunning(row, at)) throw new AppError(409, 'MONITORING_SUBSCRIPTION_ENDED');
+      if (input.accounts <= row.accounts)
+        throw fieldError(422, 'accounts', 'MONITORING_NOT_LARGER');
+      const added = input.accounts - row.accounts;
+      const amountCents = enlargementPriceCents(
+        added,
+        await repo.accountMonthCents(tx),
+        at,
+        row.endsAt!,
+      );
+      return paidChange(tx, userId, row, {
+        action: 'monitoring.enlarge',
+        amountCents,
+        values: { accounts: input.accounts },
+        details: { accounts: input.accounts, previous_accounts: row.accounts },
+        description: enlargementCharge(row.id, added),
+        message: 'The subscription has been enlarged',
+      });
+    },
+
     async revealKey(userId: number, id: number): Promise<{ key: string }> {
       const row = await ownSubscription(userId, id);
       return { key: openSecret(secret, row.keySealed) };
@@ -211,7 +384,8 @@ export function createMonitoringService({ db, config, now }: ServiceDeps) {
     },
 
     async accounts(userId: number): Promise<{ accounts: MonitoringAccount[] }> {
-      return { accounts: (await repo.accounts(db, userId)).map(toAccount) };
+      const rows = await repo.accounts(db, userId);
+      return { accounts: rows.map((r) => toAccount(r.account, r.summary)) };
     },
 
     /**
@@ -236,7 +410,7 @@ export function createMonitoringService({ db, config, now }: ServiceDeps) {
           const row = await repo.insertAccount(tx, {
             subscriptionId: subscription.id,
             userId,
-            monitoringId: randomBytes(12).toString('base64url'),
+            monitoringId: newMonitoringId(),
             login: Number(input.login),
             platform: input.platform,
             name: input.name,
@@ -254,32 +428,47 @@ export function createMonitoringService({ db, config, now }: ServiceDeps) {
     async updateAccount(
       userId: number,
       id: number,
-      input: { name?: string; email?: string },
+      input: UpdateAccountRequest,
     ): Promise<MonitoringAccount> {
-      const changes = {
-        ...(input.name === undefined ? {} : { name: input.name }),
-        ...(input.email === undefined ? {} : { email: input.email }),
-      };
-      const row =
-        Object.keys(changes).length > 0
-          ? await repo.updateAccount(db, userId, id, changes)
-          : await repo.account(db, userId, id);
+      const changes = Object.fromEntries(
+        Object.entries({
+          name: input.name,
+          email: input.email,
+          isPublic: input.is_public,
+          hideLogin: input.hide_login,
+          hideBroker: input.hide_broker,
+          hideMoney: input.hide_money,
+          hidePositions: input.hide_positions,
+          hideHistory: input.hide_history,
+          timeZone: input.time_zone,
+        }).filter(([, value]) => value !== undefined),
+      );
+      if (Object.keys(changes).length > 0 && !(await repo.updateAccount(db, userId, id, changes)))
+        throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
+      // the account as the list shows it, with its stored summary
+      const [row] = await repo.accountsWithSummary(
+        db,
+        and(eq(monitoringAccounts.id, id), eq(monitoringAccounts.userId, userId)),
+      );
       if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
-      return toAccount(row);
+      return toAccount(row.account, row.summary);
     },
 
     /**
-     * An account's figures, computed now from what its publisher stored (the debounced job that
-     * will keep them ready is still to come).
+     * An account's figures: the whole history as the statistics job stored them, else (not yet
+     * computed, or a range asked for) computed now from what its publisher stored.
      */
     async statistics(userId: number, id: number, range: { from?: string; to?: string }) {
       const row = await repo.account(db, userId, id);
       if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
-      const figures = await accountStatistics(db, row, now());
-      return statisticsResponse(row, figures, {
-        from: range.from === undefined ? undefined : Date.parse(range.from),
-        to: range.to === undefined ? undefined : Date.parse(range.to),
-      });
+      return reads.statistics(row, range);
+    },
+
+    /** One of the reader's accounts (404 otherwise): what the owner's reads start from. */
+    async ownAccount(userId: number, id: number): Promise<AccountRow> {
+      const row = await repo.account(db, userId, id);
+      if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
+      return row;
     },
 
     async deleteAccount(userId: number, id: number): Promise<void> {

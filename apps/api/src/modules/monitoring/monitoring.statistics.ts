@@ -1,5 +1,7 @@
 import {
+  CHART_POINTS_MAX,
   computeStatistics,
+  type ChartResponse,
   periodTable,
   type StatDeal,
   type StatSnapshot,
@@ -8,7 +10,13 @@ import {
 } from '@tradehost/contracts';
 import { asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { monitoringDeals, monitoringEquity } from '../../db/schema/index.ts';
+import {
+  monitoringAccounts,
+  monitoringDeals,
+  monitoringEquity,
+  monitoringStatistics,
+} from '../../db/schema/index.ts';
+import { isForeignKeyViolation } from '../../lib/errors.ts';
 import type { AccountRow } from './monitoring.repository.ts';
 
 /**
@@ -123,4 +131,125 @@ export function statisticsResponse(
     monthly: periodTable(s, 'month', account.timeZone, range),
     last_data_at: account.lastDataAt?.toISOString() ?? null,
   };
+}
+
+type ChartPoint = ChartResponse['points'][number];
+
+/**
+ * The growth and drawdown charts' points: per event of the gain index, its gain, balance,
+ * equity, and the fall from the previous peak (the equity drawdown's measure, so its deepest
+ * point is the equity drawdown figure). A history longer than
+ * CHART_POINTS_MAX is thinned into buckets, each keeping its first point and its deepest
+ * drawdown, so the chart's shape and its worst moment survive.
+ */
+export function chartOf(s: Statistics): ChartPoint[] {
+  // as the equity drawdown measures it: the index, then the index moved by equity, each against
+  // the peak of both so far
+  let peak = 0;
+  const all: ChartPoint[] = s.index.map((p) => {
+    let drawdown = 0;
+    for (const value of [p.index, p.equityIndex]) {
+      peak = Math.max(peak, value);
+      if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
+    }
+    return {
+      time: new Date(p.time).toISOString(),
+      // the moment asked for ends at the gain figure (equity, not only closed results)
+      gain: p.now ? s.gain : p.index - 1,
+      balance: p.balance,
+      equity: p.equity,
+      drawdown,
+    };
+  });
+  if (all.length <= CHART_POINTS_MAX) return all;
+  const buckets = Math.floor(CHART_POINTS_MAX / 2);
+  const size = Math.ceil(all.length / buckets);
+  const kept: ChartPoint[] = [];
+  for (let start = 0; start < all.length; start += size) {
+    const bucket = all.slice(start, start + size);
+    const first = bucket[0]!;
+    const deepest = bucket.reduce((a, b) => (b.drawdown > a.drawdown ? b : a));
+    kept.push(first);
+    if (deepest !== first) kept.push(deepest);
+  }
+  const last = all.at(-1)!;
+  if (kept.at(-1) !== last) kept.push(last);
+  return kept;
+}
+
+/** The statistics of the public page when its owner hides money figures: percentages only. */
+export function withoutMoney(r: StatisticsResponse): StatisticsResponse {
+  return {
+    ...r,
+    currency: null,
+    deposits: null,
+    withdrawals: null,
+    profit: null,
+    balance: null,
+    equity: null,
+    drawdown_money: null,
+    absolute_drawdown: null,
+    trades: {
+      ...r.trades,
+      average_win: null,
+      average_loss: null,
+      expectancy: null,
+      best: null,
+      worst: null,
+      longest_win_streak: { count: r.trades.longest_win_streak.count, money: null },
+      longest_loss_streak: { count: r.trades.longest_loss_streak.count, money: null },
+    },
+    daily: r.daily.map((row) => ({ ...row, profit: null })),
+    monthly: r.monthly.map((row) => ({ ...row, profit: null })),
+  };
+}
+
+/**
+ * What the statistics job does for one account: compute its figures over the whole history and
+ * store them with the list's summary and the chart. An account deleted meanwhile stores nothing.
+ */
+export async function storeStatistics(db: Executor, accountId: number, now: Date) {
+  const [account] = await db
+    .select()
+    .from(monitoringAccounts)
+    .where(eq(monitoringAccounts.id, accountId));
+  if (!account) return false;
+  const s = await accountStatistics(db, account, now);
+  const row = {
+    accountId,
+    computedAt: now,
+    gain: s.gain,
+    maxDrawdown: s.maxDrawdown,
+    profit: s.profit,
+    trades: s.trades.count,
+    figures: statisticsResponse(account, s, {}),
+    chart: chartOf(s),
+  };
+  try {
+    await db
+      .insert(monitoringStatistics)
+      .values(row)
+      .onConflictDoUpdate({ target: monitoringStatistics.accountId, set: row });
+  } catch (error) {
+    // the account was deleted while its figures were computed
+    if (isForeignKeyViolation(error)) return false;
+    throw error;
+  }
+  return true;
+}
+
+/**
+ * One stored part of an account's figures (the statistics response or the chart), if the job
+ * has computed them: only that column is read, not the other document beside it.
+ */
+export async function storedStatistics(
+  db: Executor,
+  accountId: number,
+  part: 'figures' | 'chart',
+): Promise<unknown> {
+  const [row] = await db
+    .select({ value: monitoringStatistics[part] })
+    .from(monitoringStatistics)
+    .where(eq(monitoringStatistics.accountId, accountId));
+  return row?.value;
 }

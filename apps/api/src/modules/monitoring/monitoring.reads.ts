@@ -1,0 +1,268 @@
+import { createHash, createHmac } from 'node:crypto';
+import {
+  pipSize,
+  type ChartResponse,
+  type MonitoringTrade,
+  type Page,
+  type PositionsResponse,
+  type PublicAccountResponse,
+  type StatisticsResponse,
+} from '@tradehost/contracts';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+import { utcDay } from './monitoring.jobs.ts';
+import { monitoringRepository as repo, type AccountRow } from './monitoring.repository.ts';
+import {
+  accountStatistics,
+  chartOf,
+  statisticsResponse,
+  storedStatistics,
+  withoutMoney,
+} from './monitoring.statistics.ts';
+
+/**
+ * What an account shows, to its owner and (less what the owner hid) on its public page: the
+ * statistics and the chart as the job stored them, the closed trades (one indexed query, paged,
+ * or all as CSV), the open positions of the latest snapshot.
+ */
+
+interface TradeRow {
+  position_id: string;
+  symbol: string;
+  type: 'buy' | 'sell';
+  digits: number;
+  open_time: Date | string;
+  close_time: Date | string;
+  volume: number;
+  open_price: number;
+  close_price: number;
+  result: number;
+  total: string;
+  [key: string]: unknown;
+}
+
+const iso = (at: Date | string) => new Date(at).toISOString();
+
+export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
+  /**
+   * The closed trades, newest first: the buy and sell deals of a position once its closing
+   * volume has reached its opening volume (closedTrades of the statistics, in SQL).
+   */
+  async function tradeRows(accountId: number, limit: number | null, offset: number) {
+    const { rows } = await db.execute<TradeRow>(sql`
+      select position_id::text, symbol, type, digits, open_time, close_time, volume, open_price,
+        close_price, result, count(*) over () as total
+      from (
+        select position_id,
+          (array_agg(symbol order by time, ticket) filter (where entry = 'in'))[1] as symbol,
+          (array_agg(type order by time, ticket) filter (where entry = 'in'))[1] as type,
+          (array_agg(digits order by time, ticket) filter (where entry = 'in'))[1] as digits,
+          min(time) filter (where entry = 'in') as open_time,
+          max(time) filter (where entry <> 'in') as close_time,
+          sum(volume) filter (where entry = 'in') as volume,
+          sum(volume) filter (where entry <> 'in') as closed,
+          sum(price * volume) filter (where entry = 'in')
+            / nullif(sum(volume) filter (where entry = 'in'), 0) as open_price,
+          sum(price * volume) filter (where entry <> 'in')
+            / nullif(sum(volume) filter (where entry <> 'in'), 0) as close_price,
+          sum(profit + swap + commission + fee) as result
+        from monitoring_deals
+        where account_id = ${accountId} and type in ('buy', 'sell')
+        group by position_id) p
+      where open_time is not null and close_time is not null and closed + 1e-9 >= volume
+      order by close_time desc, length(position_id::text) desc, position_id::text desc
+      limit ${limit ?? sql.raw('all')} offset ${offset}`);
+    const total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+    const trades: MonitoringTrade[] = rows.map((r) => {
+      const sign = r.type === 'buy' ? 1 : -1;
+      const openPrice = r.open_price ?? 0;
+      const closePrice = r.close_price ?? 0;
+      return {
+        position_id: r.position_id,
+        symbol: r.symbol,
+        direction: r.type === 'buy' ? 'long' : 'short',
+        open_time: iso(r.open_time),
+        close_time: iso(r.close_time),
+        volume: r.volume,
+        open_price: openPrice,
+        close_price: closePrice,
+        result: r.result,
+        pips: ((closePrice - openPrice) * sign) / pipSize(r.digits),
+      };
+    });
+    return { trades, total };
+  }
+
+  async function statistics(
+    account: AccountRow,
+    range: { from?: string; to?: string } = {},
+  ): Promise<StatisticsResponse> {
+    const last = account.lastDataAt?.toISOString() ?? null;
+    if (range.from === undefined && range.to === undefined) {
+      const stored = await storedStatistics(db, account.id, 'figures');
+      if (stored) return { ...(stored as StatisticsResponse), last_data_at: last };
+    }
+    const figures = await accountStatistics(db, account, now());
+    return statisticsResponse(account, figures, {
+      from: range.from === undefined ? undefined : Date.parse(range.from),
+      to: range.to === undefined ? undefined : Date.parse(range.to),
+    });
+  }
+
+  async function chart(account: AccountRow): Promise<ChartResponse> {
+    const stored = await storedStatistics(db, account.id, 'chart');
+    if (stored) return { points: stored as ChartResponse['points'] };
+    return { points: chartOf(await accountStatistics(db, account, now())) };
+  }
+
+  async function trades(
+    account: AccountRow,
+    paging: { page: number; per_page: number },
+  ): Promise<Page<MonitoringTrade>> {
+    const offset = (paging.page - 1) * paging.per_page;
+    const { trades: data, total } = await tradeRows(account.id, paging.per_page, offset);
+    return { data, meta: { page: paging.page, per_page: paging.per_page, total } };
+  }
+
+  function positions(account: AccountRow): PositionsResponse {
+    return {
+      at: account.lastDataAt?.toISOString() ?? null,
+      positions: account.positions as PositionsResponse['positions'],
+    };
+  }
+
+  /** Every closed trade as CSV (RFC 4180: quoted where needed, CRLF), newest first. */
+  async function tradesCsv(account: AccountRow): Promise<string> {
+    const { trades: all } = await tradeRows(account.id, null, 0);
+    const header = [
+      'position',
+      'symbol',
+      'direction',
+      'open_time',
+      'close_time',
+      'volume',
+      'open_price',
+      'close_price',
+      'pips',
+      `result_${account.currency ?? ''}`.replace(/_$/, ''),
+    ];
+    const cell = (value: string | number | null) => {
+      const text = String(value ?? '');
+      return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    };
+    const lines = all.map((t) =>
+      [
+        t.position_id,
+        t.symbol,
+        t.direction,
+        t.open_time,
+        t.close_time,
+        t.volume,
+        t.open_price,
+        t.close_price,
+        Math.round(t.pips * 10) / 10,
+        t.result,
+      ]
+        .map(cell)
+        .join(','),
+    );
+    return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+  }
+
+  /** A public account, or the same 404 for a private and a missing one. */
+  async function publicAccount(monitoringId: string): Promise<AccountRow> {
+    const row = await repo.byMonitoringId(db, monitoringId);
+    if (!row || !row.isPublic) throw new AppError(404, 'MONITORING_PUBLIC_NOT_FOUND');
+    return row;
+  }
+
+  /**
+   * Counts a visit once per visitor a day: the visitor is an HMAC of the day's salt over the
+   * address and the browser, so no address is kept and yesterday's hashes cannot be matched.
+   */
+  async function countView(account: AccountRow, visitor: { ip: string; agent: string }) {
+    const day = utcDay(now());
+    const salt = createHmac('sha256', secret).update(`views ${day}`).digest();
+    const hash = createHash('sha256')
+      .update(salt)
+      .update(`${visitor.ip}\n${visitor.agent}`)
+      .digest('base64url');
+    const { rows } = await db.execute<{ views: number }>(sql`
+      with seen as (
+        insert into monitoring_views (account_id, day, visitor)
+        values (${account.id}, ${day}, ${hash}) on conflict do nothing returning account_id)
+      update monitoring_accounts set views = views + 1
+      where id in (select account_id from seen) returning views`);
+    return rows[0]?.views ?? account.views;
+  }
+
+  return {
+    statistics,
+    chart,
+    trades,
+    positions,
+    tradesCsv,
+    publicAccount,
+
+    /** The public page's account and figures, less what the owner hid; counts the visit. */
+    async publicPage(
+      monitoringId: string,
+      visitor: { ip: string; agent: string },
+    ): Promise<PublicAccountResponse> {
+      const row = await publicAccount(monitoringId);
+      const views = await countView(row, visitor);
+      const figures = await statistics(row);
+      return {
+        account: {
+          monitoring_id: row.monitoringId,
+          name: row.name,
+          platform: row.platform,
+          login: row.hideLogin ? null : row.login,
+          company: row.hideBroker ? null : row.company,
+          server: row.hideBroker ? null : row.server,
+          currency: row.hideMoney ? null : row.currency,
+          leverage: row.leverage,
+          trade_mode: row.tradeMode,
+          created_at: row.createdAt.toISOString(),
+          last_data_at: row.lastDataAt?.toISOString() ?? null,
+          terminal_connected: row.terminalConnected,
+          views,
+          time_zone: row.timeZone,
+          shows_money: !row.hideMoney,
+          shows_positions: !row.hidePositions,
+          shows_history: !row.hideHistory,
+        },
+        statistics: row.hideMoney ? withoutMoney(figures) : figures,
+      };
+    },
+
+    async publicChart(monitoringId: string): Promise<ChartResponse> {
+      const row = await publicAccount(monitoringId);
+      const { points } = await chart(row);
+      return row.hideMoney
+        ? { points: points.map((p) => ({ ...p, balance: null, equity: null })) }
+        : { points };
+    },
+
+    async publicTrades(monitoringId: string, paging: { page: number; per_page: number }) {
+      const row = await publicAccount(monitoringId);
+      if (row.hideHistory) throw new AppError(404, 'MONITORING_PUBLIC_NOT_FOUND');
+      const page = await trades(row, paging);
+      return row.hideMoney
+        ? { ...page, data: page.data.map((t) => ({ ...t, result: null })) }
+        : page;
+    },
+
+    async publicPositions(monitoringId: string): Promise<PositionsResponse> {
+      const row = await publicAccount(monitoringId);
+      if (row.hidePositions) throw new AppError(404, 'MONITORING_PUBLIC_NOT_FOUND');
+      const open = positions(row);
+      return row.hideMoney
+        ? { ...open, positions: open.positions.map((p) => ({ ...p, profit: null, swap: null })) }
+        : open;
+    },
+  };
+}
+
+export type MonitoringReads = ReturnType<typeof createMonitoringReads>;

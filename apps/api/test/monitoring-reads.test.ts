@@ -1,0 +1,310 @@
+import { closedTrades, statDealOf, type IngestDeal } from '@tradehost/contracts';
+import { describe, expect, it } from 'vitest';
+import { fieldRefusal, quickUser, refusal, useTestApp } from './helpers.ts';
+import {
+  at,
+  DEALS,
+  handComputedHistory,
+  hello,
+  HELLO,
+  publisherOf,
+  send,
+  snapshot,
+  SNAPSHOT,
+} from './monitoring-fixtures.ts';
+
+const t = useTestApp();
+const ACCOUNT = (id: number) => `/api/user/monitoring/accounts/${id}`;
+const PUBLIC = (monitoringId: string) => `/api/monitoring/${monitoringId}`;
+/** The hand-computed history's gain with the snapshot's equity of 1090.5 at the end. */
+const GAIN = 1.093 * 0.9 * 1.0905 - 1;
+
+/** A publisher that has sent the hand-computed history, a hello and a snapshot with a position. */
+async function published(login: number) {
+  const publisher = await publisherOf(t, login);
+  await send(t, HELLO, publisher.key, hello({ login }));
+  await send(t, DEALS, publisher.key, { login, deals: handComputedHistory() });
+  await send(
+    t,
+    SNAPSHOT,
+    publisher.key,
+    snapshot({
+      login,
+      time: at(6),
+      balance: 1082.99,
+      equity: 1090.5,
+      positions: [
+        {
+          ticket: 400,
+          symbol: 'GBPUSD',
+          type: 'buy',
+          volume: 0.5,
+          open_time: at(6, 9),
+          open_price: 1.25,
+          current_price: 1.2515,
+          sl: 1.24,
+          tp: 1.27,
+          profit: 75,
+          swap: -1.5,
+        },
+      ],
+    }),
+  );
+  return publisher;
+}
+
+const get = (path: string, token?: string, headers: Record<string, string> = {}) =>
+  t.api.get(path, { ...(token ? { token } : {}), headers });
+const patch = (id: number, body: object, who: { token: string }) =>
+  t.api.request('PATCH', ACCOUNT(id), { body, token: who.token });
+const remove = (id: number, who: { token: string }) =>
+  t.api.request('DELETE', ACCOUNT(id), { token: who.token });
+
+describe('the stored figures', () => {
+  it('the statistics job stores what the read computes: the list shows its summary', async () => {
+    const { user, account } = await published(20_001);
+    const list = await get('/api/user/monitoring/accounts', user.token);
+    expect(list.body.accounts[0]).toMatchObject({
+      id: account.id,
+      summary: null,
+      currency: 'USD',
+      server: 'Broker-Live',
+      terminal_connected: true,
+      balance: 1082.99,
+      equity: 1090.5,
+    });
+    expect(list.body.accounts[0].last_data_at).not.toBeNull();
+
+    const live = await get(`${ACCOUNT(account.id)}/statistics`, user.token);
+    expect(await t.app.monitoringJobs.recompute(account.id)).toBe(true);
+    const stored = await get(`${ACCOUNT(account.id)}/statistics`, user.token);
+    // the same figures, but for the two that run with the clock (computed a moment apart)
+    const still = (body: typeof live.body) => ({
+      ...body,
+      daily_gain: null,
+      monthly_gain: null,
+      trades: { ...body.trades, trades_per_week: null },
+      ratios: { ...body.ratios, activity: null },
+    });
+    expect(still(stored.body)).toEqual(still(live.body));
+    for (const figure of ['daily_gain', 'monthly_gain'] as const)
+      expect(stored.body[figure]).toBeCloseTo(live.body[figure], 6);
+    expect(stored.body.trades.trades_per_week).toBeCloseTo(live.body.trades.trades_per_week, 6);
+
+    const after = await get('/api/user/monitoring/accounts', user.token);
+    expect(after.body.accounts[0].summary).toMatchObject({ trades: 3 });
+    // the open position's floating profit counts: 1.093 x 0.9 x 1090.5 / 1000 - 1
+    expect(after.body.accounts[0].summary.gain).toBeCloseTo(GAIN, 10);
+    expect(after.body.accounts[0].summary.profit).toBeCloseTo(-16.3, 10);
+    expect(after.body.accounts[0].summary.max_drawdown).toBeCloseTo(0.1, 10);
+
+    // a deleted account's job stores nothing
+    await remove(account.id, user);
+    expect(await t.app.monitoringJobs.recompute(account.id)).toBe(false);
+  });
+
+  it('the chart: gain, balance and equity per event, and the drawdown from the peak', async () => {
+    const { user, account } = await published(20_002);
+    const chart = await get(`${ACCOUNT(account.id)}/chart`, user.token);
+    expect(chart.status).toBe(200);
+    const points = chart.body.points as Array<{ gain: number; drawdown: number; time: string }>;
+    expect(points[0]).toMatchObject({ time: at(0), gain: 0, balance: 1000, drawdown: 0 });
+    const statistics = await get(`${ACCOUNT(account.id)}/statistics`, user.token);
+    expect(points.at(-1)!.gain).toBeCloseTo(GAIN, 10);
+    // the chart's deepest point is the equity drawdown figure
+    expect(Math.max(...points.map((p) => p.drawdown))).toBeCloseTo(
+      statistics.body.equity_drawdown,
+      12,
+    );
+    expect(statistics.body.equity_drawdown).toBeGreaterThan(statistics.body.max_drawdown);
+    await t.app.monitoringJobs.recompute(account.id);
+    // stored, the same points but the last one's moment (now, a moment later)
+    const stored = (await get(`${ACCOUNT(account.id)}/chart`, user.token)).body.points;
+    expect(stored.slice(0, -1)).toEqual(points.slice(0, -1));
+    expect({ ...stored.at(-1), time: null }).toEqual({ ...points.at(-1), time: null });
+  });
+});
+
+describe('trades, positions and CSV', () => {
+  it('the closed trades, newest first, paged, as the statistics group them', async () => {
+    const { user, account } = await published(20_101);
+    const page = await get(`${ACCOUNT(account.id)}/trades?per_page=2`, user.token);
+    expect(page.status).toBe(200);
+    expect(page.body.meta).toEqual({ page: 1, per_page: 2, total: 3 });
+    expect(page.body.data.map((d: { position_id: string }) => d.position_id)).toEqual([
+      '300',
+      '200',
+    ]);
+    const second = await get(`${ACCOUNT(account.id)}/trades?per_page=2&page=2`, user.token);
+    expect(second.body.data).toHaveLength(1);
+
+    // the SQL grouping gives what closedTrades of the statistics module gives
+    const deals = (handComputedHistory() as IngestDeal[]).map(statDealOf);
+    const expected = closedTrades(deals).reverse();
+    const all = (await get(`${ACCOUNT(account.id)}/trades?per_page=100`, user.token)).body.data;
+    expect(all).toHaveLength(expected.length);
+    all.forEach((trade: Record<string, number | string>, i: number) => {
+      const e = expected[i]!;
+      expect(trade).toMatchObject({
+        position_id: e.positionId,
+        symbol: e.symbol,
+        direction: e.direction,
+        open_time: new Date(e.openTime).toISOString(),
+        close_time: new Date(e.closeTime).toISOString(),
+        volume: e.volume,
+      });
+      expect(trade.result).toBeCloseTo(e.result, 9);
+      expect(trade.pips).toBeCloseTo(e.pips, 9);
+      expect(trade.open_price).toBeCloseTo(e.openPrice, 12);
+    });
+  });
+
+  it('CSV of every trade, and the open positions of the latest snapshot', async () => {
+    const { user, account } = await published(20_102);
+    const csv = await get(`${ACCOUNT(account.id)}/trades.csv`, user.token);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain('trades-20102.csv');
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'position,symbol,direction,open_time,close_time,volume,open_price,close_price,pips,result_USD',
+    );
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(
+      /^300,EURUSD,long,2026-01-10T09:00:00.000Z,2026-01-10T15:00:00.000Z,1,1.1,1.1005,5,50$/,
+    );
+
+    const positions = await get(`${ACCOUNT(account.id)}/positions`, user.token);
+    expect(positions.body.positions).toEqual([
+      expect.objectContaining({ ticket: 400, symbol: 'GBPUSD', profit: 75, swap: -1.5 }),
+    ]);
+    expect(positions.body.at).not.toBeNull();
+
+    const stranger = await quickUser(t);
+    for (const path of ['trades', 'trades.csv', 'positions', 'chart'])
+      expect((await get(`${ACCOUNT(account.id)}/${path}`, stranger.token)).status).toBe(404);
+  });
+});
+
+describe('settings and the public page', () => {
+  it('settings change together; a bad time zone is refused and changes nothing', async () => {
+    const { user, account } = await publisherOf(t, 20_201);
+    expect(account).toMatchObject({ is_public: false, hide_login: true, time_zone: 'UTC' });
+    const bad = await patch(account.id, { is_public: true, time_zone: 'Mars/Olympus' }, user);
+    expect(bad).toMatchObject({
+      status: 422,
+      body: fieldRefusal('time_zone', 'MONITORING_TIME_ZONE_INVALID'),
+    });
+    expect((await get(PUBLIC(account.monitoring_id))).status).toBe(404);
+    const good = await patch(
+      account.id,
+      { is_public: true, hide_money: true, time_zone: 'Europe/Moscow' },
+      user,
+    );
+    expect(good.body.account).toMatchObject({
+      is_public: true,
+      hide_money: true,
+      time_zone: 'Europe/Moscow',
+    });
+  });
+
+  it('private, missing and hidden parts are 404 in the same words', async () => {
+    const { user, account } = await published(20_301);
+    const missing = await get(PUBLIC('AAAAAAAAAAAAAAAA'));
+    const private_ = await get(PUBLIC(account.monitoring_id));
+    expect(missing).toMatchObject({ status: 404, body: refusal('MONITORING_PUBLIC_NOT_FOUND') });
+    expect(private_.body).toEqual(missing.body);
+    expect((await get(PUBLIC('not an id'))).status).toBe(404);
+
+    await patch(account.id, { is_public: true, hide_history: true, hide_positions: true }, user);
+    expect((await get(PUBLIC(account.monitoring_id))).status).toBe(200);
+    expect((await get(`${PUBLIC(account.monitoring_id)}/trades`)).body).toEqual(missing.body);
+    expect((await get(`${PUBLIC(account.monitoring_id)}/positions`)).body).toEqual(missing.body);
+    expect((await get(`${PUBLIC(account.monitoring_id)}/chart`)).status).toBe(200);
+
+    await remove(account.id, user);
+    expect((await get(PUBLIC(account.monitoring_id))).body).toEqual(missing.body);
+  });
+
+  it('hidden money shows percentages only; the login is hidden by default, the broker on request', async () => {
+    const { user, account } = await published(20_302);
+    await patch(account.id, { is_public: true, hide_money: true, hide_broker: true }, user);
+    const page = await get(PUBLIC(account.monitoring_id));
+    expect(page.body.account).toMatchObject({
+      name: 'Main',
+      login: null,
+      company: null,
+      server: null,
+      currency: null,
+      shows_money: false,
+    });
+    const s = page.body.statistics;
+    expect(s.gain).toBeCloseTo(GAIN, 10);
+    expect(s.max_drawdown).toBeCloseTo(0.1, 10);
+    for (const money of [
+      s.balance,
+      s.equity,
+      s.profit,
+      s.deposits,
+      s.withdrawals,
+      s.drawdown_money,
+      s.absolute_drawdown,
+      s.trades.best,
+      s.trades.worst,
+      s.trades.average_win,
+      s.trades.longest_win_streak.money,
+      ...s.daily.map((d: { profit: number | null }) => d.profit),
+    ])
+      expect(money).toBeNull();
+    expect(s.trades.count).toBe(3);
+    expect(JSON.stringify(page.body)).not.toContain('1090.5');
+
+    const chart = await get(`${PUBLIC(account.monitoring_id)}/chart`);
+    expect(
+      chart.body.points.every(
+        (p: { balance: null; equity: null }) => p.balance === null && p.equity === null,
+      ),
+    ).toBe(true);
+    const trades = await get(`${PUBLIC(account.monitoring_id)}/trades`);
+    expect(trades.body.data.map((d: { result: null }) => d.result)).toEqual([null, null, null]);
+    const positions = await get(`${PUBLIC(account.monitoring_id)}/positions`);
+    expect(positions.body.positions[0]).toMatchObject({
+      symbol: 'GBPUSD',
+      profit: null,
+      swap: null,
+    });
+
+    // shown again, the figures are there
+    await patch(account.id, { hide_money: false, hide_login: false, hide_broker: false }, user);
+    const open = await get(PUBLIC(account.monitoring_id));
+    expect(open.body.account).toMatchObject({
+      login: 20_302,
+      server: 'Broker-Live',
+      currency: 'USD',
+    });
+    const owner = await get(`${ACCOUNT(account.id)}/statistics`, user.token);
+    expect(open.body.statistics.balance).toBe(owner.body.balance);
+    expect(open.body.statistics.equity).toBe(1090.5);
+  });
+
+  it('counts a visitor once a day (another browser is another visitor), and keeps no address', async () => {
+    const { user, account } = await published(20_303);
+    await patch(account.id, { is_public: true }, user);
+    const visit = (agent: string) =>
+      get(PUBLIC(account.monitoring_id), undefined, { 'user-agent': agent });
+    expect((await visit('Browser A')).body.account.views).toBe(1);
+    expect((await visit('Browser A')).body.account.views).toBe(1);
+    expect((await visit('Browser B')).body.account.views).toBe(2);
+    t.clock.advance(24 * 3600_000);
+    expect((await visit('Browser A')).body.account.views).toBe(3);
+    t.clock.advance(-24 * 3600_000);
+    const { rows } = await t.sql.query(
+      'select visitor from monitoring_views where account_id = $1',
+      [account.id],
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(row.visitor).not.toContain('127.0.0.1');
+    const list = await get('/api/user/monitoring/accounts', user.token);
+    expect(list.body.accounts[0].views).toBe(3);
+  });
+});
