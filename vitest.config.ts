@@ -12,6 +12,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'simulator',
+          root: 'packages/simulator',
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
           name: 'api',
           root: 'apps/api',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,0 +1,3 @@
+export * from './history.ts';
+export * from './publisher.ts';
+export * from './terminal.ts';
