@@ -45,7 +45,8 @@ export const signedOutRoutes: RouteObject[] = [
           ...legalRoutes,
           {
             path: 'online-monitoring/:monitoringId',
-            lazy: () => import('../features/monitoring/pages/public-account-page'),
+            lazy: () =>
+              withTexts('monitoring', import('../features/monitoring/pages/public-account-page')),
           },
           { path: '*', ...redirectTo('/') },
         ],
@@ -145,7 +146,8 @@ export const signedInRoutes: RouteObject[] = [
             ...requirePermission('monitoring'),
             children: [
               {
-                lazy: () => import('../features/monitoring/pages/monitoring-layout'),
+                lazy: () =>
+                  withTexts('monitoring', import('../features/monitoring/pages/monitoring-layout')),
                 children: [
                   {
                     index: true,

@@ -11,6 +11,7 @@ const files = import.meta.glob<Messages>(
   [
     '../../locales/en/*.json',
     '!../../locales/en/balance.json',
+    '!../../locales/en/monitoring.json',
     '!../../locales/en/operator.json',
     '!../../locales/en/vps.json',
   ],
@@ -22,7 +23,12 @@ const files = import.meta.glob<Messages>(
  * `loadTexts` and router.tsx), not with the first view.
  */
 const pageTexts = import.meta.glob<Messages>(
-  ['../../locales/en/balance.json', '../../locales/en/operator.json', '../../locales/en/vps.json'],
+  [
+    '../../locales/en/balance.json',
+    '../../locales/en/monitoring.json',
+    '../../locales/en/operator.json',
+    '../../locales/en/vps.json',
+  ],
   { import: 'default' },
 );
 

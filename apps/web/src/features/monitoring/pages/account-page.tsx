@@ -1,18 +1,168 @@
-import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import { PlaceholderPage } from '../../../shared/ui/page/page';
+import type { MonitoringAccount } from '@tradehost/contracts';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { saveFile } from '../../../shared/lib/save-file';
+import { Button } from '../../../shared/ui/form';
+import { useDocumentTitle } from '../../../shared/ui/page/page';
+import { PeriodPicker } from '../../../shared/ui/period-picker/period-picker';
+import {
+  ALL_TIME,
+  type PeriodRange,
+  type PeriodSelection,
+} from '../../../shared/ui/period-picker/period';
+import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
+import {
+  useGetChartQuery,
+  useGetMonitoringAccountsQuery,
+  useGetPositionsQuery,
+  useGetStatisticsQuery,
+  useGetTradesQuery,
+  useLazyGetTradesCsvQuery,
+} from '../api/monitoring-api';
+import { AccountSettings } from '../components/account-settings';
+import { AccountCharts } from '../components/charts';
+import styles from '../components/monitoring.module.css';
+import { PeriodTables } from '../components/period-tables';
+import { PublicAccount } from '../components/public-account';
+import { StatisticsView } from '../components/statistics-view';
+import { PositionsTable, TradesTable } from '../components/trades-table';
+import { useMonitoringFormat } from '../lib/use-monitoring-format';
 
-/** Route module (lazy): one monitored account of the signed-in user, a placeholder for now. */
+/** The figures refresh this often while the page is open (the publisher sends every 10 s). */
+const POLL_MS = 15_000;
+
+/**
+ * Route module (lazy): one account at `/online-monitoring/:monitoringId`. The reader's own shows
+ * everything with its settings; anyone else's is its public page.
+ */
 export function Component() {
-  const { t } = useTranslation('monitoring');
+  const { t } = useMonitoringFormat();
   const { monitoringId = '' } = useParams();
-  const title = t('account.title', { id: monitoringId });
+  const accounts = useGetMonitoringAccountsQuery(undefined, { pollingInterval: POLL_MS });
+  const account = accounts.data?.find((a) => a.monitoring_id === monitoringId);
+  useDocumentTitle(`${account?.name ?? t('account.titleUnknown')} · ${t('title')}`);
+  if (accounts.isError)
+    return (
+      <ErrorState
+        title={t('account.loadFailed')}
+        retryLabel={t('retry')}
+        onRetry={() => void accounts.refetch()}
+      />
+    );
+  if (!accounts.data) return <LoadingState>{t('loading')}</LoadingState>;
+  if (!account) return <PublicAccount monitoringId={monitoringId} />;
+  return <OwnAccount account={account} />;
+}
+
+function OwnAccount({ account }: { account: MonitoringAccount }) {
+  const f = useMonitoringFormat();
+  const { t } = f;
+  const [selection, setSelection] = useState<PeriodSelection>(ALL_TIME);
+  const [range, setRange] = useState<PeriodRange>({});
+  const [page, setPage] = useState(1);
+  const poll = { pollingInterval: POLL_MS, skipPollingIfUnfocused: true };
+  const statistics = useGetStatisticsQuery({ id: account.id }, poll);
+  const ranged = Boolean(range.from || range.to);
+  const tables = useGetStatisticsQuery({ id: account.id, ...range }, { skip: !ranged });
+  // the whole history's tables come with the figures; a range asks for its own
+  const periodFigures = ranged ? tables.data : statistics.data;
+  const chart = useGetChartQuery(account.id, poll);
+  const positions = useGetPositionsQuery(account.id, poll);
+  const trades = useGetTradesQuery({ id: account.id, page }, poll);
+  const [csv, csvState] = useLazyGetTradesCsvQuery();
+
+  const download = async () => {
+    const text = await csv(account.id)
+      .unwrap()
+      .catch(() => null);
+    if (text !== null)
+      saveFile(new Blob([text], { type: 'text/csv' }), `trades-${account.login}.csv`);
+  };
+
   return (
-    <PlaceholderPage
-      level="section"
-      title={title}
-      description={t('account.description')}
-      documentTitle={`${title} · ${t('title')}`}
-    />
+    <article aria-labelledby="account-title">
+      <div className={styles.sectionHead}>
+        <div>
+          <h2 id="account-title" className={styles.sectionTitle}>
+            {account.name}
+          </h2>
+          <p className={styles.muted}>
+            {account.platform} · {account.login}
+            {account.server ? ` · ${account.company ?? ''} ${account.server}` : ''}
+            {account.leverage ? ` · 1:${account.leverage}` : ''}
+          </p>
+        </div>
+        <p className={styles.status}>
+          <span
+            className={`${styles.dot} ${account.terminal_connected ? styles.dotOn : ''}`}
+            aria-hidden="true"
+          />
+          {account.last_data_at
+            ? t(account.terminal_connected ? 'account.live' : 'account.offline', {
+                at: f.dateTime(account.last_data_at),
+              })
+            : t('account.waiting')}
+        </p>
+      </div>
+      {!account.last_data_at ? (
+        <p role="status">
+          {t('account.noDataLead')}{' '}
+          <Link to="/online-monitoring/guide">{t('accounts.toGuide')}</Link>
+        </p>
+      ) : null}
+      {statistics.data ? (
+        <StatisticsView s={statistics.data} />
+      ) : (
+        <LoadingState>{t('loading')}</LoadingState>
+      )}
+      {chart.data && chart.data.points.length > 1 ? (
+        <AccountCharts points={chart.data.points} />
+      ) : null}
+
+      <section className={styles.section} aria-labelledby="periods-title">
+        <div className={styles.sectionHead}>
+          <h2 id="periods-title" className={styles.sectionTitle}>
+            {t('tables.title')}
+          </h2>
+          <PeriodPicker
+            value={selection}
+            onChange={(next, nextRange) => {
+              setSelection(next);
+              setRange(nextRange);
+            }}
+          />
+        </div>
+        {periodFigures ? (
+          <PeriodTables s={periodFigures} />
+        ) : (
+          <LoadingState>{t('loading')}</LoadingState>
+        )}
+      </section>
+
+      <section className={styles.section} aria-labelledby="positions-title">
+        <h2 id="positions-title" className={styles.sectionTitle}>
+          {t('positions.title')}
+        </h2>
+        {positions.data ? (
+          <PositionsTable positions={positions.data} currency={account.currency} />
+        ) : null}
+      </section>
+
+      <section className={styles.section} aria-labelledby="trades-title">
+        <div className={styles.sectionHead}>
+          <h2 id="trades-title" className={styles.sectionTitle}>
+            {t('trades.title')}
+          </h2>
+          <Button variant="secondary" loading={csvState.isFetching} onClick={() => void download()}>
+            {t('trades.csv')}
+          </Button>
+        </div>
+        {trades.data ? (
+          <TradesTable page={trades.data} currency={account.currency} onPageChange={setPage} />
+        ) : null}
+      </section>
+
+      <AccountSettings key={account.id} account={account} />
+    </article>
   );
 }

@@ -1,18 +1,19 @@
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PlaceholderPage } from '../../../shared/ui/page/page';
+import { Page, useDocumentTitle } from '../../../shared/ui/page/page';
+import { PublicAccount } from '../components/public-account';
+import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import styles from './monitoring.module.css';
 
-/** Route module (lazy): the public page of a monitoring account (signed out), a placeholder for now. */
+/** Route module (lazy): the public page of a monitoring account, signed out. */
 export function Component() {
-  const { t } = useTranslation('monitoring');
+  const { t } = useMonitoringFormat();
   const { monitoringId = '' } = useParams();
+  useDocumentTitle(t('public.documentTitle'));
   return (
     <div className={styles.public}>
-      <PlaceholderPage
-        title={t('public.title', { id: monitoringId })}
-        description={t('public.description')}
-      />
+      <Page title={t('title')}>
+        <PublicAccount monitoringId={monitoringId} />
+      </Page>
     </div>
   );
 }

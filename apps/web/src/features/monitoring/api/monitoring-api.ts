@@ -1,0 +1,223 @@
+import type {
+  ChartResponse,
+  EnlargeRequest,
+  ExtendRequest,
+  MonitoringAccount,
+  MonitoringPlans,
+  MonitoringTrade,
+  Page,
+  PositionsResponse,
+  PublicAccountResponse,
+  StatisticsResponse,
+  SubscribeRequest,
+  SubscribedResponse,
+  Subscription,
+  UpdateAccountRequest,
+} from '@tradehost/contracts';
+import { baseApi, SILENT } from '../../../shared/api/base-api';
+
+/** A money-moving call: its body and the Idempotency-Key of its intent (shared/lib/form-intent). */
+export interface Idempotent<T> {
+  body: T;
+  idempotencyKey: string;
+}
+
+export interface AddAccountBody {
+  subscription_id: number;
+  login: string;
+  platform: 'MT4' | 'MT5';
+  name: string;
+  email: string;
+}
+
+export interface RangeArgs {
+  id: number;
+  from?: string;
+  to?: string;
+}
+
+export const TRADES_PER_PAGE = 20;
+
+const TAGS = ['MonitoringPlans', 'MonitoringSubscriptions', 'MonitoringAccounts'] as const;
+const api = baseApi.enhanceEndpoints({ addTagTypes: TAGS });
+const CHARGES = { type: 'Charges', id: 'LIST' } as const;
+const paid = ['User', 'MonitoringSubscriptions', 'MonitoringPlans', CHARGES] as const;
+
+/** Online monitoring: the reader's plans, subscriptions, accounts and figures, and public pages. */
+export const monitoringApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getMonitoringPlans: build.query<MonitoringPlans, void>({
+      query: () => '/user/monitoring/plans',
+      providesTags: ['MonitoringPlans'],
+      extraOptions: SILENT,
+    }),
+    getSubscriptions: build.query<Subscription[], void>({
+      query: () => '/user/monitoring/subscriptions',
+      transformResponse: (r: { subscriptions: Subscription[] }) => r.subscriptions,
+      providesTags: ['MonitoringSubscriptions'],
+      extraOptions: SILENT,
+    }),
+    takeFreePlan: build.mutation<SubscribedResponse, void>({
+      query: () => ({ url: '/user/monitoring/subscriptions/free', method: 'POST' }),
+      invalidatesTags: (result) => (result ? ['MonitoringSubscriptions', 'MonitoringPlans'] : []),
+      extraOptions: SILENT,
+    }),
+    subscribe: build.mutation<SubscribedResponse, Idempotent<SubscribeRequest>>({
+      query: ({ body, idempotencyKey }) => ({
+        url: '/user/monitoring/subscriptions',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (result) => (result ? [...paid] : []),
+      extraOptions: SILENT,
+    }),
+    extendSubscription: build.mutation<
+      SubscribedResponse,
+      Idempotent<ExtendRequest & { id: number }>
+    >({
+      query: ({ body: { id, ...body }, idempotencyKey }) => ({
+        url: `/user/monitoring/subscriptions/${id}/extend`,
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (result) => (result ? [...paid] : []),
+      extraOptions: SILENT,
+    }),
+    enlargeSubscription: build.mutation<
+      SubscribedResponse,
+      Idempotent<EnlargeRequest & { id: number }>
+    >({
+      query: ({ body: { id, ...body }, idempotencyKey }) => ({
+        url: `/user/monitoring/subscriptions/${id}/enlarge`,
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (result) => (result ? [...paid] : []),
+      extraOptions: SILENT,
+    }),
+    /** The activation key, shown on request; never cached. */
+    revealKey: build.mutation<string, number>({
+      query: (id) => ({ url: `/user/monitoring/subscriptions/${id}/key`, method: 'POST' }),
+      transformResponse: (r: { key: string }) => r.key,
+      extraOptions: SILENT,
+    }),
+    regenerateKey: build.mutation<string, number>({
+      query: (id) => ({
+        url: `/user/monitoring/subscriptions/${id}/key/regenerate`,
+        method: 'POST',
+      }),
+      transformResponse: (r: { key: string }) => r.key,
+      extraOptions: SILENT,
+    }),
+    getMonitoringAccounts: build.query<MonitoringAccount[], void>({
+      query: () => '/user/monitoring/accounts',
+      transformResponse: (r: { accounts: MonitoringAccount[] }) => r.accounts,
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
+    addAccount: build.mutation<MonitoringAccount, AddAccountBody>({
+      query: (body) => ({ url: '/user/monitoring/accounts', method: 'POST', body }),
+      transformResponse: (r: { account: MonitoringAccount }) => r.account,
+      invalidatesTags: (result) =>
+        result ? ['MonitoringAccounts', 'MonitoringSubscriptions'] : [],
+      extraOptions: SILENT,
+    }),
+    updateAccount: build.mutation<MonitoringAccount, UpdateAccountRequest & { id: number }>({
+      query: ({ id, ...body }) => ({
+        url: `/user/monitoring/accounts/${id}`,
+        method: 'PATCH',
+        body,
+      }),
+      transformResponse: (r: { account: MonitoringAccount }) => r.account,
+      invalidatesTags: (result) => (result ? ['MonitoringAccounts'] : []),
+      extraOptions: SILENT,
+    }),
+    deleteAccount: build.mutation<void, number>({
+      query: (id) => ({ url: `/user/monitoring/accounts/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error) =>
+        error ? [] : ['MonitoringAccounts', 'MonitoringSubscriptions'],
+      extraOptions: SILENT,
+    }),
+    getStatistics: build.query<StatisticsResponse, RangeArgs>({
+      query: ({ id, from, to }) => ({
+        url: `/user/monitoring/accounts/${id}/statistics`,
+        params: { from, to },
+      }),
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
+    getChart: build.query<ChartResponse, number>({
+      query: (id) => `/user/monitoring/accounts/${id}/chart`,
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
+    getTrades: build.query<Page<MonitoringTrade>, { id: number; page: number }>({
+      query: ({ id, page }) => ({
+        url: `/user/monitoring/accounts/${id}/trades`,
+        params: { page, per_page: TRADES_PER_PAGE },
+      }),
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
+    getPositions: build.query<PositionsResponse, number>({
+      query: (id) => `/user/monitoring/accounts/${id}/positions`,
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
+    /** The trades' CSV file as text (the page saves it). */
+    getTradesCsv: build.query<string, number>({
+      query: (id) => ({
+        url: `/user/monitoring/accounts/${id}/trades.csv`,
+        responseHandler: 'text',
+      }),
+      keepUnusedDataFor: 0,
+      extraOptions: SILENT,
+    }),
+    getPublicAccount: build.query<PublicAccountResponse, string>({
+      query: (monitoringId) => `/monitoring/${monitoringId}`,
+      extraOptions: SILENT,
+    }),
+    getPublicChart: build.query<ChartResponse, string>({
+      query: (monitoringId) => `/monitoring/${monitoringId}/chart`,
+      extraOptions: SILENT,
+    }),
+    getPublicTrades: build.query<Page<MonitoringTrade>, { monitoringId: string; page: number }>({
+      query: ({ monitoringId, page }) => ({
+        url: `/monitoring/${monitoringId}/trades`,
+        params: { page, per_page: TRADES_PER_PAGE },
+      }),
+      extraOptions: SILENT,
+    }),
+    getPublicPositions: build.query<PositionsResponse, string>({
+      query: (monitoringId) => `/monitoring/${monitoringId}/positions`,
+      extraOptions: SILENT,
+    }),
+  }),
+});
+
+export const {
+  useGetMonitoringPlansQuery,
+  useGetSubscriptionsQuery,
+  useTakeFreePlanMutation,
+  useSubscribeMutation,
+  useExtendSubscriptionMutation,
+  useEnlargeSubscriptionMutation,
+  useRevealKeyMutation,
+  useRegenerateKeyMutation,
+  useGetMonitoringAccountsQuery,
+  useAddAccountMutation,
+  useUpdateAccountMutation,
+  useDeleteAccountMutation,
+  useGetStatisticsQuery,
+  useGetChartQuery,
+  useGetTradesQuery,
+  useGetPositionsQuery,
+  useLazyGetTradesCsvQuery,
+  useGetPublicAccountQuery,
+  useGetPublicChartQuery,
+  useGetPublicTradesQuery,
+  useGetPublicPositionsQuery,
+} = monitoringApi;

@@ -1,0 +1,173 @@
+import type { ChartResponse } from '@tradehost/contracts';
+import {
+  AreaSeries,
+  ColorType,
+  createChart,
+  LineSeries,
+  type IChartApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'react';
+import { useAppSelector } from '../../../app/hooks';
+import segments from '../../../shared/ui/segments/segments.module.css';
+import { selectTheme } from '../../settings/model/settings-slice';
+import { useMonitoringFormat } from '../lib/use-monitoring-format';
+import styles from './monitoring.module.css';
+
+type Point = ChartResponse['points'][number];
+type Mode = 'gain' | 'money';
+
+/** The theme's colours, read from the CSS variables (light or dark). */
+function palette() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string) => css.getPropertyValue(name).trim();
+  return {
+    text: v('--color-muted'),
+    grid: v('--color-divider'),
+    surface: v('--color-surface'),
+    primary: v('--color-primary'),
+    success: v('--color-success'),
+    danger: v('--color-danger'),
+    warning: v('--color-warning'),
+  };
+}
+
+/** One value per second (the chart's time unit), the last of each. */
+function series(points: Point[], value: (p: Point) => number | null) {
+  const out: Array<{ time: UTCTimestamp; value: number }> = [];
+  for (const p of points) {
+    const v = value(p);
+    if (v === null) continue;
+    const time = Math.floor(Date.parse(p.time) / 1000) as UTCTimestamp;
+    if (out.length > 0 && out[out.length - 1]!.time >= time)
+      out[out.length - 1] = { time, value: v };
+    else out.push({ time, value: v });
+  }
+  return out;
+}
+
+/** A lightweight-charts chart in `container`, rebuilt when the theme or the data change. */
+function useChart(
+  build: (chart: IChartApi, colors: ReturnType<typeof palette>) => void,
+  deps: unknown[],
+) {
+  const ref = useRef<HTMLDivElement>(null);
+  const theme = useAppSelector(selectTheme);
+  useEffect(() => {
+    const container = ref.current;
+    if (!container) return;
+    const colors = palette();
+    const chart = createChart(container, {
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: colors.surface },
+        textColor: colors.text,
+        attributionLogo: false,
+      },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+      rightPriceScale: { borderColor: colors.grid },
+      timeScale: { borderColor: colors.grid, timeVisible: true },
+    });
+    build(chart, colors);
+    chart.timeScale().fitContent();
+    return () => chart.remove();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt on the theme and the given deps
+  }, [theme, ...deps]);
+  return ref;
+}
+
+/**
+ * The growth chart (the time-weighted gain, or balance and equity) and the drawdown chart of an
+ * account; each has a text summary for screen readers. Without money (hidden on a public page)
+ * the growth chart shows the gain only.
+ */
+export function AccountCharts({ points }: { points: Point[] }) {
+  const f = useMonitoringFormat();
+  const { t } = f;
+  const showsMoney = points.some((p) => p.balance !== null);
+  const [mode, setMode] = useState<Mode>('gain');
+  const shown: Mode = showsMoney ? mode : 'gain';
+
+  const growth = useChart(
+    (chart, colors) => {
+      if (shown === 'gain') {
+        chart
+          .addSeries(LineSeries, {
+            color: colors.primary,
+            lineWidth: 2,
+            priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(2)} %` },
+          })
+          .setData(series(points, (p) => p.gain * 100));
+      } else {
+        chart
+          .addSeries(LineSeries, {
+            color: colors.primary,
+            lineWidth: 2,
+            title: t('charts.balance'),
+          })
+          .setData(series(points, (p) => p.balance));
+        chart
+          .addSeries(LineSeries, { color: colors.success, lineWidth: 1, title: t('charts.equity') })
+          .setData(series(points, (p) => p.equity));
+      }
+    },
+    [points, shown, t],
+  );
+  const drawdown = useChart(
+    (chart, colors) => {
+      chart
+        .addSeries(AreaSeries, {
+          lineColor: colors.danger,
+          topColor: `${colors.danger}10`,
+          bottomColor: `${colors.danger}55`,
+          lineWidth: 1,
+          invertFilledArea: true,
+          priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(2)} %` },
+        })
+        .setData(series(points, (p) => -p.drawdown * 100));
+    },
+    [points],
+  );
+
+  const last = points.at(-1);
+  const deepest = points.reduce((max, p) => Math.max(max, p.drawdown), 0);
+  return (
+    <div className={styles.section}>
+      <div className={styles.sectionHead}>
+        <h3 className={styles.groupTitle}>{t('charts.growth')}</h3>
+        {showsMoney ? (
+          <fieldset className={segments.segments} aria-label={t('charts.show')}>
+            {(['gain', 'money'] as const).map((value) => (
+              <label key={value} className={segments.segment}>
+                <input
+                  type="radio"
+                  name="growth-mode"
+                  className={segments.radio}
+                  checked={mode === value}
+                  onChange={() => setMode(value)}
+                />
+                <span className={segments.text}>{t(`charts.${value}`)}</span>
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+      </div>
+      <div
+        ref={growth}
+        className={styles.chart}
+        role="img"
+        aria-label={t('charts.growthSummary', {
+          count: points.length,
+          gain: f.percent(last?.gain ?? 0, true),
+        })}
+      />
+      <h3 className={styles.groupTitle}>{t('charts.drawdown')}</h3>
+      <div
+        ref={drawdown}
+        className={`${styles.chart} ${styles.chartSmall}`}
+        role="img"
+        aria-label={t('charts.drawdownSummary', { deepest: f.percent(deepest) })}
+      />
+    </div>
+  );
+}

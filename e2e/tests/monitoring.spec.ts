@@ -1,0 +1,195 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createTerminal } from '../../packages/simulator/src/index.ts';
+import { createVerifiedUser, signIn } from '../support/app.ts';
+
+/**
+ * Online monitoring in the browser against the real server: a simulated MetaTrader terminal
+ * (packages/simulator) publishes over the real ingestion protocol, the pg-boss statistics job
+ * computes the figures, and the pages show them without a reload.
+ */
+
+const LOGIN = () => 60_000_000 + Math.floor(Math.random() * 9_000_000);
+
+async function serious(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** Signs in through the API and gives the user the free plan with one account; its key and ids. */
+async function monitoredAccount(request: APIRequestContext, login: number) {
+  const user = await createVerifiedUser(request, { name: 'Mona Monitor' });
+  const signedIn = await request.post('/api/user/auth/login', {
+    data: { email: user.email, password: user.password },
+  });
+  const { token } = (await signedIn.json()) as { token: string };
+  const auth = { authorization: `Bearer ${token}` };
+  const free = await request.post('/api/user/monitoring/subscriptions/free', { headers: auth });
+  const subscription = ((await free.json()) as { subscription: { id: number } }).subscription;
+  const added = await request.post('/api/user/monitoring/accounts', {
+    headers: auth,
+    data: {
+      subscription_id: subscription.id,
+      login,
+      platform: 'MT5',
+      name: 'Swing',
+      email: user.email,
+    },
+  });
+  const account = ((await added.json()) as { account: { id: number; monitoring_id: string } })
+    .account;
+  const key = await request.post(`/api/user/monitoring/subscriptions/${subscription.id}/key`, {
+    headers: auth,
+  });
+  return { user, account, key: ((await key.json()) as { key: string }).key };
+}
+
+test('a trader takes the free plan, adds an account, copies the key; the terminal publishes and the pages fill in; the public page shows percentages only and counts a view', async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const login = LOGIN();
+  const user = await createVerifiedUser(request, { name: 'Paula Publisher' });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, user.email);
+
+  // no subscription: the accounts page leads to the plans
+  await page.goto('/online-monitoring/accounts');
+  await expect(page.getByText('No subscription yet')).toBeVisible();
+  await page.getByRole('link', { name: 'Choose a plan' }).click();
+  await page.getByRole('button', { name: 'Take the free plan' }).click();
+  const card = page.getByRole('article', { name: /Free plan #\d+/ });
+  await expect(card).toBeVisible();
+  await expect(page.getByText('You have taken the free plan.')).toBeVisible();
+
+  // the key, shown and copied
+  await card.getByRole('button', { name: 'Show the activation key' }).click();
+  const key = (await card.getByTestId('activation-key').textContent()) ?? '';
+  expect(key).toMatch(/^mk_[\w-]{32}$/);
+  await card.getByRole('button', { name: 'Copy the key' }).click();
+  await expect(card.getByText('Copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+  // an account: a missing name is refused in place, then it is added and waits for data
+  await page.getByRole('link', { name: 'Add an account' }).click();
+  await page.getByRole('button', { name: 'Add an account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a trading account' });
+  await dialog.getByLabel('Account number').fill(String(login));
+  await dialog.getByRole('button', { name: 'Add the account' }).click();
+  await expect(dialog.getByText('Enter the monitoring name')).toBeVisible();
+  await dialog.getByLabel('Monitoring name').fill('Swing account');
+  await dialog.getByRole('button', { name: 'Add the account' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByRole('row').filter({ hasText: 'Swing account' });
+  await expect(row.getByText('No data yet')).toBeVisible();
+  await expect(page.getByText(/Waiting for the first data/)).toBeVisible();
+
+  // the terminal publishes: the list updates by itself, no reload
+  const terminal = createTerminal({ url: baseURL!, key, login, months: 3 });
+  const published = await terminal.publishHistory();
+  expect(published.accepted).toBeGreaterThan(50);
+  await terminal.streamSnapshots(2, 10_000, 100);
+  await expect(row.getByText('No data yet')).toBeHidden({ timeout: 20_000 });
+  await expect(
+    row
+      .getByRole('cell')
+      .filter({ hasText: /^[+-]?\d+\.\d\d\s?%$/ })
+      .first(),
+  ).toBeVisible({
+    timeout: 20_000,
+  });
+
+  // the account page: figures, charts, trades
+  await row.getByRole('link', { name: 'Swing account' }).click();
+  await expect(page.getByRole('heading', { name: 'Swing account' })).toBeVisible();
+  await expect(page.getByRole('term').filter({ hasText: 'Gain' }).first()).toBeVisible();
+  await expect(page.getByRole('img', { name: /Growth chart of \d+ points/ })).toBeVisible();
+  await expect(page.getByText(/\d+ trades$/)).toBeVisible();
+  const monitoringId = new URL(page.url()).pathname.split('/').at(-1)!;
+
+  // the owner shares it with money hidden
+  await page.getByLabel('Anyone with the link can see this account').check();
+  await page.getByLabel('Hide money figures (percentages only)').check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(page.getByText(`/online-monitoring/${monitoringId}`)).toBeVisible();
+
+  // signed out, the public page: percentages only, one view
+  const visitor = await browser.newContext();
+  const publicPage = await visitor.newPage();
+  await publicPage.goto(`/online-monitoring/${monitoringId}`);
+  await expect(publicPage.getByRole('heading', { name: 'Swing account' })).toBeVisible();
+  await expect(publicPage.getByText('The owner shows percentages only.')).toBeVisible();
+  await expect(publicPage.getByText('1 view')).toBeVisible();
+  await expect(
+    publicPage.getByRole('term').filter({ has: publicPage.getByText('Balance', { exact: true }) }),
+  ).toHaveCount(0);
+  await expect(
+    publicPage.getByRole('term').filter({ has: publicPage.getByText('Gain', { exact: true }) }),
+  ).toBeVisible();
+  await expect(
+    publicPage
+      .getByRole('link', { name: 'Login' })
+      .or(publicPage.getByRole('link', { name: 'Sign in' }))
+      .first(),
+  ).toBeVisible();
+  expect(await publicPage.locator('main').textContent()).not.toContain('$');
+  await publicPage.reload();
+  await expect(publicPage.getByText('1 view')).toBeVisible();
+  await visitor.close();
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation on the monitoring screens (${scheme})`, async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const login = LOGIN();
+    const { user, account, key } = await monitoredAccount(request, login);
+    const terminal = createTerminal({ url: baseURL!, key, login, months: 2 });
+    await terminal.publishHistory();
+    await terminal.streamSnapshots(1);
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, user.email);
+    for (const [path, ready] of [
+      ['/online-monitoring', page.getByRole('heading', { name: 'Plans' })],
+      ['/online-monitoring/accounts', page.getByRole('row').filter({ hasText: 'Swing' })],
+      [
+        `/online-monitoring/${account.monitoring_id}`,
+        page.getByRole('heading', { name: 'Trade history' }),
+      ],
+      ['/online-monitoring/guide', page.getByRole('heading', { name: 'What the figures mean' })],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+      await expect(ready).toBeVisible();
+      expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+    }
+    // the dialogs
+    await page.goto('/online-monitoring');
+    await page.getByRole('button', { name: 'Regenerate the key' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await serious(page), `regenerate dialog (${scheme})`).toEqual([]);
+
+    // the public page, signed out
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto(`/online-monitoring/${account.monitoring_id}`);
+    await page.getByLabel('Anyone with the link can see this account').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+    const visitor = await browser.newContext({ colorScheme: scheme });
+    const publicPage = await visitor.newPage();
+    await publicPage.goto(`/online-monitoring/${account.monitoring_id}`);
+    await expect(publicPage.getByRole('heading', { name: 'Swing' })).toBeVisible();
+    expect(await serious(publicPage), `public page (${scheme})`).toEqual([]);
+    await visitor.close();
+  });
+}
