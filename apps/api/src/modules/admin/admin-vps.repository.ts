@@ -10,7 +10,7 @@ import {
   vpsRates,
   vpsServers,
 } from '../../db/schema/index.ts';
-import type { Paging } from '../balance/balance.repository.ts';
+import type { Paging } from '../../db/paging.ts';
 import { owner, personOf } from '../vps/vps.repository.ts';
 
 const actor = alias(users, 'actor');

@@ -19,7 +19,7 @@ import {
 } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
-import { pagingOf } from '../balance/balance.repository.ts';
+import { pageMeta, pagingOf } from '../../db/paging.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { userRepository } from '../user/user.repository.ts';
 import { rateLabel, serversLink } from '../vps/vps.effects.ts';
@@ -193,12 +193,6 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
       },
     });
   }
-
-  const pageMeta = (page: number, perPage: number, total: number) => ({
-    page,
-    per_page: perPage,
-    total,
-  });
 
   return {
     // ---- rates and discounts ----------------------------------------------------------------

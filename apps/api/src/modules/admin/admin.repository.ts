@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { containing } from '../../db/paging.ts';
 import { payments, users } from '../../db/schema/index.ts';
 import type { PaymentStatusValue } from '../balance/balance.repository.ts';
 
@@ -61,7 +62,7 @@ export const adminRepository = {
   },
 
   async users(db: Executor, query: string, limit: number, offset: number) {
-    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containing(query);
     const where: SQL | undefined = query
       ? or(ilike(users.email, pattern), ilike(users.name, pattern))
       : undefined;

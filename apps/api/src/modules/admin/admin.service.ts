@@ -14,11 +14,8 @@ import type { Tx } from '../../db/transaction.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import { toPayment } from '../balance/balance.mapper.ts';
-import {
-  balanceRepository,
-  pagingOf,
-  type PaymentStatusValue,
-} from '../balance/balance.repository.ts';
+import { balanceRepository, type PaymentStatusValue } from '../balance/balance.repository.ts';
+import { pagingOf } from '../../db/paging.ts';
 import { isNegativeBalance, ledgerRepository } from '../../db/ledger.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
 import type { ServiceDeps } from '../deps.ts';

@@ -3,6 +3,7 @@ import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import type { Paging } from '../../db/paging.ts';
 import { charges, payments, transfers, users, withdrawals } from '../../db/schema/index.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -14,16 +15,6 @@ export interface Period {
   from?: Date;
   to?: Date;
 }
-export interface Paging {
-  limit: number;
-  offset: number;
-}
-
-/** The rows of page `page` (from 1) of `perPage` rows. */
-export const pagingOf = (page: number, perPage: number): Paging => ({
-  limit: perPage,
-  offset: (page - 1) * perPage,
-});
 
 function inPeriod(column: AnyPgColumn, period: Period): SQL[] {
   return [

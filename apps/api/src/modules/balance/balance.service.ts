@@ -32,7 +32,8 @@ import type { Outcome } from '../idempotency/idempotency.ts';
 import { userRepository } from '../user/user.repository.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
-import { balanceRepository, pagingOf, type Period } from './balance.repository.ts';
+import { pagingOf } from '../../db/paging.ts';
+import { balanceRepository, type Period } from './balance.repository.ts';
 import { isNegativeBalance, ledgerRepository } from '../../db/ledger.ts';
 
 /** The largest card or e-wallet top-up; crypto and balance moves go up to MAX_AMOUNT_CENTS. */

@@ -18,7 +18,7 @@ import {
   vpsTestRequests,
   vpsUpgrades,
 } from '../../db/schema/index.ts';
-import type { Paging } from '../balance/balance.repository.ts';
+import { containing, type Paging } from '../../db/paging.ts';
 
 export type RateRow = typeof vpsRates.$inferSelect;
 export type ServerRow = typeof vpsServers.$inferSelect;
@@ -180,13 +180,12 @@ export interface ServerFilter {
   status?: ServerStatus | undefined;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function serverWhere(filter: ServerFilter): SQL | undefined {
   const digits = filter.search ?? '';
   const idPrefix = digits ? sql`${vpsServers.id}::text like ${`${digits}%`}` : undefined;
   const email = filter.email
-    ? sql`${vpsServers.userId} in (select ${users.id} from ${users} where ${users.email} ilike ${`%${escapeLike(filter.email.toLowerCase())}%`})`
+    ? sql`${vpsServers.userId} in (select ${users.id} from ${users} where ${users.email} ilike ${containing(filter.email.toLowerCase())})`
     : undefined;
   return and(
     filter.userId !== undefined ? eq(vpsServers.userId, filter.userId) : undefined,

@@ -22,7 +22,7 @@ import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { openSecret } from '../../lib/crypto-box.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
-import { pagingOf } from '../balance/balance.repository.ts';
+import { pagingOf } from '../../db/paging.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
 import { userRepository } from '../user/user.repository.ts';
