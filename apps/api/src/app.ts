@@ -19,6 +19,8 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { adminVpsRoutes } from './modules/admin/admin-vps.routes.ts';
 import { createAdminVpsService } from './modules/admin/admin-vps.service.ts';
+import { monitoringAdminRoutes } from './modules/monitoring/monitoring.admin.routes.ts';
+import { createMonitoringAdminService } from './modules/monitoring/monitoring.admin.service.ts';
 import { createIngest } from './modules/monitoring/monitoring.ingest.ts';
 import { monitoringIngestRoutes } from './modules/monitoring/monitoring.ingest.routes.ts';
 import { monitoringJobsPlugin } from './modules/monitoring/monitoring.plugin.ts';
@@ -137,6 +139,12 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const monitoring = createMonitoringService(serviceDeps, reads);
       await api.register(monitoringRoutes, { monitoring, reads, idempotency, config });
       await api.register(monitoringPublicRoutes, { reads, config });
+      const monitoringAdmin = createMonitoringAdminService(serviceDeps);
+      await api.register(monitoringAdminRoutes, {
+        monitoringAdmin,
+        isAdmin: admin.isAdmin,
+        config,
+      });
       const ingest = createIngest(app.db, now, app.monitoringJobs.touch);
       await api.register(monitoringIngestRoutes, { ingest, config });
       if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });

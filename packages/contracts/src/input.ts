@@ -30,3 +30,43 @@ export const idSchema = (column: keyof typeof ID_MAX, error: ErrorCode = 'NOT_FO
 
 /** `:id` of a path naming a row with a bigserial key; out of range is 404 as no such row is. */
 export const idParamsSchema = z.object({ id: idSchema('bigserial') });
+
+/**
+ * A price typed in dollars (a string or a number, up to 6 digits and 2 decimals, above 0), taken
+ * as cents; anything else is AMOUNT_INVALID.
+ */
+export const priceCentsField = () =>
+  z.pipe(
+    z.union([z.string(), z.number()], { error: 'AMOUNT_INVALID' }),
+    z.transform((value, ctx) => {
+      const text = String(value).trim();
+      if (!/^\d{1,6}(\.\d{1,2})?$/.test(text) || Number(text) <= 0) {
+        ctx.issues.push({ code: 'custom', message: 'AMOUNT_INVALID', input: value });
+        return 0;
+      }
+      return Math.round(Number(text) * 100);
+    }),
+  );
+
+/** A discount in whole percent from `min` to 90, else DISCOUNT_INVALID. */
+export const discountPercentField = (min: number) =>
+  z.coerce
+    .number({ error: 'DISCOUNT_INVALID' })
+    .check(
+      z.int({ error: 'DISCOUNT_INVALID' }),
+      z.minimum(min, { error: 'DISCOUNT_INVALID' }),
+      z.maximum(90, { error: 'DISCOUNT_INVALID' }),
+    );
+
+/** What an operator gives for a decision the user or the audit log reads: 1 to 500 characters. */
+export const reasonField = () =>
+  z
+    .string({ error: 'REASON_REQUIRED' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'REASON_REQUIRED' }),
+      z.maxLength(500, { error: 'REASON_TOO_LONG' }),
+    );
+
+/** A user as the operator's lists name them. */
+export const personSchema = z.object({ id: z.int(), email: z.string(), name: z.string() });

@@ -1,7 +1,13 @@
 import * as z from 'zod/mini';
 import { emailSchema } from './auth.ts';
 import { pageOf, pagingFields } from './balance.ts';
-import { idSchema } from './input.ts';
+import {
+  discountPercentField,
+  idSchema,
+  personSchema,
+  priceCentsField,
+  reasonField,
+} from './input.ts';
 import { DEAL_ENTRIES, DEAL_TYPES, type StatDeal } from './monitoring-statistics.ts';
 import { daysBetween } from './vps.ts';
 
@@ -434,6 +440,102 @@ export const publicAccountResponseSchema = z.object({
   statistics: statisticsResponseSchema,
 });
 export type PublicAccountResponse = z.infer<typeof publicAccountResponseSchema>;
+
+// ---- the operator's calls (/api/admin/monitoring/*) ----------------------------------------
+
+/** GET /api/admin/monitoring/prices (and the answer of PUT): dollars and whole percent. */
+export const monitoringPricesSchema = z.object({
+  account_month_price: z.number(),
+  discounts: z.array(z.object({ months: z.int(), discount_percent: z.int() })),
+});
+export type MonitoringPrices = z.infer<typeof monitoringPricesSchema>;
+
+/**
+ * PUT /api/admin/monitoring/prices: the account-month price in dollars (taken as cents) and the
+ * discounts of the periods given (each period once; the others keep theirs).
+ */
+export const monitoringPricesRequestSchema = z.object({
+  account_month_price: priceCentsField(),
+  discounts: z
+    .array(
+      z.object({
+        months: z.coerce
+          .number({ error: 'MONITORING_MONTHS_RANGE' })
+          .check(
+            z.int({ error: 'MONITORING_MONTHS_RANGE' }),
+            z.minimum(MONITORING_MONTHS_MIN, { error: 'MONITORING_MONTHS_RANGE' }),
+            z.maximum(MONITORING_MONTHS_MAX, { error: 'MONITORING_MONTHS_RANGE' }),
+          ),
+        discount_percent: discountPercentField(0),
+      }),
+    )
+    .check(z.maxLength(MONITORING_MONTHS_MAX)),
+});
+export type MonitoringPricesRequest = z.input<typeof monitoringPricesRequestSchema>;
+
+/** Whether a subscription still runs (the free plan always does). */
+export const SUBSCRIPTION_STATES = ['running', 'ended'] as const;
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
+
+/** GET /api/admin/monitoring/subscriptions: newest first. */
+export const adminSubscriptionsQuerySchema = z.object({
+  /** A subscription number or (part of) the owner's e-mail. */
+  search: z.optional(z.string().check(z.trim(), z.maxLength(254))),
+  state: z.optional(z.enum(SUBSCRIPTION_STATES)),
+  plan: z.optional(z.enum(['free', 'paid'])),
+  ...pagingFields(20),
+});
+export const adminSubscriptionSchema = z.extend(subscriptionSchema, { user: personSchema });
+export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
+export const adminSubscriptionsPageSchema = pageOf(adminSubscriptionSchema);
+
+/**
+ * POST /api/admin/monitoring/subscriptions/:id/extend: months added free of charge (a goodwill
+ * gesture, a compensation), with the reason the audit log keeps. An ended subscription runs
+ * again from now, as when its owner pays.
+ */
+export const adminExtendRequestSchema = z.object({
+  months: rangeInt(MONITORING_MONTHS_MIN, MONITORING_MONTHS_MAX, 'MONITORING_MONTHS_RANGE'),
+  reason: reasonField(),
+});
+export type AdminExtendRequest = z.infer<typeof adminExtendRequestSchema>;
+
+/** A publisher that has sent nothing for this long is shown as silent. */
+export const PUBLISHER_SILENT_AFTER_MS = 10 * 60_000;
+/** The publisher's state in the operator's list: sending, silent, or never heard from. */
+export const PUBLISHER_STATES = ['reporting', 'silent', 'never'] as const;
+export type PublisherState = (typeof PUBLISHER_STATES)[number];
+
+/** GET /api/admin/monitoring/accounts: newest first. */
+export const adminMonitoringAccountsQuerySchema = z.object({
+  /** An account number, (part of) its name, or (part of) the owner's e-mail. */
+  search: z.optional(z.string().check(z.trim(), z.maxLength(254))),
+  publisher: z.optional(z.enum(PUBLISHER_STATES)),
+  ...pagingFields(20),
+});
+export const adminMonitoringAccountSchema = z.object({
+  id: z.int(),
+  monitoring_id: z.string(),
+  subscription_id: z.int(),
+  subscription_active: z.boolean(),
+  user: personSchema,
+  login: z.int(),
+  platform: z.enum(PLATFORMS),
+  name: z.string(),
+  server: z.nullable(z.string()),
+  company: z.nullable(z.string()),
+  is_public: z.boolean(),
+  views: z.int(),
+  /** The publisher's version from its hello, and when it last said hello. */
+  ea_version: z.nullable(z.string()),
+  hello_at: z.nullable(z.string()),
+  /** The latest snapshot. */
+  last_data_at: z.nullable(z.string()),
+  terminal_connected: z.boolean(),
+  publisher: z.enum(PUBLISHER_STATES),
+});
+export type AdminMonitoringAccount = z.infer<typeof adminMonitoringAccountSchema>;
+export const adminMonitoringAccountsPageSchema = pageOf(adminMonitoringAccountSchema);
 
 // ---- the ingestion protocol (POST /api/ingest/v1/*, Bearer <activation key>) ---------------
 

@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import { pageOf, pagingFields } from './balance.ts';
-import { idSchema } from './input.ts';
+import {
+  discountPercentField,
+  idSchema,
+  personSchema,
+  priceCentsField,
+  reasonField,
+} from './input.ts';
 
 /**
  * VPS rental contracts: the rates catalogue, pricing (one pure computation the console shows and
@@ -376,7 +382,7 @@ export const testServerResponseSchema = z.object({
 
 // ---- operator (/api/admin/vps/...) ---------------------------------------------------------
 
-const ownerSchema = z.object({ id: z.int(), email: z.string(), name: z.string() });
+const ownerSchema = personSchema;
 
 export const adminRateSchema = z.extend(rateSchema, {
   active: z.boolean(),
@@ -408,17 +414,7 @@ export const rateInputSchema = z.object({
     .string({ error: 'REQUIRED' })
     .check(z.trim(), z.minLength(1, { error: 'REQUIRED' }), z.maxLength(60)),
   /** Dollars. */
-  monthly_price: z.pipe(
-    z.union([z.string(), z.number()], { error: 'AMOUNT_INVALID' }),
-    z.transform((value, ctx) => {
-      const text = String(value).trim();
-      if (!/^\d{1,6}(\.\d{1,2})?$/.test(text) || Number(text) <= 0) {
-        ctx.issues.push({ code: 'custom', message: 'AMOUNT_INVALID', input: value });
-        return 0;
-      }
-      return Math.round(Number(text) * 100);
-    }),
-  ),
+  monthly_price: priceCentsField(),
   template_id: z
     .string({ error: 'REQUIRED' })
     .check(z.trim(), z.regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'VALIDATION' })),
@@ -432,13 +428,7 @@ export const discountsRequestSchema = z.object({
   periods: z.array(
     z.object({
       months: monthsSchema,
-      discount_percent: z.coerce
-        .number({ error: 'DISCOUNT_INVALID' })
-        .check(
-          z.int({ error: 'DISCOUNT_INVALID' }),
-          z.minimum(0, { error: 'DISCOUNT_INVALID' }),
-          z.maximum(90, { error: 'DISCOUNT_INVALID' }),
-        ),
+      discount_percent: discountPercentField(0),
     }),
   ),
 });
@@ -461,13 +451,7 @@ export const promocodeInputSchema = z.object({
   code: z
     .string({ error: 'PROMOCODE_INVALID' })
     .check(z.trim(), z.regex(PROMOCODE_PATTERN, { error: 'PROMOCODE_INVALID' })),
-  discount_percent: z.coerce
-    .number({ error: 'DISCOUNT_INVALID' })
-    .check(
-      z.int({ error: 'DISCOUNT_INVALID' }),
-      z.minimum(1, { error: 'DISCOUNT_INVALID' }),
-      z.maximum(90, { error: 'DISCOUNT_INVALID' }),
-    ),
+  discount_percent: discountPercentField(1),
 });
 export type PromocodeInput = z.input<typeof promocodeInputSchema>;
 export const promocodeUpdateSchema = z.object({ active: z.boolean() });
@@ -513,12 +497,4 @@ export const adminOperationsQuerySchema = z.object({
   ...pagingFields(50),
 });
 export const adminOperationsPageSchema = pageOf(adminOperationSchema);
-export const failOperationRequestSchema = z.object({
-  reason: z
-    .string({ error: 'REASON_REQUIRED' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'REASON_REQUIRED' }),
-      z.maxLength(500, { error: 'REASON_TOO_LONG' }),
-    ),
-});
+export const failOperationRequestSchema = z.object({ reason: reasonField() });

@@ -1,3 +1,4 @@
+import type { Subscription } from '@tradehost/contracts';
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
@@ -194,3 +195,14 @@ export const monitoringRepository = {
 /** Whether a subscription runs at `now` (the free plan always does). */
 export const isRunning = (subscription: SubscriptionRow, now: Date) =>
   subscription.endsAt === null || subscription.endsAt.getTime() > now.getTime();
+
+/** A subscription as the API shows it at `now`, `used` of its accounts taken. */
+export const subscriptionView = (row: SubscriptionRow, used: number, now: Date): Subscription => ({
+  id: row.id,
+  plan: row.plan,
+  accounts: row.accounts,
+  used_accounts: used,
+  created_at: row.createdAt.toISOString(),
+  ends_at: row.endsAt?.toISOString() ?? null,
+  active: isRunning(row, now),
+});

@@ -29,6 +29,7 @@ import type { MonitoringReads } from './monitoring.reads.ts';
 import {
   isRunning,
   monitoringRepository as repo,
+  subscriptionView,
   type AccountRow,
   type SubscriptionRow,
 } from './monitoring.repository.ts';
@@ -82,15 +83,8 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
 
   const newKey = () => newActivationKey(secret);
 
-  const toSubscription = (row: SubscriptionRow, used: number): Subscription => ({
-    id: row.id,
-    plan: row.plan,
-    accounts: row.accounts,
-    used_accounts: used,
-    created_at: row.createdAt.toISOString(),
-    ends_at: row.endsAt?.toISOString() ?? null,
-    active: isRunning(row, now()),
-  });
+  const toSubscription = (row: SubscriptionRow, used: number): Subscription =>
+    subscriptionView(row, used, now());
 
   const toAccount = (row: AccountRow, summary: Summary | null = null): MonitoringAccount => ({
     id: row.id,

@@ -1,0 +1,124 @@
+import {
+  adminExtendRequestSchema,
+  adminMonitoringAccountsPageSchema,
+  adminMonitoringAccountsQuerySchema,
+  adminSubscriptionSchema,
+  adminSubscriptionsPageSchema,
+  adminSubscriptionsQuerySchema,
+  idParamsSchema,
+  monitoringPricesRequestSchema,
+  monitoringPricesSchema,
+} from '@tradehost/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../lib/errors.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/error-handler.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
+import type { MonitoringAdminService } from './monitoring.admin.service.ts';
+
+const extendedResponse = z.object({ subscription: adminSubscriptionSchema, message: z.string() });
+
+/** /api/admin/monitoring/*: the prices, every subscription (extend one), every account. */
+export async function monitoringAdminRoutes(
+  app: FastifyInstance,
+  {
+    monitoringAdmin,
+    isAdmin,
+    config,
+  }: {
+    monitoringAdmin: MonitoringAdminService;
+    isAdmin: (userId: number) => Promise<boolean>;
+    config: Config;
+  },
+) {
+  // as the rest of /api/admin: the role is read on every call, before validation
+  app.addHook('preValidation', async (request) => {
+    if (!(await isAdmin(currentUser(request).id))) throw new AppError(403, 'FORBIDDEN');
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
+  const security = [{ bearer: [] }];
+  const tags = ['operator'];
+  const adminId = (request: Parameters<typeof currentUser>[0]) => currentUser(request).id;
+
+  r.get(
+    '/admin/monitoring/prices',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: "Monitoring prices: the account-month price and the periods' discounts",
+        security,
+        response: { 200: monitoringPricesSchema, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async () => monitoringAdmin.prices(),
+  );
+
+  r.put(
+    '/admin/monitoring/prices',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'Set the account-month price (dollars) and the discounts of the periods given; new orders pay them',
+        security,
+        body: monitoringPricesRequestSchema,
+        response: { 200: monitoringPricesSchema, ...errorResponses(401, 403, 422, 429) },
+      },
+    },
+    async (request) => monitoringAdmin.updatePrices(adminId(request), request.body),
+  );
+
+  r.get(
+    '/admin/monitoring/subscriptions',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Every monitoring subscription, newest first',
+        security,
+        querystring: adminSubscriptionsQuerySchema,
+        response: { 200: adminSubscriptionsPageSchema, ...errorResponses(401, 403, 422, 429) },
+      },
+    },
+    async (request) => monitoringAdmin.subscriptions(request.query),
+  );
+
+  r.post(
+    '/admin/monitoring/subscriptions/:id/extend',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Extend a paid subscription free of charge, with the reason (audited)',
+        security,
+        params: idParamsSchema,
+        body: adminExtendRequestSchema,
+        response: { 200: extendedResponse, ...errorResponses(401, 403, 404, 409, 422, 429) },
+      },
+    },
+    async (request) => monitoringAdmin.extend(adminId(request), request.params.id, request.body),
+  );
+
+  r.get(
+    '/admin/monitoring/accounts',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          "Every monitored account, newest first, with its publisher's version and last data",
+        security,
+        querystring: adminMonitoringAccountsQuerySchema,
+        response: { 200: adminMonitoringAccountsPageSchema, ...errorResponses(401, 403, 422, 429) },
+      },
+    },
+    async (request) => monitoringAdmin.accounts(request.query),
+  );
+}
