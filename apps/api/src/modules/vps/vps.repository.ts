@@ -180,7 +180,6 @@ export interface ServerFilter {
   status?: ServerStatus | undefined;
 }
 
-
 function serverWhere(filter: ServerFilter): SQL | undefined {
   const digits = filter.search ?? '';
   const idPrefix = digits ? sql`${vpsServers.id}::text like ${`${digits}%`}` : undefined;
