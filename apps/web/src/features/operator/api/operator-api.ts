@@ -9,6 +9,7 @@ import type {
 } from '@tradehost/contracts';
 import { IDEMPOTENCY_HEADER } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
+import { queryParams } from '../lib/query-params';
 
 /**
  * The operator area's endpoints (role admin; the API answers 403 FORBIDDEN to anyone else).
@@ -85,15 +86,6 @@ export const USERS_PER_PAGE = 20;
 export const LEDGER_PER_PAGE = 20;
 export const AUDIT_PER_PAGE = 25;
 
-/** The query string without the parameters left unset. */
-function params(values: Record<string, string | number | undefined>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined && value !== '') result[key] = String(value);
-  }
-  return result;
-}
-
 const api = baseApi.enhanceEndpoints({ addTagTypes: OPERATOR_TAGS });
 
 export const operatorApi = api.injectEndpoints({
@@ -101,7 +93,7 @@ export const operatorApi = api.injectEndpoints({
     getAdminPayments: build.query<Page<AdminPayment>, PaymentsArgs>({
       query: ({ status, method, page, per_page = PAYMENTS_PER_PAGE }) => ({
         url: '/admin/payments',
-        params: params({ status, method, page, per_page }),
+        params: queryParams({ status, method, page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: [{ type: 'OperatorPayments', id: 'LIST' }],
@@ -136,7 +128,7 @@ export const operatorApi = api.injectEndpoints({
     getAdminUsers: build.query<Page<AdminUser>, UsersArgs>({
       query: ({ query, page, per_page = USERS_PER_PAGE }) => ({
         url: '/admin/users',
-        params: params({ query: query.trim(), page, per_page }),
+        params: queryParams({ query: query.trim(), page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: [{ type: 'OperatorUsers', id: 'LIST' }],
@@ -151,7 +143,7 @@ export const operatorApi = api.injectEndpoints({
     getUserLedger: build.query<Page<LedgerEntry>, LedgerArgs>({
       query: ({ userId, page, per_page = LEDGER_PER_PAGE }) => ({
         url: `/admin/users/${userId}/ledger`,
-        params: params({ page, per_page }),
+        params: queryParams({ page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: (_result, _error, { userId }) => [{ type: 'OperatorLedger', id: userId }],
@@ -187,7 +179,7 @@ export const operatorApi = api.injectEndpoints({
     getAudit: build.query<Page<AuditEntry>, PageArgs>({
       query: ({ page, per_page = AUDIT_PER_PAGE }) => ({
         url: '/admin/audit',
-        params: params({ page, per_page }),
+        params: queryParams({ page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: [{ type: 'OperatorAudit', id: 'LIST' }],

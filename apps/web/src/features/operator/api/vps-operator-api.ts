@@ -12,6 +12,7 @@ import type {
 } from '@tradehost/contracts';
 import { IDEMPOTENCY_HEADER } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
+import { queryParams } from '../lib/query-params';
 
 /**
  * The operator's VPS endpoints (/api/admin/vps/..., role admin): the rates and the period
@@ -108,15 +109,6 @@ export interface OperationDecisionResponse {
   message?: string;
 }
 
-/** The query string without the parameters left unset. */
-function params(values: Record<string, string | number | undefined>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined && value !== '') result[key] = String(value);
-  }
-  return result;
-}
-
 const decisionHeaders = (idempotencyKey: string) => ({ [IDEMPOTENCY_HEADER]: idempotencyKey });
 
 /** After a change: these lists are stale; a refusal changes nothing. */
@@ -184,7 +176,7 @@ export const vpsOperatorApi = api.injectEndpoints({
     getAdminPromocodes: build.query<Page<AdminPromocode>, { page: number; per_page?: number }>({
       query: ({ page, per_page = PROMOCODES_PER_PAGE }) => ({
         url: '/admin/vps/promocodes',
-        params: params({ page, per_page }),
+        params: queryParams({ page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: [PROMOCODES],
@@ -209,7 +201,7 @@ export const vpsOperatorApi = api.injectEndpoints({
     getAdminTestRequests: build.query<Page<AdminTestRequest>, TestRequestsArgs>({
       query: ({ status, page, per_page = TEST_REQUESTS_PER_PAGE }) => ({
         url: '/admin/vps/test-requests',
-        params: params({ status, page, per_page }),
+        params: queryParams({ status, page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: [TEST_REQUESTS],
@@ -242,7 +234,7 @@ export const vpsOperatorApi = api.injectEndpoints({
     getAdminVpsServers: build.query<Page<AdminServer>, VpsServersArgs>({
       query: ({ search, status, page, per_page = VPS_SERVERS_PER_PAGE }) => ({
         url: '/admin/vps/servers',
-        params: params({ search: search.trim(), status, page, per_page }),
+        params: queryParams({ search: search.trim(), status, page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: [SERVERS],
@@ -251,7 +243,7 @@ export const vpsOperatorApi = api.injectEndpoints({
     getAdminVpsOperations: build.query<Page<AdminOperation>, OperationsArgs>({
       query: ({ status, serverId, page, per_page = OPERATIONS_PER_PAGE }) => ({
         url: '/admin/vps/operations',
-        params: params({ status, server_id: serverId, page, per_page }),
+        params: queryParams({ status, server_id: serverId, page, per_page }),
       }),
       extraOptions: SILENT,
       providesTags: [OPERATIONS],
