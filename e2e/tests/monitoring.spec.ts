@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { addMonths } from '../../packages/contracts/src/vps.ts';
 import { createTerminal } from '../../packages/simulator/src/index.ts';
 import { createVerifiedUser, signIn } from '../support/app.ts';
+import { ApiSession, makeOperator, topUpByCard } from '../support/money.ts';
 
 /**
  * Online monitoring in the browser against the real server: a simulated MetaTrader terminal
@@ -193,3 +196,111 @@ for (const scheme of ['light', 'dark'] as const) {
     await visitor.close();
   });
 }
+
+test("an operator finds a trader's account with its publisher's version, extends the paid subscription with a reason, and changes the price; axe on the three screens, light and dark", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const operator = await createVerifiedUser(request, { name: 'Otto Operator' });
+  await makeOperator(operator.email);
+  const trader = await createVerifiedUser(request, { name: 'Paula Paid' });
+  await topUpByCard(request, trader.email, '50.00');
+  const api = new ApiSession(request, trader.email);
+  const bought = await api.json<{ subscription: { id: number; ends_at: string } }>(
+    'POST',
+    '/api/user/monitoring/subscriptions',
+    201,
+    { data: { accounts: 2, months: 1 }, idempotencyKey: randomUUID() },
+  );
+  const { id } = bought.subscription;
+  const login = LOGIN();
+  await api.json('POST', '/api/user/monitoring/accounts', 201, {
+    data: { subscription_id: id, login, platform: 'MT5', name: 'Carry', email: trader.email },
+  });
+  const { key } = await api.json<{ key: string }>(
+    'POST',
+    `/api/user/monitoring/subscriptions/${id}/key`,
+    200,
+  );
+  const terminal = createTerminal({ url: baseURL!, key, login, months: 1 });
+  await terminal.publishHistory();
+  await terminal.streamSnapshots(1);
+
+  await signIn(page, operator.email);
+  // the accounts: found by number, with the publisher's version and state
+  await page.goto(`/operator/monitoring/accounts?search=${login}`);
+  const row = page.getByRole('row').filter({ hasText: 'Carry' });
+  await expect(row).toContainText(`MT5 · ${login}`);
+  await expect(row).toContainText('simulator-1.0');
+  await expect(row).toContainText('Reporting');
+  await row.getByRole('link', { name: `#${id}` }).click();
+
+  // the subscription: extended by 2 months with a reason, the new end in the row
+  const subscription = page.getByRole('row').filter({ hasText: trader.email });
+  await expect(subscription).toContainText('Paid');
+  await expect(subscription).toContainText('1 of 2');
+  await subscription.getByRole('button', { name: `Extend subscription #${id}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Extend subscription #${id}` });
+  await dialog.getByRole('combobox', { name: 'Months to add' }).selectOption('2');
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('Broker outage on Friday');
+  await dialog.getByRole('button', { name: 'Extend' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(new RegExp(`Subscription #${id} now runs until`))).toBeVisible();
+  const mine = await api.json<{ subscriptions: { id: number; ends_at: string }[] }>(
+    'GET',
+    '/api/user/monitoring/subscriptions',
+    200,
+  );
+  expect(mine.subscriptions.find((s) => s.id === id)?.ends_at).toBe(
+    addMonths(new Date(bought.subscription.ends_at), 2).toISOString(),
+  );
+
+  // the prices: a bad one is refused on its field; the saved one is what traders are offered
+  await page.goto('/operator/monitoring/prices');
+  const price = page.getByRole('textbox', { name: /Price of an account-month/ });
+  await expect(price).toHaveValue('3.00');
+  await price.fill('abc');
+  await page.getByRole('button', { name: 'Save the prices' }).click();
+  await expect(page.getByText('Enter a price above 0 with at most two decimals')).toBeVisible();
+  await price.fill('3.00');
+  await page.getByRole('textbox', { name: '12 months, %' }).fill('15');
+  await page.getByRole('button', { name: 'Save the prices' }).click();
+  await expect(page.getByText('The monitoring prices have been saved')).toBeVisible();
+
+  // the audit log names the extension
+  await page.goto('/operator/audit');
+  await expect(
+    page.getByRole('row').filter({ hasText: 'Extended a monitoring subscription free of charge' }),
+  ).toContainText('Broker outage on Friday');
+
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [path, ready] of [
+      [
+        `/operator/monitoring/accounts?search=${login}`,
+        page.getByRole('row').filter({ hasText: 'Carry' }),
+      ],
+      [
+        `/operator/monitoring/subscriptions?search=${id}`,
+        page.getByRole('row').filter({ hasText: trader.email }),
+      ],
+      ['/operator/monitoring/prices', page.getByRole('button', { name: 'Save the prices' })],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+      await expect(ready).toBeVisible();
+      expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+    }
+    await page.getByRole('link', { name: 'Monitoring subscriptions' }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: trader.email })
+      .getByRole('button', { name: `Extend subscription #${id}` })
+      .click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await serious(page), `extend dialog (${scheme})`).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  }
+});

@@ -116,6 +116,18 @@ const operatorRoute: RouteObject = {
           path: 'vps/promocodes',
           ...adminPage(() => import('../features/operator/pages/promocodes-page')),
         },
+        {
+          path: 'monitoring/subscriptions',
+          ...adminPage(() => import('../features/operator/pages/monitoring-subscriptions-page')),
+        },
+        {
+          path: 'monitoring/accounts',
+          ...adminPage(() => import('../features/operator/pages/monitoring-accounts-page')),
+        },
+        {
+          path: 'monitoring/prices',
+          ...adminPage(() => import('../features/operator/pages/monitoring-prices-page')),
+        },
       ],
     },
   ],

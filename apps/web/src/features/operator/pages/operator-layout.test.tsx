@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditEntry, openOperator, page, stubOperatorApi } from '../test-utils';
 
 describe('operator sections', () => {
-  it('lists every section, the VPS ones included, and marks the current one', async () => {
+  it('lists every section, the VPS and monitoring ones included, and marks the current one', async () => {
     stubOperatorApi({ 'GET /admin/vps/servers': { body: page([]) } });
     await openOperator('/operator/vps/servers', { width: 375 });
     const nav = await screen.findByRole(
@@ -20,6 +20,9 @@ describe('operator sections', () => {
       ['Operations', '/operator/vps/operations'],
       ['VPS rates', '/operator/vps/rates'],
       ['Promocodes', '/operator/vps/promocodes'],
+      ['Monitoring subscriptions', '/operator/monitoring/subscriptions'],
+      ['Monitored accounts', '/operator/monitoring/accounts'],
+      ['Monitoring prices', '/operator/monitoring/prices'],
       ['Audit log', '/operator/audit'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Servers' })).toHaveAttribute(

@@ -13,6 +13,9 @@ const TABS = [
   { to: '/operator/vps/operations', label: 'tabs.operations', end: false },
   { to: '/operator/vps/rates', label: 'tabs.rates', end: false },
   { to: '/operator/vps/promocodes', label: 'tabs.promocodes', end: false },
+  { to: '/operator/monitoring/subscriptions', label: 'tabs.monitoringSubscriptions', end: false },
+  { to: '/operator/monitoring/accounts', label: 'tabs.monitoringAccounts', end: false },
+  { to: '/operator/monitoring/prices', label: 'tabs.monitoringPrices', end: false },
   { to: '/operator/audit', label: 'tabs.audit', end: false },
 ] as const;
 
