@@ -143,6 +143,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(monitoringAdminRoutes, {
         monitoringAdmin,
         isAdmin: admin.isAdmin,
+        idempotency,
         config,
       });
       const ingest = createIngest(app.db, now, app.monitoringJobs.touch);

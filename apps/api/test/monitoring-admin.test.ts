@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 function call(method: string, path: string, who: { token: string }, body?: unknown) {
-  return t.api.request(method, path, { body, token: who.token });
+  return t.api.request(method, path, {
+    body,
+    token: who.token,
+    headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {},
+  });
 }
 
 /** A paid subscription of `user` for `months` months, bought from the balance. */
@@ -317,9 +321,22 @@ describe('subscriptions', () => {
         },
       },
     ]);
+    // the same request again under its key: answered as before, extended once
+    const key = randomUUID();
+    const body = { months: 1, reason: 'Retried' };
+    const first = await postKeyed(t, EXTEND(running.id as number), body, admin, key);
+    const replay = await postKeyed(t, EXTEND(running.id as number), body, admin, key);
+    expectStatus(replay, 200);
+    expect(replay.body).toEqual(first.body);
+    expect(first.body.subscription.ends_at).toBe(addMonths(new Date(endsAt), 1).toISOString());
+    expect(await auditOf(t, 'monitoring.operator_extend', running.id as number)).toHaveLength(2);
+    const keyless = await postKeyed(t, EXTEND(running.id as number), body, admin, null);
+    expect(keyless.status).toBe(400);
+    expect(keyless.body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+
     // the owner sees it
     const mine = await t.api.get('/api/user/monitoring/subscriptions', { token: user.token });
-    expect(mine.body.subscriptions[0].ends_at).toBe(endsAt);
+    expect(mine.body.subscriptions[0].ends_at).toBe(first.body.subscription.ends_at);
 
     const ended = await paid(user, 1, 1);
     await t.sql.query(

@@ -6,20 +6,13 @@ import {
   PAYMENT_STATUSES,
   signedAmountSchema,
 } from './balance.ts';
+import { personSchema, reasonField } from './input.ts';
 
 /** The operator area (role admin): the crypto review queue, users' ledgers, adjustments, audit. */
 
-export const REASON_MAX = 500;
+const reasonSchema = reasonField();
 
-const reasonSchema = z
-  .string({ error: 'REASON_REQUIRED' })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: 'REASON_REQUIRED' }),
-    z.maxLength(REASON_MAX, { error: 'REASON_TOO_LONG' }),
-  );
-
-export const userRefSchema = z.object({ id: z.int(), email: z.string(), name: z.string() });
+export const userRefSchema = personSchema;
 export type UserRef = z.infer<typeof userRefSchema>;
 
 export const adminPaymentSchema = z.extend(paymentSchema, {

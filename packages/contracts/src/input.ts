@@ -58,6 +58,8 @@ export const discountPercentField = (min: number) =>
       z.maximum(90, { error: 'DISCOUNT_INVALID' }),
     );
 
+export const REASON_MAX = 500;
+
 /** What an operator gives for a decision the user or the audit log reads: 1 to 500 characters. */
 export const reasonField = () =>
   z
@@ -65,7 +67,7 @@ export const reasonField = () =>
     .check(
       z.trim(),
       z.minLength(1, { error: 'REASON_REQUIRED' }),
-      z.maxLength(500, { error: 'REASON_TOO_LONG' }),
+      z.maxLength(REASON_MAX, { error: 'REASON_TOO_LONG' }),
     );
 
 /** A user as the operator's lists name them. */

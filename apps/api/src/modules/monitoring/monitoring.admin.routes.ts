@@ -17,6 +17,7 @@ import { AppError } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
+import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
 import type { MonitoringAdminService } from './monitoring.admin.service.ts';
 
 const extendedResponse = z.object({ subscription: adminSubscriptionSchema, message: z.string() });
@@ -27,9 +28,11 @@ export async function monitoringAdminRoutes(
   {
     monitoringAdmin,
     isAdmin,
+    idempotency,
     config,
   }: {
     monitoringAdmin: MonitoringAdminService;
+    idempotency: Idempotency;
     isAdmin: (userId: number) => Promise<boolean>;
     config: Config;
   },
@@ -96,14 +99,19 @@ export async function monitoringAdminRoutes(
       config: routeConfig,
       schema: {
         tags,
-        summary: 'Extend a paid subscription free of charge, with the reason (audited)',
+        summary:
+          'Extend a paid subscription free of charge, with the reason (audited; Idempotency-Key)',
         security,
+        headers: idempotencyHeaders,
         params: idParamsSchema,
         body: adminExtendRequestSchema,
-        response: { 200: extendedResponse, ...errorResponses(401, 403, 404, 409, 422, 429) },
+        response: { 200: extendedResponse, ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
       },
     },
-    async (request) => monitoringAdmin.extend(adminId(request), request.params.id, request.body),
+    async (request, reply) =>
+      idempotency.respond(request, reply, (tx, adminId) =>
+        monitoringAdmin.extend(tx, adminId, request.params.id, request.body),
+      ),
   );
 
   r.get(

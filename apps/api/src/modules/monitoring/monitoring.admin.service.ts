@@ -11,11 +11,12 @@ import {
   type SubscriptionState,
 } from '@tradehost/contracts';
 import { pageMeta, pagingOf } from '../../db/paging.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, type Tx } from '../../db/transaction.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import type { ServiceDeps } from '../deps.ts';
+import type { Outcome } from '../idempotency/idempotency.ts';
 import { monitoringAdminRepository as adminRepo } from './monitoring.admin.repository.ts';
 import {
   isRunning,
@@ -110,46 +111,49 @@ export function createMonitoringAdminService({ db, now }: ServiceDeps) {
 
     /**
      * Months added to a paid subscription free of charge: a running one from its end, an ended
-     * one from now. The expiry warnings start over; the audit log keeps the reason.
+     * one from now. The expiry warnings start over; the audit log keeps the reason. Under an
+     * Idempotency-Key: a retried extension adds its months once.
      */
     async extend(
+      tx: Tx,
       adminId: number,
       id: number,
       input: AdminExtendRequest,
-    ): Promise<{ subscription: AdminSubscription; message: string }> {
-      return inTransaction(db, async (tx) => {
-        const row = await adminRepo.lockSubscription(tx, id);
-        if (!row) throw new AppError(404, 'NOT_FOUND');
-        if (row.plan === 'free') throw new AppError(409, 'MONITORING_FREE_FIXED');
-        const at = now();
-        const endsAt = addMonths(isRunning(row, at) ? row.endsAt! : at, input.months);
-        const updated = await repo.updateSubscription(tx, row.id, {
-          endsAt,
-          warned3dAt: null,
-          warned1dAt: null,
-        });
-        await auditRepository.insert(tx, {
-          actorId: adminId,
-          action: 'monitoring.operator_extend',
-          subjectType: 'monitoring_subscription',
-          subjectId: String(row.id),
-          targetUserId: row.userId,
-          details: {
-            months: input.months,
-            reason: input.reason,
-            previous_ends_at: row.endsAt?.toISOString() ?? null,
-            ends_at: endsAt.toISOString(),
-          },
-        });
-        const used = await repo.accountsIn(tx, row.id);
-        return {
+    ): Promise<Outcome<{ subscription: AdminSubscription; message: string }>> {
+      const row = await adminRepo.lockSubscription(tx, id);
+      if (!row) throw new AppError(404, 'NOT_FOUND');
+      if (row.plan === 'free') throw new AppError(409, 'MONITORING_FREE_FIXED');
+      const at = now();
+      const endsAt = addMonths(isRunning(row, at) ? row.endsAt! : at, input.months);
+      const updated = await repo.updateSubscription(tx, row.id, {
+        endsAt,
+        warned3dAt: null,
+        warned1dAt: null,
+      });
+      await auditRepository.insert(tx, {
+        actorId: adminId,
+        action: 'monitoring.operator_extend',
+        subjectType: 'monitoring_subscription',
+        subjectId: String(row.id),
+        targetUserId: row.userId,
+        details: {
+          months: input.months,
+          reason: input.reason,
+          previous_ends_at: row.endsAt?.toISOString() ?? null,
+          ends_at: endsAt.toISOString(),
+        },
+      });
+      const used = await repo.accountsIn(tx, row.id);
+      return {
+        status: 200,
+        body: {
           subscription: {
             ...subscriptionView(updated, used, at),
             user: await adminRepo.owner(tx, row.userId),
           },
           message: 'The subscription has been extended',
-        };
-      });
+        },
+      };
     },
 
     /** Every account, newest first: by number, name or owner's e-mail, and publisher state. */
