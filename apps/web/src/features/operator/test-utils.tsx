@@ -17,10 +17,9 @@ import type {
   User,
 } from '@tradehost/contracts';
 import { vi } from 'vitest';
-import { signedInRoutes } from '../../app/router';
-import { stubFetch, type Handler } from '../../test/fetch-stub';
+import type { Handler } from '../../test/fetch-stub';
 import { testUser } from '../../test/fixtures';
-import { renderApp } from '../../test/render';
+import { openSignedIn, stubSignedInApi } from '../../test/signed-in';
 
 export const adminUser: User = {
   ...testUser,
@@ -32,20 +31,10 @@ export const adminUser: User = {
 
 /** The signed-in shell's calls, an admin as the user, and the given routes. */
 export function stubOperatorApi(routes: Record<string, Handler> = {}, user: User = adminUser) {
-  return stubFetch({
-    'GET /user/auth': { body: user },
-    'GET /front/permissions': { body: { partner: true, monitoring: true } },
-    'GET /user/alert': { body: { alert: null } },
-    ...routes,
-  });
+  return stubSignedInApi(routes, user);
 }
 
-export function openOperator(
-  path: string,
-  options: { width?: number; language?: 'en' | 'ru' } = {},
-) {
-  return renderApp({ routes: signedInRoutes, path, signedIn: true, ...options });
-}
+export const openOperator = openSignedIn;
 
 /**
  * The query strings of the calls to `path` (the fetch stub keys its routes by the path alone).

@@ -2,7 +2,7 @@ import type { MonitoringAccount } from '@tradehost/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { saveFile } from '../../../shared/lib/save-file';
-import { Button } from '../../../shared/ui/form';
+import { Button, FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { PeriodPicker } from '../../../shared/ui/period-picker/period-picker';
 import {
@@ -16,6 +16,7 @@ import {
   useGetMonitoringAccountsQuery,
   useGetPositionsQuery,
   useGetStatisticsQuery,
+  useGetSubscriptionsQuery,
   useGetTradesQuery,
   useLazyGetTradesCsvQuery,
 } from '../api/monitoring-api';
@@ -70,6 +71,8 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
   const positions = useGetPositionsQuery(account.id, poll);
   const trades = useGetTradesQuery({ id: account.id, page }, poll);
   const [csv, csvState] = useLazyGetTradesCsvQuery();
+  const subscriptions = useGetSubscriptionsQuery();
+  const ended = subscriptions.data?.find((s) => s.id === account.subscription_id)?.active === false;
 
   const download = async () => {
     const text = await csv(account.id)
@@ -104,6 +107,13 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
             : t('account.waiting')}
         </p>
       </div>
+      {ended ? (
+        <FormAlert tone="warning">
+          <p>
+            {t('account.ended')} <Link to="/online-monitoring">{t('account.renew')}</Link>
+          </p>
+        </FormAlert>
+      ) : null}
       {!account.last_data_at ? (
         <p role="status">
           {t('account.noDataLead')}{' '}

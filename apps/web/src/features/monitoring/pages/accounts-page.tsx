@@ -77,7 +77,10 @@ export function Component() {
           <p>{t('accounts.emptyLead')}</p>
         </EmptyState>
       ) : (
-        <AccountsTable accounts={accounts.data} />
+        <AccountsTable
+          accounts={accounts.data}
+          ended={new Set(subscriptions.data.filter((s) => !s.active).map((s) => s.id))}
+        />
       )}
       {anyWaiting ? (
         <p className={styles.muted} role="status">
@@ -95,7 +98,14 @@ export function Component() {
   );
 }
 
-function AccountsTable({ accounts }: { accounts: MonitoringAccount[] }) {
+/** The accounts; those of an `ended` subscription say so, with the way to renew it. */
+function AccountsTable({
+  accounts,
+  ended,
+}: {
+  accounts: MonitoringAccount[];
+  ended: ReadonlySet<number>;
+}) {
   const f = useMonitoringFormat();
   const { t } = f;
   return (
@@ -137,6 +147,11 @@ function AccountsTable({ accounts }: { accounts: MonitoringAccount[] }) {
                 <div className={styles.muted}>
                   {a.platform} · {a.login}
                 </div>
+                {ended.has(a.subscription_id) ? (
+                  <div className={styles.ended}>
+                    {t('accounts.ended')} <Link to="/online-monitoring">{t('accounts.renew')}</Link>
+                  </div>
+                ) : null}
               </th>
               <td className={numberCell(a.summary?.gain)}>{f.percent(a.summary?.gain, true)}</td>
               <td className={styles.num}>{f.percent(a.summary?.max_drawdown)}</td>

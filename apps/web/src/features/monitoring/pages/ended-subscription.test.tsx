@@ -1,0 +1,102 @@
+import { screen, within } from '@testing-library/react';
+import type { MonitoringAccount, Subscription } from '@tradehost/contracts';
+import { describe, expect, it } from 'vitest';
+import { openSignedIn, stubSignedInApi as stubSignedIn } from '../../../test/signed-in';
+
+const ENDED: Subscription = {
+  id: 4,
+  plan: 'paid',
+  accounts: 2,
+  used_accounts: 1,
+  created_at: '2026-01-01T00:00:00.000Z',
+  ends_at: '2026-02-01T00:00:00.000Z',
+  active: false,
+};
+const RUNNING: Subscription = {
+  ...ENDED,
+  id: 5,
+  ends_at: '2099-01-01T00:00:00.000Z',
+  active: true,
+};
+
+function account(overrides: Partial<MonitoringAccount>): MonitoringAccount {
+  return {
+    id: 1,
+    monitoring_id: 'AbCdEfGhIjKlMnOp',
+    subscription_id: ENDED.id,
+    login: 5012345,
+    platform: 'MT5',
+    name: 'Old',
+    email: 'r@example.com',
+    created_at: '2026-01-01T00:00:00.000Z',
+    is_public: false,
+    hide_login: true,
+    hide_broker: false,
+    hide_money: false,
+    hide_positions: false,
+    hide_history: false,
+    time_zone: 'UTC',
+    views: 0,
+    server: null,
+    company: null,
+    currency: 'USD',
+    leverage: null,
+    ea_version: null,
+    last_data_at: '2026-01-31T00:00:00.000Z',
+    terminal_connected: false,
+    balance: 1000,
+    equity: 1000,
+    summary: null,
+    ...overrides,
+  };
+}
+
+const accounts = [
+  account({}),
+  account({ id: 2, monitoring_id: 'QrStUvWxYz012345', subscription_id: RUNNING.id, name: 'Live' }),
+];
+
+describe('an ended subscription', () => {
+  it('is named on its accounts in the list, with the way to renew; running ones say nothing', async () => {
+    stubSignedIn({
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [ENDED, RUNNING] } },
+      'GET /user/monitoring/accounts': { body: { accounts } },
+    });
+    await openSignedIn('/online-monitoring/accounts');
+    const old = (await screen.findByRole('link', { name: 'Old' }, { timeout: 5000 })).closest(
+      'tr',
+    )!;
+    expect(old).toHaveTextContent('Subscription ended');
+    expect(within(old).getByRole('link', { name: 'Renew' })).toHaveAttribute(
+      'href',
+      '/online-monitoring',
+    );
+    const live = screen.getByRole('link', { name: 'Live' }).closest('tr')!;
+    expect(live).not.toHaveTextContent('Subscription ended');
+  });
+
+  it("is said on the account's own page, with the way to renew", async () => {
+    stubSignedIn({
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [ENDED, RUNNING] } },
+      'GET /user/monitoring/accounts': { body: { accounts } },
+    });
+    await openSignedIn('/online-monitoring/AbCdEfGhIjKlMnOp');
+    expect(
+      await screen.findByText(/The subscription of this account has ended/, {}, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Renew the subscription' })).toHaveAttribute(
+      'href',
+      '/online-monitoring',
+    );
+  });
+
+  it('is not said on the page of an account whose subscription runs', async () => {
+    stubSignedIn({
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [ENDED, RUNNING] } },
+      'GET /user/monitoring/accounts': { body: { accounts } },
+    });
+    await openSignedIn('/online-monitoring/QrStUvWxYz012345');
+    expect(await screen.findByRole('heading', { name: 'Live' }, { timeout: 5000 })).toBeVisible();
+    expect(screen.queryByText(/The subscription of this account has ended/)).toBeNull();
+  });
+});
