@@ -7,8 +7,11 @@
  *   transfer into one hot account, each request with its own Idempotency-Key.
  * - VPS: GET /api/user/vps/servers (a page of 20, and a search by ID) for a user with 1,000
  *   servers among 100,000, seeded with SQL into the product's database.
+ * - Monitoring ingestion: snapshots/s and p99 from 2,000 terminals (each its own key and
+ *   account, seeded with SQL), round robin (goal 5,000/s, p99 under 100 ms, no errors).
  * - Monitoring statistics: computeStatistics over an account of 100,000 deals (goal under 1 s),
- *   next to sorting the same deals by time in the same run.
+ *   next to sorting the same deals by time in the same run; and the job's whole work for such an
+ *   account in PostgreSQL (read, compute, store).
  * - Console: gzipped bytes of the first view of /login and of each route chunk.
  */
 import { spawn } from 'node:child_process';
@@ -25,12 +28,19 @@ import {
   type StatDeal,
 } from '../packages/contracts/src/monitoring-statistics.ts';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
+import { createDb, createPool } from '../apps/api/src/db/client.ts';
+import { storeStatistics } from '../apps/api/src/modules/monitoring/monitoring.statistics.ts';
+import {
+  hashActivationKey,
+  newMonitoringId,
+} from '../apps/api/src/modules/monitoring/monitoring.service.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
 
 const SANDBOX_SECRET = 'bench-sandbox-secret-bench-sandbox-secret';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 2000);
 
 interface Figure {
   rps: number;
@@ -302,9 +312,164 @@ try {
     headers: auth,
   });
   console.log(row('GET servers, search by ID', search, bare));
+
+  console.log(`\nMonitoring ingestion: snapshots from ${TERMINALS.toLocaleString('en')} terminals`);
+  const terminals = await seedTerminals(product.databaseUrl, owner.email);
+  let next = 0;
+  const snapshots = await measure({
+    url: `${product.url}/api/ingest/v1/snapshot`,
+    method: 'POST',
+    requests: [
+      {
+        // each request from the next terminal: its own key and login, the time now
+        setupRequest: (request) => {
+          const terminal = terminals[next++ % terminals.length]!;
+          return {
+            ...request,
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${terminal.key}`,
+            },
+            body: JSON.stringify(snapshotOf(terminal.login, next)),
+          };
+        },
+      },
+    ],
+  });
+  console.log(row('POST snapshot, round robin', snapshots, bare));
+  console.log(
+    `  (goal 5,000 snapshots/s with p99 under 100 ms and no errors; each: the key and login looked up, one statement storing the account and its minute)`,
+  );
+
+  console.log('\nMonitoring statistics job: an account with 100,000 deals in PostgreSQL');
+  const jobMs = await timeStatisticsJob(product.databaseUrl, owner.email);
+  console.log(
+    `  storeStatistics (what the job runs: read the deals, compute, store figures and chart) ${jobMs.toFixed(0)} ms (goal under 1,000 ms)`,
+  );
 } finally {
   await product.stop();
   await hello.close();
+}
+
+interface Terminal {
+  key: string;
+  login: number;
+}
+
+/** A subscription with one account for each terminal, seeded with SQL (keys as the API hashes them). */
+async function seedTerminals(databaseUrl: string, email: string): Promise<Terminal[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const terminals = Array.from({ length: TERMINALS }, (_, i) => ({
+      key: `mk_bench_${randomUUID()}`,
+      login: 80_000_000 + i,
+    }));
+    await client.query(
+      `with owner as (select id from users where email = $1),
+       terminal as (select * from json_to_recordset($2::json) as t(key_hash text, login bigint, monitoring_id text)),
+       subscription as (
+         insert into monitoring_subscriptions (user_id, plan, accounts, ends_at, key_hash, key_sealed)
+         select owner.id, 'paid', 1, now() + interval '1 year', terminal.key_hash, 'bench'
+         from owner, terminal returning id, key_hash, user_id)
+       insert into monitoring_accounts (subscription_id, user_id, monitoring_id, login, platform, name, email, server)
+       select subscription.id, subscription.user_id, terminal.monitoring_id, terminal.login, 'MT5',
+         'Bench ' || terminal.login, $1, 'Bench-Demo'
+       from subscription join terminal using (key_hash)`,
+      [
+        email,
+        JSON.stringify(
+          terminals.map((t) => ({
+            key_hash: hashActivationKey(t.key),
+            login: t.login,
+            monitoring_id: newMonitoringId(),
+          })),
+        ),
+      ],
+    );
+    return terminals;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A terminal's snapshot now, its figures moving a little with `n`. */
+function snapshotOf(login: number, n: number) {
+  const equity = 10_000 + (n % 200) - 100;
+  return {
+    login,
+    time: new Date().toISOString(),
+    balance: 10_000,
+    equity,
+    margin: 120,
+    free_margin: equity - 120,
+    credit: 0,
+    equity_low: equity - 5,
+    equity_high: equity + 5,
+    terminal_connected: true,
+    positions: [],
+  };
+}
+
+/**
+ * The statistics job's work for one account of 100,000 deals (the history of accountHistory,
+ * inserted with SQL): storeStatistics, in this process, against the product's database.
+ */
+async function timeStatisticsJob(databaseUrl: string, email: string): Promise<number> {
+  const pool = createPool(databaseUrl, 2);
+  try {
+    const deals = accountHistory(100_000);
+    const positions = new Map<string, number>();
+    const rows = deals.map((d, i) => ({
+      ticket: i + 1,
+      order: i + 1,
+      position_id:
+        positions.get(d.positionId) ?? positions.set(d.positionId, i + 1).get(d.positionId),
+      time: new Date(d.time).toISOString(),
+      type: d.type,
+      entry: d.entry,
+      symbol: d.symbol,
+      digits: d.digits,
+      volume: d.volume,
+      price: d.price,
+      profit: d.profit,
+      swap: d.swap,
+      commission: d.commission,
+      fee: d.fee,
+    }));
+    const { rows: made } = await pool.query<{ id: string }>(
+      `with owner as (select id from users where email = $1),
+       subscription as (
+         insert into monitoring_subscriptions (user_id, plan, accounts, ends_at, key_hash, key_sealed)
+         select id, 'paid', 1, now() + interval '1 year', $2, 'bench' from owner returning id, user_id)
+       insert into monitoring_accounts (subscription_id, user_id, monitoring_id, login, platform, name, email)
+       select id, user_id, $3, 79999999, 'MT5', 'Bench history', $1 from subscription returning id`,
+      [email, hashActivationKey(randomUUID()), newMonitoringId()],
+    );
+    const accountId = Number(made[0]!.id);
+    for (let i = 0; i < rows.length; i += 10_000) {
+      await pool.query(
+        `insert into monitoring_deals (account_id, ticket, "order", position_id, time, type, entry,
+           symbol, digits, volume, price, profit, swap, commission, fee, magic, comment)
+         select $1, d.ticket, d."order", d.position_id, d.time, d.type, d.entry, d.symbol, d.digits,
+           d.volume, d.price, d.profit, d.swap, d.commission, d.fee, 0, ''
+         from json_to_recordset($2::json) as d(ticket bigint, "order" bigint, position_id bigint,
+           time timestamptz, type text, entry text, symbol text, digits int, volume float8,
+           price float8, profit float8, swap float8, commission float8, fee float8)`,
+        [accountId, JSON.stringify(rows.slice(i, i + 10_000))],
+      );
+    }
+    const db = createDb(pool);
+    const now = new Date();
+    await storeStatistics(db, accountId, now); // warm
+    const started = performance.now();
+    for (let i = 0; i < 3; i += 1) {
+      if (!(await storeStatistics(db, accountId, now))) throw new Error('nothing was stored');
+    }
+    return (performance.now() - started) / 3;
+  } finally {
+    await pool.end();
+  }
 }
 
 /** A year of an account's history: `count` deals, trades of one to four hours, a deposit now and then. */
