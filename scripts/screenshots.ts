@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots [-- /path ...]`: starts the product on an embedded
+ * `npm run screenshots [-- /path-prefix ...]`: starts the product on an embedded
  * PostgreSQL, signs a user up through the development mailbox, and saves a PNG
  * of every page at 375, 1024 and 1440 px, light and dark, English and Russian
  * into ./screenshots — for people to look at, not for assertions.
@@ -13,6 +13,7 @@ import { chromiumPath } from '../e2e/support/browser.ts';
 import { randomUUID } from 'node:crypto';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
+import { createTerminal } from '../packages/simulator/src/index.ts';
 
 const SANDBOX_SECRET = 'screenshots-sandbox-secret-screenshots-sandbox';
 
@@ -28,6 +29,8 @@ const signedIn = [
   '/vps',
   '/vps?tab=rates',
   '/online-monitoring',
+  '/online-monitoring/accounts',
+  '/online-monitoring/guide',
   '/partner-program',
   '/balance-operations',
   '/balance-operations?tab=transfer',
@@ -44,6 +47,9 @@ const signedIn = [
   '/operator/vps/operations',
   '/operator/vps/rates',
   '/operator/vps/promocodes',
+  '/operator/monitoring/subscriptions',
+  '/operator/monitoring/accounts',
+  '/operator/monitoring/prices',
 ];
 const only = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
 const widths = [375, 1024, 1440];
@@ -171,6 +177,45 @@ try {
       });
   }
   await post('/api/user/vps/test-server', { source: 'search' }, as);
+  // monitoring: a paid subscription, an account with three months of simulated history, public
+  const bought = await post(
+    '/api/user/monitoring/subscriptions',
+    { accounts: 2, months: 3 },
+    key(),
+  );
+  const { subscription } = (await bought.json()) as { subscription: { id: number } };
+  const added = await post(
+    '/api/user/monitoring/accounts',
+    {
+      subscription_id: subscription.id,
+      login: 5012345,
+      platform: 'MT5',
+      name: 'Swing EURUSD',
+      email,
+    },
+    as,
+  );
+  const monitored = ((await added.json()) as { account: { id: number; monitoring_id: string } })
+    .account;
+  const activation = await post(
+    `/api/user/monitoring/subscriptions/${subscription.id}/key`,
+    {},
+    as,
+  );
+  const terminal = createTerminal({
+    url,
+    key: ((await activation.json()) as { key: string }).key,
+    login: 5012345,
+    months: 3,
+  });
+  await terminal.publishHistory();
+  await terminal.streamSnapshots(2);
+  await fetch(`${url}/api/user/monitoring/accounts/${monitored.id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', ...as },
+    body: JSON.stringify({ is_public: true }),
+  });
+  signedIn.push(`/online-monitoring/${monitored.monitoring_id}`);
   // the operator pages: this user is an operator too
   await run(process.execPath, ['apps/api/src/cli/admin.ts', 'create', email], serverEnv);
 
@@ -187,7 +232,7 @@ try {
         );
         const page = await context.newPage();
         const shoot = async (path: string) => {
-          if (only.length && !only.includes(path)) return;
+          if (only.length && !only.some((prefix) => path.startsWith(prefix))) return;
           await page.goto(`${url}${path}`);
           await page.waitForLoadState('networkidle');
           const slug = path.slice(1).replace(/[/?&=]+/g, '_') || 'root';
