@@ -115,6 +115,7 @@ function PricesForm({ prices }: { prices: MonitoringPrices }) {
     <form className={styles.section} noValidate onSubmit={handleSubmit(onValid)}>
       <div className={styles.panel}>
         <TextField
+          className={styles.narrowField}
           label={t('monitoring.prices.price')}
           hint={t('monitoring.prices.priceHint')}
           inputMode="decimal"
@@ -124,11 +125,20 @@ function PricesForm({ prices }: { prices: MonitoringPrices }) {
           {...register('account_month_price')}
         />
       </div>
-      <fieldset className={styles.panel} aria-describedby={`${discountsId}-lead`}>
-        <legend className={styles.sectionTitle}>{t('monitoring.prices.discounts')}</legend>
-        <p id={`${discountsId}-lead`} className={styles.lead}>
-          {t('monitoring.prices.discountsLead')}
-        </p>
+      <div
+        role="group"
+        className={styles.panel}
+        aria-labelledby={`${discountsId}-title`}
+        aria-describedby={`${discountsId}-lead`}
+      >
+        <div>
+          <h3 id={`${discountsId}-title`} className={styles.sectionTitle}>
+            {t('monitoring.prices.discounts')}
+          </h3>
+          <p id={`${discountsId}-lead`} className={styles.lead}>
+            {t('monitoring.prices.discountsLead')}
+          </p>
+        </div>
         <div className={vpsStyles.discounts}>
           {prices.discounts.map((discount, index) => (
             <TextField
@@ -146,7 +156,7 @@ function PricesForm({ prices }: { prices: MonitoringPrices }) {
             />
           ))}
         </div>
-      </fieldset>
+      </div>
       {example !== null ? (
         <p className={styles.lead} aria-live="polite">
           {t('monitoring.prices.example', { price: format.money(example / 100) })}
