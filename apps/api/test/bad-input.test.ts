@@ -434,6 +434,18 @@ describe('bad input to every operation of the OpenAPI document', () => {
       { token: operator.token },
     );
     expect(monitored.status, monitored.text).toBe(201);
+    // a paid subscription of the operator's too: its extension, enlargement and keys (by the user
+    // routes and the operator's) take the valid request; the free plan would refuse them
+    await fund(t, operator.id, 100_000);
+    const paid = await postKeyed(
+      t,
+      '/api/user/monitoring/subscriptions',
+      { accounts: 2, months: 1 },
+      operator,
+    );
+    expect(paid.status, paid.text).toBe(201);
+    context.ids.subscriptions = paid.body.subscription.id as number;
+    context.ids.accounts = monitored.body.account.id as number;
     const activation = await t.api.post(
       `/api/user/monitoring/subscriptions/${plan}/key`,
       undefined,
