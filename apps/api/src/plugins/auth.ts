@@ -31,6 +31,16 @@ export function currentUser(request: FastifyRequest): AuthUser {
 }
 
 /**
+ * A plugin's hook that answers 403 FORBIDDEN to anyone but an admin: the role is read on every
+ * call, before validation (a malformed request from a non-admin learns nothing about the route).
+ */
+export function adminOnly(isAdmin: (userId: number) => Promise<boolean>) {
+  return async (request: FastifyRequest) => {
+    if (!(await isAdmin(currentUser(request).id))) throw new AppError(403, 'FORBIDDEN');
+  };
+}
+
+/**
  * Verifies bearer JWTs on the routes that ask for it in `config.auth`. The hook is
  * appended to the route's onRequest hooks, after the rate limit's (registered first),
  * so a flood is refused before any token work.

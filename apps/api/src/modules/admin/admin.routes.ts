@@ -17,8 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../lib/errors.ts';
-import { currentUser } from '../../plugins/auth.ts';
+import { adminOnly } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
 import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
@@ -31,9 +30,7 @@ export async function adminRoutes(
 ) {
   // the role is read on every call: a demoted operator loses the area at once. Before
   // validation, so a non-admin learns nothing of the area's requests from a 422.
-  app.addHook('preValidation', async (request) => {
-    if (!(await admin.isAdmin(currentUser(request).id))) throw new AppError(403, 'FORBIDDEN');
-  });
+  app.addHook('preValidation', adminOnly(admin.isAdmin));
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };

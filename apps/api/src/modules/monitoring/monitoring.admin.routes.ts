@@ -13,8 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../lib/errors.ts';
-import { currentUser } from '../../plugins/auth.ts';
+import { adminOnly, currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
 import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
@@ -38,9 +37,7 @@ export async function monitoringAdminRoutes(
   },
 ) {
   // as the rest of /api/admin: the role is read on every call, before validation
-  app.addHook('preValidation', async (request) => {
-    if (!(await isAdmin(currentUser(request).id))) throw new AppError(403, 'FORBIDDEN');
-  });
+  app.addHook('preValidation', adminOnly(isAdmin));
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
