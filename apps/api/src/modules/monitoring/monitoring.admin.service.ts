@@ -1,6 +1,5 @@
 import {
   addMonths,
-  centsToDollars,
   PUBLISHER_SILENT_AFTER_MS,
   type AdminExtendRequest,
   type AdminMonitoringAccount,
@@ -12,7 +11,6 @@ import {
 } from '@tradehost/contracts';
 import { pageMeta, pagingOf } from '../../db/paging.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
-import type { Executor } from '../../db/client.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import type { ServiceDeps } from '../deps.ts';
@@ -38,19 +36,8 @@ function publisherState(row: AccountRow, silentSince: Date): PublisherState {
  * publisher's state. Each change is audited in its own transaction.
  */
 export function createMonitoringAdminService({ db, now }: ServiceDeps) {
-  async function prices(executor: Executor): Promise<MonitoringPrices> {
-    const [cents, discounts] = await Promise.all([
-      repo.accountMonthCents(executor),
-      repo.discounts(executor),
-    ]);
-    return {
-      account_month_price: centsToDollars(cents),
-      discounts: discounts.map((d) => ({ months: d.months, discount_percent: d.percent })),
-    };
-  }
-
   return {
-    prices: () => prices(db),
+    prices: (): Promise<MonitoringPrices> => repo.prices(db),
 
     async updatePrices(
       adminId: number,
@@ -66,11 +53,11 @@ export function createMonitoringAdminService({ db, now }: ServiceDeps) {
         seen.add(period.months);
       }
       return inTransaction(db, async (tx) => {
-        const before = await prices(tx);
+        const before = await repo.prices(tx);
         await adminRepo.setAccountMonthCents(tx, input.account_month_price);
         for (const period of input.discounts)
           await adminRepo.upsertDiscount(tx, period.months, period.discount_percent);
-        const after = await prices(tx);
+        const after = await repo.prices(tx);
         await auditRepository.insert(tx, {
           actorId: adminId,
           action: 'monitoring.prices_update',

@@ -1,4 +1,4 @@
-import type { Subscription } from '@tradehost/contracts';
+import { centsToDollars, type Subscription } from '@tradehost/contracts';
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
@@ -33,6 +33,18 @@ export const monitoringRepository = {
       })
       .from(monitoringPeriodDiscounts)
       .orderBy(asc(monitoringPeriodDiscounts.months));
+  },
+
+  /** The prices as the API shows them: dollars per account-month and whole-percent discounts. */
+  async prices(db: Executor) {
+    const [cents, discounts] = await Promise.all([
+      monitoringRepository.accountMonthCents(db),
+      monitoringRepository.discounts(db),
+    ]);
+    return {
+      account_month_price: centsToDollars(cents),
+      discounts: discounts.map((d) => ({ months: d.months, discount_percent: d.percent })),
+    };
   },
 
   async balanceCents(db: Executor, userId: number): Promise<number> {

@@ -186,17 +186,8 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
 
   return {
     async plans(userId: number): Promise<MonitoringPlans> {
-      const [cents, discounts, hasFree] = await Promise.all([
-        repo.accountMonthCents(db),
-        repo.discounts(db),
-        repo.hasFree(db, userId),
-      ]);
-      return {
-        account_month_price: centsToDollars(cents),
-        discounts: discounts.map((d) => ({ months: d.months, discount_percent: d.percent })),
-        free_accounts: FREE_PLAN_ACCOUNTS,
-        free_available: !hasFree,
-      };
+      const [prices, hasFree] = await Promise.all([repo.prices(db), repo.hasFree(db, userId)]);
+      return { ...prices, free_accounts: FREE_PLAN_ACCOUNTS, free_available: !hasFree };
     },
 
     /** The free plan: one account, no end, once per user (a unique index under races). */
