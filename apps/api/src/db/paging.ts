@@ -1,4 +1,7 @@
-/** Paged lists: the rows of a page, the `meta` of the answer, and a LIKE pattern from typed text. */
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+
+/** Paged lists: the rows of a page, the `meta` of the answer, and searches from typed text. */
 
 export interface Paging {
   limit: number;
@@ -20,3 +23,13 @@ export const pageMeta = (page: number, perPage: number, total: number) => ({
 
 /** A LIKE pattern matching `text` anywhere, its own % _ and \ taken literally. */
 export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A search box's text when it is a number (up to 19 digits): what ids and logins are searched by. */
+export const digitsOf = (search: string): string | undefined =>
+  /^\d{1,19}$/.test(search) ? search : undefined;
+
+/** `column` (a number) starts with `digits`; nothing to match when there are none. */
+export const startsWithDigits = (
+  column: AnyPgColumn,
+  digits: string | undefined,
+): SQL | undefined => (digits ? sql`${column}::text like ${`${digits}%`}` : undefined);

@@ -19,7 +19,7 @@ import {
 } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
-import { pageMeta, pagingOf } from '../../db/paging.ts';
+import { digitsOf, pageMeta, pagingOf } from '../../db/paging.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { userRepository } from '../user/user.repository.ts';
 import { rateLabel, serversLink } from '../vps/vps.effects.ts';
@@ -484,10 +484,9 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
       per_page: number;
     }): Promise<Page<AdminServer>> {
       const search = filter.search?.trim() ?? '';
-      const digits = /^\d{1,19}$/.test(search) ? search : undefined;
       const { rows, total } = await vpsRepository.serverViews(
         db,
-        { search: digits, email: search || undefined, status: filter.status },
+        { search: digitsOf(search), email: search || undefined, status: filter.status },
         pagingOf(filter.page, filter.per_page),
       );
       return {

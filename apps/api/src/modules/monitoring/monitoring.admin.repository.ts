@@ -1,7 +1,7 @@
 import type { PublisherState, SubscriptionState } from '@tradehost/contracts';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { containing, type Paging } from '../../db/paging.ts';
+import { containing, startsWithDigits, type Paging } from '../../db/paging.ts';
 import {
   monitoringAccounts,
   monitoringPeriodDiscounts,
@@ -12,10 +12,6 @@ import {
 import { MONITORING_PRICE_KEY } from './monitoring.repository.ts';
 
 const person = { id: users.id, email: users.email, name: users.name };
-
-/** A number typed in a search box: a prefix of an id or an account number. */
-const idPrefix = (column: SQL | typeof monitoringSubscriptions.id, digits: string | undefined) =>
-  digits ? sql`${column}::text like ${`${digits}%`}` : undefined;
 
 export interface SubscriptionFilter {
   /** Digits: a prefix of the subscription's number. */
@@ -38,7 +34,7 @@ function subscriptionWhere(filter: SubscriptionFilter, now: Date): SQL | undefin
   const s = monitoringSubscriptions;
   const running = sql`(${s.endsAt} is null or ${s.endsAt} > ${now})`;
   const matches = [
-    idPrefix(s.id, filter.digits),
+    startsWithDigits(s.id, filter.digits),
     filter.email ? sql`${users.email} ilike ${containing(filter.email)}` : undefined,
   ].filter((part): part is SQL => part !== undefined);
   return and(
@@ -55,7 +51,7 @@ function subscriptionWhere(filter: SubscriptionFilter, now: Date): SQL | undefin
 function accountWhere(filter: AccountFilter, silentSince: Date): SQL | undefined {
   const a = monitoringAccounts;
   const matches = [
-    idPrefix(sql`${a.login}`, filter.digits),
+    startsWithDigits(a.login, filter.digits),
     filter.text ? sql`${a.name} ilike ${containing(filter.text)}` : undefined,
     filter.text ? sql`${users.email} ilike ${containing(filter.text)}` : undefined,
   ].filter((part): part is SQL => part !== undefined);

@@ -9,7 +9,7 @@ import {
   type PublisherState,
   type SubscriptionState,
 } from '@tradehost/contracts';
-import { pageMeta, pagingOf } from '../../db/paging.ts';
+import { digitsOf, pageMeta, pagingOf } from '../../db/paging.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
@@ -22,8 +22,6 @@ import {
   subscriptionView,
   type AccountRow,
 } from './monitoring.repository.ts';
-
-const digitsOf = (search: string) => (/^\d{1,19}$/.test(search) ? search : undefined);
 
 function publisherState(row: AccountRow, silentSince: Date): PublisherState {
   if (!row.lastDataAt) return 'never';

@@ -18,7 +18,7 @@ import {
   vpsTestRequests,
   vpsUpgrades,
 } from '../../db/schema/index.ts';
-import { containing, type Paging } from '../../db/paging.ts';
+import { containing, startsWithDigits, type Paging } from '../../db/paging.ts';
 
 export type RateRow = typeof vpsRates.$inferSelect;
 export type ServerRow = typeof vpsServers.$inferSelect;
@@ -181,8 +181,7 @@ export interface ServerFilter {
 }
 
 function serverWhere(filter: ServerFilter): SQL | undefined {
-  const digits = filter.search ?? '';
-  const idPrefix = digits ? sql`${vpsServers.id}::text like ${`${digits}%`}` : undefined;
+  const idPrefix = startsWithDigits(vpsServers.id, filter.search);
   const email = filter.email
     ? sql`${vpsServers.userId} in (select ${users.id} from ${users} where ${users.email} ilike ${containing(filter.email.toLowerCase())})`
     : undefined;
