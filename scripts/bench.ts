@@ -356,7 +356,44 @@ interface Terminal {
   login: number;
 }
 
-/** A subscription with one account for each terminal, seeded with SQL (keys as the API hashes them). */
+/**
+ * For each login a paid subscription of the user with that one account, its key hashed as the
+ * API hashes it, seeded with SQL: the accounts' ids, in the order of `logins`.
+ */
+async function seedMonitoredAccounts(
+  db: pg.Pool | pg.Client,
+  email: string,
+  logins: { login: number; key: string }[],
+): Promise<number[]> {
+  const { rows } = await db.query<{ id: string; login: string }>(
+    `with owner as (select id from users where email = $1),
+     terminal as (select * from json_to_recordset($2::json)
+       as t(key_hash text, login bigint, monitoring_id text)),
+     subscription as (
+       insert into monitoring_subscriptions (user_id, plan, accounts, ends_at, key_hash, key_sealed)
+       select owner.id, 'paid', 1, now() + interval '1 year', terminal.key_hash, 'bench'
+       from owner, terminal returning id, key_hash, user_id)
+     insert into monitoring_accounts (subscription_id, user_id, monitoring_id, login, platform, name, email, server)
+     select subscription.id, subscription.user_id, terminal.monitoring_id, terminal.login, 'MT5',
+       'Bench ' || terminal.login, $1, 'Bench-Demo'
+     from subscription join terminal using (key_hash)
+     returning id, login`,
+    [
+      email,
+      JSON.stringify(
+        logins.map((t) => ({
+          key_hash: hashActivationKey(t.key),
+          login: t.login,
+          monitoring_id: newMonitoringId(),
+        })),
+      ),
+    ],
+  );
+  const byLogin = new Map(rows.map((r) => [Number(r.login), Number(r.id)]));
+  return logins.map((t) => byLogin.get(t.login)!);
+}
+
+/** A subscription with one account for each terminal. */
 async function seedTerminals(databaseUrl: string, email: string): Promise<Terminal[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -365,28 +402,7 @@ async function seedTerminals(databaseUrl: string, email: string): Promise<Termin
       key: `mk_bench_${randomUUID()}`,
       login: 80_000_000 + i,
     }));
-    await client.query(
-      `with owner as (select id from users where email = $1),
-       terminal as (select * from json_to_recordset($2::json) as t(key_hash text, login bigint, monitoring_id text)),
-       subscription as (
-         insert into monitoring_subscriptions (user_id, plan, accounts, ends_at, key_hash, key_sealed)
-         select owner.id, 'paid', 1, now() + interval '1 year', terminal.key_hash, 'bench'
-         from owner, terminal returning id, key_hash, user_id)
-       insert into monitoring_accounts (subscription_id, user_id, monitoring_id, login, platform, name, email, server)
-       select subscription.id, subscription.user_id, terminal.monitoring_id, terminal.login, 'MT5',
-         'Bench ' || terminal.login, $1, 'Bench-Demo'
-       from subscription join terminal using (key_hash)`,
-      [
-        email,
-        JSON.stringify(
-          terminals.map((t) => ({
-            key_hash: hashActivationKey(t.key),
-            login: t.login,
-            monitoring_id: newMonitoringId(),
-          })),
-        ),
-      ],
-    );
+    await seedMonitoredAccounts(client, email, terminals);
     return terminals;
   } finally {
     await client.end();
@@ -437,16 +453,9 @@ async function timeStatisticsJob(databaseUrl: string, email: string): Promise<nu
       commission: d.commission,
       fee: d.fee,
     }));
-    const { rows: made } = await pool.query<{ id: string }>(
-      `with owner as (select id from users where email = $1),
-       subscription as (
-         insert into monitoring_subscriptions (user_id, plan, accounts, ends_at, key_hash, key_sealed)
-         select id, 'paid', 1, now() + interval '1 year', $2, 'bench' from owner returning id, user_id)
-       insert into monitoring_accounts (subscription_id, user_id, monitoring_id, login, platform, name, email)
-       select id, user_id, $3, 79999999, 'MT5', 'Bench history', $1 from subscription returning id`,
-      [email, hashActivationKey(randomUUID()), newMonitoringId()],
-    );
-    const accountId = Number(made[0]!.id);
+    const [accountId = 0] = await seedMonitoredAccounts(pool, email, [
+      { login: 79_999_999, key: randomUUID() },
+    ]);
     for (let i = 0; i < rows.length; i += 10_000) {
       await pool.query(
         `insert into monitoring_deals (account_id, ticket, "order", position_id, time, type, entry,
