@@ -41,6 +41,9 @@ const SANDBOX_SECRET = 'bench-sandbox-secret-bench-sandbox-secret';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 2000);
+/** BENCH_ONLY=ingestion,statistics: only those sections (api, money, vps, ingestion, statistics, bundle). */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const wants = (section: string) => !ONLY || ONLY.includes(section);
 
 interface Figure {
   rps: number;
@@ -265,6 +268,26 @@ try {
   console.log(
     `${'bare Fastify hello-world'.padEnd(28)} ${bare.rps.toFixed(0).padStart(8)} req/s  p99 ${String(bare.p99).padStart(5)} ms  (the unit)`,
   );
+  if (wants('api')) await apiSection(user, bare);
+  if (wants('money')) await moneySection(user, bare);
+  const owner = await benchUser(product.url);
+  if (wants('vps')) await vpsSection(owner, bare);
+  if (wants('ingestion')) await ingestionSection(owner, bare);
+  if (wants('statistics')) {
+    console.log('\nMonitoring statistics job: an account with 100,000 deals in PostgreSQL');
+    const jobMs = await timeStatisticsJob(product.databaseUrl, owner.email);
+    console.log(
+      `  storeStatistics (what the job runs: read the deals, compute, store figures and chart) ${jobMs.toFixed(0)} ms (goal under 1,000 ms)`,
+    );
+  }
+} finally {
+  await product.stop();
+  await hello.close();
+}
+
+type BenchUser = Awaited<ReturnType<typeof benchUser>>;
+
+async function apiSection(user: BenchUser, bare: Figure) {
   const me = await measure({
     url: `${product.url}/api/user/auth`,
     headers: { authorization: `Bearer ${user.token}` },
@@ -280,7 +303,9 @@ try {
   console.log(
     '  (login hashes with argon2id, m=19 MiB t=2: its cost is the point, not the framework)',
   );
+}
 
+async function moneySection(user: BenchUser, bare: Figure) {
   const accounts = [user];
   for (let i = 1; i < 20; i += 1) accounts.push(await benchUser(product.url));
   for (const account of accounts) await topUp(product.url, account.token, 5_000);
@@ -300,9 +325,10 @@ try {
   console.log(
     `  (hot / uniform: ${(hot.rps / uniform.rps).toFixed(2)} x req/s; each transfer: idempotency claim, ledger transaction with row locks, answer stored)`,
   );
+}
 
+async function vpsSection(owner: BenchUser, bare: Figure) {
   console.log('\nVPS servers list: 1,000 servers for one user, 100,000 in all');
-  const owner = await benchUser(product.url);
   await seedServers(product.databaseUrl, owner.email);
   const auth = { authorization: `Bearer ${owner.token}` };
   const list = await measure({ url: `${product.url}/api/user/vps/servers?page=7`, headers: auth });
@@ -312,7 +338,9 @@ try {
     headers: auth,
   });
   console.log(row('GET servers, search by ID', search, bare));
+}
 
+async function ingestionSection(owner: BenchUser, bare: Figure) {
   console.log(`\nMonitoring ingestion: snapshots from ${TERMINALS.toLocaleString('en')} terminals`);
   const terminals = await seedTerminals(product.databaseUrl, owner.email);
   let next = 0;
@@ -340,15 +368,6 @@ try {
   console.log(
     `  (goal 5,000 snapshots/s with p99 under 100 ms and no errors; each: the key and login looked up, one statement storing the account and its minute)`,
   );
-
-  console.log('\nMonitoring statistics job: an account with 100,000 deals in PostgreSQL');
-  const jobMs = await timeStatisticsJob(product.databaseUrl, owner.email);
-  console.log(
-    `  storeStatistics (what the job runs: read the deals, compute, store figures and chart) ${jobMs.toFixed(0)} ms (goal under 1,000 ms)`,
-  );
-} finally {
-  await product.stop();
-  await hello.close();
 }
 
 interface Terminal {
@@ -532,8 +551,8 @@ function accountHistory(count: number): StatDeal[] {
   return deals;
 }
 
-console.log('\nMonitoring statistics: an account with 100,000 deals');
-{
+if (wants('statistics')) {
+  console.log('\nMonitoring statistics: an account with 100,000 deals');
   const deals = accountHistory(100_000);
   const now = Date.UTC(2026, 0, 1);
   const timed = (work: () => unknown) => {
@@ -549,7 +568,9 @@ console.log('\nMonitoring statistics: an account with 100,000 deals');
   );
 }
 
-console.log('\nConsole bundle');
-const built = await run('npm', ['run', 'build', '-w', 'apps/web', '--silent']);
-if (built !== 0) process.exit(built);
-process.exit(await run(process.execPath, ['scripts/bundle-size.ts']));
+if (wants('bundle')) {
+  console.log('\nConsole bundle');
+  const built = await run('npm', ['run', 'build', '-w', 'apps/web', '--silent']);
+  if (built !== 0) process.exit(built);
+  process.exit(await run(process.execPath, ['scripts/bundle-size.ts']));
+}
