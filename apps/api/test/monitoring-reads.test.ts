@@ -1,8 +1,10 @@
 import { closedTrades, statDealOf, type IngestDeal } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { fieldRefusal, quickUser, refusal, useTestApp } from './helpers.ts';
+import { dealsOf, snapshotsOf } from '../src/modules/monitoring/monitoring.statistics.ts';
 import {
   at,
+  deal,
   DEALS,
   handComputedHistory,
   hello,
@@ -61,6 +63,63 @@ const remove = (id: number, who: { token: string }) =>
   t.api.request('DELETE', ACCOUNT(id), { token: who.token });
 
 describe('the stored figures', () => {
+  it('the statistics read back exactly what the publisher sent, awkward values included', async () => {
+    const login = 20_009;
+    const publisher = await publisherOf(t, login);
+    await send(t, HELLO, publisher.key, hello({ login }));
+    const deals = [
+      deal(9_007_199_254_740_000, { time: '2026-01-05T09:00:00.999Z', equity_before: null }),
+      deal(7, {
+        time: '2026-01-05T09:00:00.001Z',
+        type: 'buy',
+        entry: 'in',
+        symbol: 'EUR,USD.m',
+        digits: 5,
+        volume: 0.01,
+        price: 1.0000001,
+        profit: -0.1,
+        swap: -1e-7,
+        commission: -0.07,
+        fee: 123_456_789.12,
+        equity_before: 1234.5678,
+      }),
+      deal(8, { time: '2026-01-05T09:00:00.001Z', symbol: ',' }),
+    ];
+    await send(t, DEALS, publisher.key, { login, deals });
+    await send(t, SNAPSHOT, publisher.key, snapshot({ login, time: '2026-01-05T10:00:59.999Z' }));
+    await send(
+      t,
+      SNAPSHOT,
+      publisher.key,
+      snapshot({ login, time: '2026-01-05T10:01:00.000Z', equity: 0.3 }),
+    );
+
+    const byTime = (deals as IngestDeal[])
+      .map(statDealOf)
+      .sort((a, b) => a.time - b.time || a.ticket.length - b.ticket.length);
+    expect(await dealsOf(t.app.db, publisher.account.id)).toEqual(byTime);
+    expect(await snapshotsOf(t.app.db, publisher.account.id)).toEqual([
+      {
+        time: Date.parse('2026-01-05T10:00:00.000Z'),
+        balance: 1000,
+        equity: 990,
+        margin: 20,
+        credit: 0,
+        equityLow: 985,
+        equityHigh: 1001,
+      },
+      {
+        time: Date.parse('2026-01-05T10:01:00.000Z'),
+        balance: 1000,
+        equity: 0.3,
+        margin: 20,
+        credit: 0,
+        equityLow: 0.3,
+        equityHigh: 1001,
+      },
+    ]);
+  });
+
   it('the statistics job stores what the read computes: the list shows its summary', async () => {
     const { user, account } = await published(20_001);
     const list = await get('/api/user/monitoring/accounts', user.token);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   closedTrades,
   computeStatistics,
+  localDay,
+  normalizeDeals,
   periodTable,
   type StatDeal,
   type StatSnapshot,
@@ -413,6 +415,42 @@ describe('days in the account’s time zone', () => {
     expect(profitDays('Europe/Moscow')).toEqual([['2026-01-06', 100, 0.1]]);
     expect(profitDays('America/New_York')).toEqual([['2026-01-05', 100, 0.1]]);
   });
+
+  it('localDay is the calendar day Intl gives, across DST changes and odd offsets', () => {
+    const byIntl = (format: Intl.DateTimeFormat, time: number) => format.format(time);
+    // a year of each zone's midnights and DST changes: Lord Howe moves by half an hour, Kathmandu
+    // is UTC+5:45, Chatham +12:45/+13:45, Sao Paulo ended DST at midnight, and Tehran (+3:30) went
+    // back from 00:00 to 23:00, at 19:30 UTC: an hour with two offsets, on two dates
+    const zones = [
+      'UTC',
+      'Europe/Moscow',
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'Pacific/Chatham',
+      'America/Sao_Paulo',
+      'Asia/Tehran',
+    ];
+    const start = Date.UTC(2018, 0, 1);
+    for (const zone of zones) {
+      const format = new Intl.DateTimeFormat('en-CA', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      });
+      const wrong: string[] = [];
+      const check = (time: number) => {
+        if (localDay(time, zone) !== byIntl(format, time)) wrong.push(new Date(time).toISOString());
+      };
+      for (let time = start; time < start + 366 * 86_400_000; time += 15 * 60_000) {
+        // a quarter hour's last and first millisecond: where midnights and changes fall
+        check(time - 1);
+        check(time);
+      }
+      expect({ zone, wrong: wrong.slice(0, 3) }).toEqual({ zone, wrong: [] });
+    }
+  }, 30_000);
 });
 
 describe('properties', () => {
@@ -442,6 +480,14 @@ describe('properties', () => {
       const batches = [...base, ...base.filter(() => random() < 0.5)].sort(() => random() - 0.5);
       expect(computeStatistics({ deals: batches, snapshots: [], now: at(6) })).toEqual(reference);
     }
+  });
+
+  it('deals the caller says are each ticket once give the same figures, in order or not', () => {
+    const ordered = normalizeDeals(base);
+    const unique = (deals: StatDeal[]) =>
+      computeStatistics({ deals, snapshots: [], now: at(6), uniqueTickets: true });
+    expect(unique(ordered)).toEqual(reference);
+    expect(unique([...ordered].reverse())).toEqual(reference);
   });
 
   it('splitting a deposit in two at the same moment changes nothing', () => {

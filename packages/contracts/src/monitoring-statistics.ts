@@ -79,6 +79,11 @@ export interface StatInput {
   now: number;
   /** IANA time zone of the daily and monthly tables ('UTC' unless told). */
   timeZone?: string;
+  /**
+   * Each ticket is there once (as the database keeps them, keyed by account and ticket), so
+   * repeated copies need not be looked for; deals out of time order are still put in order.
+   */
+  uniqueTickets?: boolean;
 }
 
 /** A closed position. */
@@ -206,12 +211,20 @@ const isFlow = (deal: StatDeal) =>
 const moneyOf = (deal: StatDeal) => deal.profit + deal.swap + deal.commission + deal.fee;
 
 /** Each ticket once (the last copy of a repeated one), in time order, ticket breaking ties. */
-export function normalizeDeals(deals: readonly StatDeal[]): StatDeal[] {
+export function normalizeDeals(deals: readonly StatDeal[], uniqueTickets = false): StatDeal[] {
+  if (uniqueTickets && inOrder(deals)) return [...deals];
   const byTicket = new Map<string, StatDeal>();
   for (const deal of deals) byTicket.set(deal.ticket, deal);
-  return [...byTicket.values()].sort(
-    (a, b) => a.time - b.time || compareTickets(a.ticket, b.ticket),
-  );
+  return [...byTicket.values()].sort(byTimeAndTicket);
+}
+
+const byTimeAndTicket = (a: StatDeal, b: StatDeal) =>
+  a.time - b.time || compareTickets(a.ticket, b.ticket);
+
+function inOrder(deals: readonly StatDeal[]): boolean {
+  for (let i = 1; i < deals.length; i += 1)
+    if (byTimeAndTicket(deals[i - 1]!, deals[i]!) > 0) return false;
+  return true;
 }
 
 function compareTickets(a: string, b: string): number {
@@ -233,35 +246,45 @@ export const pipSize = (digits: number) => 10 ** -digits * (digits === 3 || digi
  * deals; its prices are the volume-weighted ones of its `in` and its closing deals.
  */
 export function closedTrades(deals: readonly StatDeal[]): Trade[] {
-  const positions = new Map<string, StatDeal[]>();
+  // each position's sums, added up in time order as its deals come
+  const positions = new Map<string, Position>();
   for (const deal of deals) {
     if (!isTradeDeal(deal)) continue;
-    const list = positions.get(deal.positionId) ?? [];
-    list.push(deal);
-    positions.set(deal.positionId, list);
+    let position = positions.get(deal.positionId);
+    if (!position) {
+      position = { ...emptyPosition };
+      positions.set(deal.positionId, position);
+    }
+    position.result += moneyOf(deal);
+    if (deal.entry === 'in') {
+      position.first ??= deal;
+      position.opened += deal.volume;
+      position.openValue += deal.price * deal.volume;
+    } else {
+      position.closings += 1;
+      position.closed += deal.volume;
+      position.closeValue += deal.price * deal.volume;
+      position.closeTime = Math.max(position.closeTime, deal.time);
+    }
   }
   const trades: Trade[] = [];
-  for (const [positionId, list] of positions) {
-    const opening = list.filter((d) => d.entry === 'in');
-    const closing = list.filter((d) => d.entry !== 'in');
-    const opened = sum(opening.map((d) => d.volume));
-    const closed = sum(closing.map((d) => d.volume));
-    if (opening.length === 0 || closing.length === 0 || closed + EPSILON < opened) continue;
-    const first = opening[0]!;
+  for (const [positionId, p] of positions) {
+    const first = p.first;
+    if (!first || p.closings === 0 || p.closed + EPSILON < p.opened) continue;
     const direction = first.type === 'buy' ? 'long' : 'short';
-    const openPrice = weightedPrice(opening);
-    const closePrice = weightedPrice(closing);
+    const openPrice = p.opened > 0 ? p.openValue / p.opened : 0;
+    const closePrice = p.closed > 0 ? p.closeValue / p.closed : 0;
     const sign = direction === 'long' ? 1 : -1;
     trades.push({
       positionId,
       symbol: first.symbol,
       direction,
       openTime: first.time,
-      closeTime: largest(closing.map((d) => d.time)),
-      volume: opened,
+      closeTime: p.closeTime,
+      volume: p.opened,
       openPrice,
       closePrice,
-      result: sum(list.map(moneyOf)),
+      result: p.result,
       pips: ((closePrice - openPrice) * sign) / pipSize(first.digits),
     });
   }
@@ -270,10 +293,27 @@ export function closedTrades(deals: readonly StatDeal[]): Trade[] {
   );
 }
 
-function weightedPrice(deals: StatDeal[]): number {
-  const volume = sum(deals.map((d) => d.volume));
-  return volume > 0 ? sum(deals.map((d) => d.price * d.volume)) / volume : 0;
+/** A position's deals summed: its first `in` deal, volumes, price x volume, and result. */
+interface Position {
+  first: StatDeal | undefined;
+  opened: number;
+  openValue: number;
+  closings: number;
+  closed: number;
+  closeValue: number;
+  closeTime: number;
+  result: number;
 }
+const emptyPosition: Position = {
+  first: undefined,
+  opened: 0,
+  openValue: 0,
+  closings: 0,
+  closed: 0,
+  closeValue: 0,
+  closeTime: -Infinity,
+  result: 0,
+};
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 // not Math.max(...values): an account's 100,000 trades are too many arguments
@@ -445,7 +485,7 @@ function coverage(intervals: Array<[number, number]>, from: number, to: number):
 }
 
 export function computeStatistics(input: StatInput): Statistics {
-  const deals = normalizeDeals(input.deals);
+  const deals = normalizeDeals(input.deals, input.uniqueTickets);
   const snapshots = normalizeSnapshots(input.snapshots);
   const { now } = input;
   const trades = closedTrades(deals);
@@ -575,23 +615,77 @@ export function computeStatistics(input: StatInput): Statistics {
   };
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const HOUR = 3_600_000;
 
-/** `YYYY-MM-DD` of `time` in `timeZone`. */
-export function localDay(time: number, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
+/** A time zone's wall-clock format and its offsets from UTC by UTC hour (NaN: it changes in that hour). */
+interface Zone {
+  format: Intl.DateTimeFormat;
+  offsets: Map<number, number>;
+}
+const zones = new Map<string, Zone>();
+/** `YYYY-MM-DD` by days since 1970. */
+const dayNames = new Map<number, string>();
+const OFFSETS_KEPT = 200_000; // hours per zone (23 years) before the memo starts afresh
+
+function zoneOf(timeZone: string): Zone {
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    const format = new Intl.DateTimeFormat('en-US', {
       timeZone,
+      hourCycle: 'h23',
       year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
-    dayFormats.set(timeZone, format);
+    zone = { format, offsets: new Map() };
+    zones.set(timeZone, zone);
   }
-  const parts = format.formatToParts(time);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  return zone;
+}
+
+/** The zone's offset from UTC at `time` in ms: its wall clock read as if it were UTC, minus the time. */
+function offsetAt(zone: Zone, time: number): number {
+  const parts = zone.format.formatToParts(time);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(parts.find((p) => p.type === type)!.value);
+  const wall = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  );
+  return wall - Math.floor(time / 1000) * 1000;
+}
+
+/**
+ * `YYYY-MM-DD` of `time` in `timeZone`. A zone's offset is read once per UTC hour (at the hour's
+ * first and last millisecond: equal, it holds for the whole hour, since no zone changes twice in
+ * an hour) instead of formatting every time: a history of 100,000 deals spans a few thousand hours.
+ */
+export function localDay(time: number, timeZone: string): string {
+  const zone = zoneOf(timeZone);
+  const hour = Math.floor(time / HOUR);
+  let offset = zone.offsets.get(hour);
+  if (offset === undefined) {
+    const first = offsetAt(zone, hour * HOUR);
+    offset = first === offsetAt(zone, hour * HOUR + HOUR - 1) ? first : Number.NaN;
+    if (zone.offsets.size >= OFFSETS_KEPT) zone.offsets.clear();
+    zone.offsets.set(hour, offset);
+  }
+  if (Number.isNaN(offset)) offset = offsetAt(zone, time);
+  const day = Math.floor((time + offset) / DAY);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = new Date(day * DAY).toISOString().slice(0, 10);
+    if (dayNames.size >= OFFSETS_KEPT) dayNames.clear();
+    dayNames.set(day, name);
+  }
+  return name;
 }
 
 /**

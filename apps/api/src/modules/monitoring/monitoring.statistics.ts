@@ -8,59 +8,100 @@ import {
   type Statistics,
   type StatisticsResponse,
 } from '@tradehost/contracts';
-import { asc, eq } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import {
-  monitoringAccounts,
-  monitoringDeals,
-  monitoringEquity,
-  monitoringStatistics,
-} from '../../db/schema/index.ts';
+import { monitoringAccounts, monitoringStatistics } from '../../db/schema/index.ts';
 import { isForeignKeyViolation } from '../../lib/errors.ts';
 import type { AccountRow } from './monitoring.repository.ts';
+
+/**
+ * Reads rows whose fields PostgreSQL has joined with commas into one text column (`line`), each
+ * split back into its `fields` fields, the last one taking the rest of the line. For an account's
+ * 100,000 deals this is several times faster than the same rows field by field through the
+ * driver and the query builder, which decode and map every field of every row on their own.
+ */
+async function joinedRows(db: Executor, query: SQL, fields: number): Promise<string[][]> {
+  const { rows } = await db.execute<{ line: string }>(query);
+  return rows.map(({ line }) => {
+    const row: string[] = [];
+    let from = 0;
+    for (let i = 1; i < fields; i += 1) {
+      const comma = line.indexOf(',', from);
+      row.push(line.slice(from, comma));
+      from = comma + 1;
+    }
+    row.push(line.slice(from));
+    return row;
+  });
+}
+
+/**
+ * A time column in ms since 1970. Deal times are whole milliseconds (the publisher's precision)
+ * and equity points whole minutes, so rounding the float seconds is exact, and several times
+ * cheaper than PostgreSQL's exact numeric `extract`.
+ */
+const epochMs = (column: SQL) => sql`round(date_part('epoch', ${column}) * 1000)::int8`;
+
+const numberOrNull = (field: string) => (field === '' ? null : Number(field));
+
+/** An account's deals in time order, ticket breaking ties, as the statistics take them. */
+export async function dealsOf(db: Executor, accountId: number): Promise<StatDeal[]> {
+  // the symbol last: the only field that could hold a comma
+  const rows = await joinedRows(
+    db,
+    sql`select concat_ws(',', ticket, position_id, ${epochMs(sql`time`)}, type, entry, digits,
+          volume, price, profit, swap, commission, fee, coalesce(equity_before::text, ''),
+          symbol) as line
+        from monitoring_deals where account_id = ${accountId} order by time, ticket`,
+    14,
+  );
+  return rows.map((f) => ({
+    ticket: f[0]!,
+    positionId: f[1]!,
+    time: Number(f[2]),
+    type: f[3] as StatDeal['type'],
+    entry: f[4] as StatDeal['entry'],
+    digits: Number(f[5]),
+    volume: Number(f[6]),
+    price: Number(f[7]),
+    profit: Number(f[8]),
+    swap: Number(f[9]),
+    commission: Number(f[10]),
+    fee: Number(f[11]),
+    equityBefore: numberOrNull(f[12]!),
+    symbol: f[13]!,
+  }));
+}
+
+/** An account's equity points (one a minute, one an hour once thinned) in time order. */
+export async function snapshotsOf(db: Executor, accountId: number): Promise<StatSnapshot[]> {
+  const rows = await joinedRows(
+    db,
+    sql`select concat_ws(',', ${epochMs(sql`at`)}, balance, equity, margin, credit, equity_low,
+          equity_high) as line
+        from monitoring_equity where account_id = ${accountId} order by at`,
+    7,
+  );
+  return rows.map((f) => ({
+    time: Number(f[0]),
+    balance: Number(f[1]),
+    equity: Number(f[2]),
+    margin: Number(f[3]),
+    credit: Number(f[4]),
+    equityLow: Number(f[5]),
+    equityHigh: Number(f[6]),
+  }));
+}
 
 /**
  * An account's figures from what its publisher stored: its deals and equity points, the latest
  * one carrying the open positions of the account's last snapshot.
  */
 export async function accountStatistics(db: Executor, account: AccountRow, now: Date) {
-  const [deals, points] = await Promise.all([
-    db
-      .select()
-      .from(monitoringDeals)
-      .where(eq(monitoringDeals.accountId, account.id))
-      .orderBy(asc(monitoringDeals.time), asc(monitoringDeals.ticket)),
-    db
-      .select()
-      .from(monitoringEquity)
-      .where(eq(monitoringEquity.accountId, account.id))
-      .orderBy(asc(monitoringEquity.at)),
+  const [deals, snapshots] = await Promise.all([
+    dealsOf(db, account.id),
+    snapshotsOf(db, account.id),
   ]);
-  const statDeals: StatDeal[] = deals.map((d) => ({
-    ticket: String(d.ticket),
-    positionId: String(d.positionId),
-    time: d.time.getTime(),
-    type: d.type as StatDeal['type'],
-    entry: d.entry as StatDeal['entry'],
-    symbol: d.symbol,
-    digits: d.digits,
-    volume: d.volume,
-    price: d.price,
-    profit: d.profit,
-    swap: d.swap,
-    commission: d.commission,
-    fee: d.fee,
-    equityBefore: d.equityBefore,
-  }));
-  const snapshots: StatSnapshot[] = points.map((p) => ({
-    time: p.at.getTime(),
-    balance: p.balance,
-    equity: p.equity,
-    margin: p.margin,
-    credit: p.credit,
-    equityLow: p.equityLow,
-    equityHigh: p.equityHigh,
-  }));
   const positions = (account.positions as Array<{ open_time?: string }>) ?? [];
   const last = snapshots.at(-1);
   const opened = positions.map((p) => Date.parse(p.open_time ?? '')).filter(Number.isFinite);
@@ -69,10 +110,11 @@ export async function accountStatistics(db: Executor, account: AccountRow, now: 
     last.oldestOpenTime = Math.min(...opened);
   }
   return computeStatistics({
-    deals: statDeals,
+    deals,
     snapshots,
     now: now.getTime(),
     timeZone: account.timeZone,
+    uniqueTickets: true,
   });
 }
 
@@ -146,35 +188,39 @@ export function chartOf(s: Statistics): ChartPoint[] {
   // as the equity drawdown measures it: the index, then the index moved by equity, each against
   // the peak of both so far
   let peak = 0;
-  const all: ChartPoint[] = s.index.map((p) => {
+  const drawdowns = s.index.map((p) => {
     let drawdown = 0;
     for (const value of [p.index, p.equityIndex]) {
       peak = Math.max(peak, value);
       if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
     }
+    return drawdown;
+  });
+  const pointAt = (i: number): ChartPoint => {
+    const p = s.index[i]!;
     return {
       time: new Date(p.time).toISOString(),
       // the moment asked for ends at the gain figure (equity, not only closed results)
       gain: p.now ? s.gain : p.index - 1,
       balance: p.balance,
       equity: p.equity,
-      drawdown,
+      drawdown: drawdowns[i]!,
     };
-  });
-  if (all.length <= CHART_POINTS_MAX) return all;
+  };
+  const count = s.index.length;
+  if (count <= CHART_POINTS_MAX) return s.index.map((_, i) => pointAt(i));
   const buckets = Math.floor(CHART_POINTS_MAX / 2);
-  const size = Math.ceil(all.length / buckets);
-  const kept: ChartPoint[] = [];
-  for (let start = 0; start < all.length; start += size) {
-    const bucket = all.slice(start, start + size);
-    const first = bucket[0]!;
-    const deepest = bucket.reduce((a, b) => (b.drawdown > a.drawdown ? b : a));
+  const size = Math.ceil(count / buckets);
+  const kept: number[] = [];
+  for (let first = 0; first < count; first += size) {
+    let deepest = first;
+    for (let i = first + 1; i < Math.min(first + size, count); i += 1)
+      if (drawdowns[i]! > drawdowns[deepest]!) deepest = i;
     kept.push(first);
     if (deepest !== first) kept.push(deepest);
   }
-  const last = all.at(-1)!;
-  if (kept.at(-1) !== last) kept.push(last);
-  return kept;
+  if (kept.at(-1) !== count - 1) kept.push(count - 1);
+  return kept.map(pointAt);
 }
 
 /** The statistics of the public page when its owner hides money figures: percentages only. */

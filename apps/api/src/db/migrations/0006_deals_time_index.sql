@@ -1,0 +1,1 @@
+CREATE INDEX "monitoring_deals_account_time_idx" ON "monitoring_deals" USING btree ("account_id","time","ticket");
