@@ -29,6 +29,16 @@ describe('HTTP basics', () => {
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
+  it('the API docs page sends the docs UI’s own CSP in place of the console’s', async () => {
+    const res = await t.api.get('/api/docs/');
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("img-src 'self' data: validator.swagger.io");
+    expect(csp).not.toContain('connect-src');
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('answers 404 NOT_FOUND JSON for an unknown /api path or method', async () => {
     const notFound = { status: 404, body: { message: 'Not found', code: 'NOT_FOUND' } };
     expect(await t.api.get('/api/nothing/here')).toMatchObject(notFound);

@@ -1,15 +1,19 @@
-import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 
 /**
  * Helmet's headers with a CSP fitted to the console: everything from our own
  * origin, inline styles (React style props, Radix), images from data:/blob:
  * (avatars previews). /api/docs sets its own, looser CSP (plugins/docs.ts).
+ *
+ * Helmet's middleware is built once here and applied to each request: built
+ * per request (as @fastify/helmet does), parsing the CSP cost more than a
+ * publisher's whole snapshot call.
  */
 export const securityPlugin = fp(
   async (app, { publicUrl, formTargets = [] }: { publicUrl: string; formTargets?: string[] }) => {
     const https = publicUrl.startsWith('https:');
-    await app.register(helmet, {
+    const headers = helmet({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
@@ -24,6 +28,9 @@ export const securityPlugin = fp(
         },
       },
       strictTransportSecurity: https ? undefined : false,
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      headers(request.raw, reply.raw, () => done());
     });
   },
   { name: 'tradehost-security' },
