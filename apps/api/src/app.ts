@@ -146,7 +146,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
         idempotency,
         config,
       });
-      const ingest = createIngest(app.db, now, app.monitoringJobs.touch);
+      const ingest = createIngest(app.db, app.pg, now, app.monitoringJobs.touch);
       await api.register(monitoringIngestRoutes, { ingest, config });
       if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
       if (shouldServeSandboxGateway(config)) await api.register(sandboxGatewayRoutes, { config });

@@ -163,6 +163,47 @@ describe('the ingestion protocol', () => {
     expect(now.rows[0].last_data_at).not.toBeNull();
   });
 
+  it('snapshots sent at once are written together; each gets its own answer, one terminal’s in order', async () => {
+    const publishers = await Promise.all([8401, 8402, 8403].map((login) => publisherOf(t, login)));
+    const [a, b, c] = publishers as [
+      (typeof publishers)[0],
+      (typeof publishers)[0],
+      (typeof publishers)[0],
+    ];
+    const minute = (m: number, equity: number) => ({
+      time: `2026-01-05T10:0${m}:00.000Z`,
+      equity,
+      equity_low: equity,
+      equity_high: equity,
+    });
+    const answers = await Promise.all([
+      send(t, SNAPSHOT, a.key, snapshot({ login: 8401, ...minute(1, 1001) })),
+      send(t, SNAPSHOT, b.key, snapshot({ login: 8402, ...minute(1, 2001) })),
+      send(t, SNAPSHOT, 'mk_not-a-key-at-all', snapshot({ login: 8401 })),
+      send(t, SNAPSHOT, a.key, snapshot({ login: 8401, ...minute(2, 1002) })),
+      send(t, SNAPSHOT, c.key, snapshot({ login: 8409 })),
+      send(t, SNAPSHOT, a.key, snapshot({ login: 8401, ...minute(3, 1003) })),
+      send(t, SNAPSHOT, c.key, snapshot({ login: 8403, ...minute(1, 3001) })),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 200, 404, 200, 200]);
+    expect(answers[2]!.body).toMatchObject(refusal('MONITORING_KEY_UNKNOWN'));
+    expect(answers[4]!.body.code).toBe('MONITORING_LOGIN_NOT_ADDED');
+    expect(answers[4]!.body.message).toContain('8409');
+
+    const { rows } = await t.sql.query(
+      `select a.login, a.equity, array_agg(e.equity order by e.at) as minutes
+       from monitoring_accounts a join monitoring_equity e on e.account_id = a.id
+       where a.id = any($1) group by a.login, a.equity order by a.login`,
+      [[a.account.id, b.account.id, c.account.id]],
+    );
+    // the last of a terminal's snapshots is its account's figure now
+    expect(rows.map((r) => [Number(r.login), r.equity, r.minutes])).toEqual([
+      [8401, 1003, [1001, 1002, 1003]],
+      [8402, 2001, [2001]],
+      [8403, 3001, [3001]],
+    ]);
+  });
+
   it('an ended subscription is 402 with its message; a regenerated key stops the old one', async () => {
     const { key, subscription, user } = await publisherOf(t, 8301);
     const fresh = await t.api.post(

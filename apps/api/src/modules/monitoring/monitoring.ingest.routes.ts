@@ -12,7 +12,8 @@ import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
-import { ingestKeyOf, type Ingest } from './monitoring.ingest.ts';
+import type { Ingest } from './monitoring.ingest.ts';
+import { hashActivationKey } from './monitoring.service.ts';
 
 /** A deals call carries up to 500 deals: more than the API's usual 64 KB. */
 const DEALS_BODY_LIMIT = 512 * 1024;
@@ -26,11 +27,23 @@ export async function monitoringIngestRoutes(
   { ingest, config }: { ingest: Ingest; config: Config },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** The bearer activation key's hash, worked out once a request: the rate limit's and the lookup's. */
+  const keyHashes = new WeakMap<FastifyRequest, string | null>();
+  function keyHashOf(request: FastifyRequest): string | null {
+    let keyHash = keyHashes.get(request);
+    if (keyHash === undefined) {
+      const match = /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(request.headers.authorization ?? '');
+      keyHash = match ? hashActivationKey(match[1]!) : null;
+      keyHashes.set(request, keyHash);
+    }
+    return keyHash;
+  }
   const routeConfig = {
     rateLimit: {
       max: config.ingestRateLimitMax,
       timeWindow: 60_000,
-      keyGenerator: (request: FastifyRequest) => ingestKeyOf(request.headers.authorization),
+      // per key; calls without a well-formed key (refused anyway) per address
+      keyGenerator: (request: FastifyRequest) => keyHashOf(request) ?? `no key ${request.ip}`,
     },
   };
   const tags = ['ingestion'];
@@ -38,9 +51,9 @@ export async function monitoringIngestRoutes(
   const failures = { ...errorResponses(400, 401, 404, 409, 422, 429), 402: apiErrorSchema };
 
   function keyOf(request: FastifyRequest): string {
-    const match = /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(request.headers.authorization ?? '');
-    if (!match) throw new AppError(401, 'MONITORING_KEY_UNKNOWN');
-    return match[1]!;
+    const keyHash = keyHashOf(request);
+    if (keyHash === null) throw new AppError(401, 'MONITORING_KEY_UNKNOWN');
+    return keyHash;
   }
 
   r.post(

@@ -1,25 +1,30 @@
-import { createHash } from 'node:crypto';
 import type { IngestDeals, IngestHello, IngestSnapshot } from '@tradehost/contracts';
 import { and, eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Db } from '../../db/client.ts';
 import { monitoringAccounts, monitoringSubscriptions } from '../../db/schema/index.ts';
+import { createBatcher } from '../../lib/batcher.ts';
 import { AppError, isUniqueViolation } from '../../lib/errors.ts';
-import { hashActivationKey } from './monitoring.service.ts';
 
 /** How often the publisher sends a snapshot. */
 export const SNAPSHOT_EVERY_SEC = 10;
+/** The most snapshots one statement writes, and how many such statements run at once. */
+const SNAPSHOTS_PER_STATEMENT = 200;
+const SNAPSHOT_STATEMENTS_AT_ONCE = 1;
 
 /**
- * The publisher's calls. Each finds the account by the key's hash and the login (one read), then
- * stores with one statement: no statistics work on the request path.
+ * The publisher's calls. Each finds the account by the key's hash and the login, and stores: no
+ * statistics work on the request path. Snapshots, the frequent call, do both in one statement
+ * shared with the other snapshots of the moment.
  */
 export function createIngest(
   db: Db,
+  pool: pg.Pool,
   now: () => Date,
   touch: (accountId: number, cause: 'deals' | 'snapshot') => void,
 ) {
-  /** The key's running subscription and, when `login` is given, its account of that login. */
-  async function resolve(key: string, login: number) {
+  /** The running subscription of the key's hash, and its account of that login. */
+  async function resolve(keyHash: string, login: number) {
     const [row] = await db
       .select({
         subscription: {
@@ -36,7 +41,7 @@ export function createIngest(
           eq(monitoringAccounts.login, login),
         ),
       )
-      .where(eq(monitoringSubscriptions.keyHash, hashActivationKey(key)));
+      .where(eq(monitoringSubscriptions.keyHash, keyHash));
     if (!row) throw new AppError(401, 'MONITORING_KEY_UNKNOWN');
     const { endsAt } = row.subscription;
     if (endsAt && endsAt.getTime() <= now().getTime())
@@ -51,9 +56,44 @@ export function createIngest(
     return row.account;
   }
 
+  /**
+   * Snapshots by group commit: each batch finds its accounts by key hash and login among running
+   * subscriptions, stores them and their minutes, and answers each snapshot's account id, or null
+   * where none was found (nothing of it written).
+   */
+  const snapshots = createBatcher<{ keyHash: string; snapshot: IngestSnapshot }, number | null>({
+    max: SNAPSHOTS_PER_STATEMENT,
+    concurrency: SNAPSHOT_STATEMENTS_AT_ONCE,
+    keyOf: ({ keyHash, snapshot }) => `${keyHash}/${snapshot.login}`,
+    write: async (items) => {
+      const at = now();
+      const input = items.map(({ keyHash, snapshot: s }, i) => ({
+        i,
+        key_hash: keyHash,
+        login: s.login,
+        time: s.time,
+        balance: s.balance,
+        equity: s.equity,
+        margin: s.margin,
+        credit: s.credit,
+        equity_low: Math.min(s.equity_low, s.equity),
+        equity_high: Math.max(s.equity_high, s.equity),
+        terminal_connected: s.terminal_connected,
+        positions: s.positions,
+      }));
+      const { rows } = await pool.query<{ i: number; account_id: string }>({
+        name: 'monitoring-store-snapshots',
+        text: STORE_SNAPSHOTS,
+        values: [JSON.stringify(input), at],
+      });
+      const accounts = new Map(rows.map((r) => [Number(r.i), Number(r.account_id)]));
+      return items.map((_, i) => accounts.get(i) ?? null);
+    },
+  });
+
   return {
-    async hello(key: string, hello: IngestHello) {
-      const account = await resolve(key, hello.login);
+    async hello(keyHash: string, hello: IngestHello) {
+      const account = await resolve(keyHash, hello.login);
       try {
         await db
           .update(monitoringAccounts)
@@ -87,8 +127,8 @@ export function createIngest(
     },
 
     /** Upserted on (account, ticket): a resent batch changes nothing. */
-    async deals(key: string, batch: IngestDeals) {
-      const account = await resolve(key, batch.login);
+    async deals(keyHash: string, batch: IngestDeals) {
+      const account = await resolve(keyHash, batch.login);
       const { rows } = await db.execute<{ ticket: string }>(sql`
         insert into monitoring_deals (account_id, ticket, "order", position_id, time, type, entry,
           symbol, digits, volume, price, profit, swap, commission, fee, magic, comment, equity_before)
@@ -105,26 +145,20 @@ export function createIngest(
       return { accepted: rows.length, duplicate: batch.deals.length - rows.length };
     },
 
-    /** The account now, and its minute's equity point (the minute's low and high kept). */
-    async snapshot(key: string, snapshot: IngestSnapshot) {
-      const account = await resolve(key, snapshot.login);
-      await db.execute(sql`
-        with account as (
-          update monitoring_accounts set balance = ${snapshot.balance}, equity = ${snapshot.equity},
-            margin = ${snapshot.margin}, credit = ${snapshot.credit},
-            terminal_connected = ${snapshot.terminal_connected},
-            positions = ${JSON.stringify(snapshot.positions)}::jsonb, last_data_at = ${now()}
-          where id = ${account.id} returning id)
-        insert into monitoring_equity (account_id, at, balance, equity, equity_low, equity_high, margin, credit)
-        select id, date_trunc('minute', ${snapshot.time}::timestamptz), ${snapshot.balance},
-          ${snapshot.equity}, ${Math.min(snapshot.equity_low, snapshot.equity)},
-          ${Math.max(snapshot.equity_high, snapshot.equity)}, ${snapshot.margin}, ${snapshot.credit}
-        from account
-        on conflict (account_id, at) do update set balance = excluded.balance,
-          equity = excluded.equity, margin = excluded.margin, credit = excluded.credit,
-          equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
-          equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high)`);
-      touch(account.id, 'snapshot');
+    /**
+     * The account now, and its minute's equity point (the minute's low and high kept): written
+     * with the other publishers' snapshots of the moment, in one statement.
+     */
+    async snapshot(keyHash: string, snapshot: IngestSnapshot) {
+      let accountId = await snapshots.add({ keyHash, snapshot });
+      if (accountId === null) {
+        // not written: the precise refusal (an unknown key, an ended subscription, a login not
+        // added), or, had the account been added meanwhile, one more try
+        await resolve(keyHash, snapshot.login);
+        accountId = await snapshots.add({ keyHash, snapshot });
+        if (accountId === null) throw new AppError(404, 'MONITORING_LOGIN_NOT_ADDED');
+      }
+      touch(accountId, 'snapshot');
       return { stored: true };
     },
   };
@@ -132,8 +166,36 @@ export function createIngest(
 
 export type Ingest = ReturnType<typeof createIngest>;
 
-/** The rate limit's key: the activation key's hash (never the key itself in memory maps). */
-export const ingestKeyOf = (authorization: string | undefined) =>
-  createHash('sha256')
-    .update(authorization ?? '')
-    .digest('base64url');
+/**
+ * Stores a batch of snapshots ($1, JSON; $2, now), each where its key hash belongs to a running
+ * subscription holding an account of its login: the account's figures now, and its minute's
+ * equity point. Answers the batch index and account id of each stored. A statement prepared once
+ * per connection: planned once, not per batch.
+ */
+const STORE_SNAPSHOTS = `
+  with input as (
+    select * from json_to_recordset($1::json) as s(i int, key_hash text, login bigint,
+      time timestamptz, balance float8, equity float8, margin float8, credit float8,
+      equity_low float8, equity_high float8, terminal_connected boolean, positions jsonb)),
+  target as (
+    select input.*, a.id as account_id from input
+    join monitoring_subscriptions sub on sub.key_hash = input.key_hash
+      and (sub.ends_at is null or sub.ends_at > $2)
+    join monitoring_accounts a on a.subscription_id = sub.id and a.login = input.login),
+  account as (
+    update monitoring_accounts a set balance = t.balance, equity = t.equity, margin = t.margin,
+      credit = t.credit, terminal_connected = t.terminal_connected, positions = t.positions,
+      last_data_at = $2
+    from target t where a.id = t.account_id),
+  minute as (
+    insert into monitoring_equity (account_id, at, balance, equity, equity_low, equity_high,
+      margin, credit)
+    select account_id, date_trunc('minute', time), balance, equity, equity_low, equity_high,
+      margin, credit
+    from target
+    on conflict (account_id, at) do update set balance = excluded.balance,
+      equity = excluded.equity, margin = excluded.margin, credit = excluded.credit,
+      equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
+      equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high))
+  select i, account_id from target`;
+
