@@ -198,4 +198,3 @@ const STORE_SNAPSHOTS = `
       equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
       equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high))
   select i, account_id from target`;
-
