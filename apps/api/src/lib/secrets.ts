@@ -1,12 +1,13 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** A URL-safe random token with 256 bits of entropy. */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** SHA-256 in hex, by the one-shot `hash` (several times cheaper than a Hash object per call). */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function hmacHex(secret: string, value: string): string {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   addMonths,
   centsToDollars,
@@ -22,6 +22,7 @@ import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { openSecret, sealSecret } from '../../lib/crypto-box.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
 import { auditRepository } from '../audit/audit.repository.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
@@ -35,7 +36,7 @@ import {
 } from './monitoring.repository.ts';
 
 /** What a request's activation key is looked up by. */
-export const hashActivationKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export const hashActivationKey = sha256Hex;
 
 /** A fresh activation key: what its owner copies, its hash, and its sealed form. */
 export function newActivationKey(secret: string) {
