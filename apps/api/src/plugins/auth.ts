@@ -1,6 +1,7 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
+import { perMinute } from './rate-limit.ts';
 import type { AccessTokens } from '../modules/auth/access-token.ts';
 
 export interface AuthUser {
@@ -34,9 +35,28 @@ export function currentUser(request: FastifyRequest): AuthUser {
  * A plugin's hook that answers 403 FORBIDDEN to anyone but an admin: the role is read on every
  * call, before validation (a malformed request from a non-admin learns nothing about the route).
  */
-export function adminOnly(isAdmin: (userId: number) => Promise<boolean>) {
+function adminOnly(isAdmin: (userId: number) => Promise<boolean>) {
   return async (request: FastifyRequest) => {
     if (!(await isAdmin(currentUser(request).id))) throw new AppError(403, 'FORBIDDEN');
+  };
+}
+
+/**
+ * The start every operator route file shares: admins only (adminOnly, on the file's plugin), and
+ * what each of its routes declares (a signed-in user, the per-user rate limit, the OpenAPI
+ * security and tag), with the acting operator's id.
+ */
+export function operatorArea(
+  app: FastifyInstance,
+  isAdmin: (userId: number) => Promise<boolean>,
+  rateLimitPerMinute: number,
+) {
+  app.addHook('preValidation', adminOnly(isAdmin));
+  return {
+    routeConfig: { ...perMinute(rateLimitPerMinute), auth: 'required' as const },
+    security: [{ bearer: [] }],
+    tags: ['operator'],
+    adminId: (request: FastifyRequest) => currentUser(request).id,
   };
 }
 

@@ -27,9 +27,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
-import { adminOnly, currentUser } from '../../plugins/auth.ts';
+import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
-import { perMinute } from '../../plugins/rate-limit.ts';
 import type { AdminVpsService } from './admin-vps.service.ts';
 
 // the answers of the operator's changes: the changed item under its name
@@ -55,13 +54,12 @@ export async function adminVpsRoutes(
   }: { adminVps: AdminVpsService; isAdmin: (userId: number) => Promise<boolean>; config: Config },
 ) {
   // as /api/admin/*: the role is read on every call, before validation
-  app.addHook('preValidation', adminOnly(isAdmin));
-
+  const { routeConfig, security, tags, adminId } = operatorArea(
+    app,
+    isAdmin,
+    config.rateLimitUserMax,
+  );
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
-  const security = [{ bearer: [] }];
-  const tags = ['operator'];
-  const adminId = (request: Parameters<typeof currentUser>[0]) => currentUser(request).id;
 
   r.get(
     '/admin/vps/rates',

@@ -17,9 +17,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
-import { adminOnly } from '../../plugins/auth.ts';
+import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
-import { perMinute } from '../../plugins/rate-limit.ts';
 import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
 import type { AdminService } from './admin.service.ts';
 
@@ -30,12 +29,8 @@ export async function adminRoutes(
 ) {
   // the role is read on every call: a demoted operator loses the area at once. Before
   // validation, so a non-admin learns nothing of the area's requests from a 422.
-  app.addHook('preValidation', adminOnly(admin.isAdmin));
-
+  const { routeConfig, security, tags } = operatorArea(app, admin.isAdmin, config.rateLimitUserMax);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
-  const security = [{ bearer: [] }];
-  const tags = ['operator'];
   r.get(
     '/admin/payments',
     {

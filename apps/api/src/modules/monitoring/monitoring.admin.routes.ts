@@ -13,9 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
-import { adminOnly, currentUser } from '../../plugins/auth.ts';
+import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
-import { perMinute } from '../../plugins/rate-limit.ts';
 import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
 import type { MonitoringAdminService } from './monitoring.admin.service.ts';
 
@@ -37,13 +36,12 @@ export async function monitoringAdminRoutes(
   },
 ) {
   // as the rest of /api/admin: the role is read on every call, before validation
-  app.addHook('preValidation', adminOnly(isAdmin));
-
+  const { routeConfig, security, tags, adminId } = operatorArea(
+    app,
+    isAdmin,
+    config.rateLimitUserMax,
+  );
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
-  const security = [{ bearer: [] }];
-  const tags = ['operator'];
-  const adminId = (request: Parameters<typeof currentUser>[0]) => currentUser(request).id;
 
   r.get(
     '/admin/monitoring/prices',
