@@ -308,6 +308,28 @@ describe('grouping deals into trades', () => {
   });
 });
 
+describe('holding-period returns', () => {
+  it('are taken once a trade’s last deal is in, when deals share its opening or closing millisecond', () => {
+    const t = at(1);
+    const deals = [
+      cash(at(0), 1000),
+      // A: opened (commission -1), then closed in two parts in one millisecond (+50, +50):
+      // result 99, balance 1000 -> 1099: 1099 / 1000
+      deal({ type: 'buy', entry: 'in', positionId: 'A', time: t, volume: 1, commission: -1 }),
+      deal({ type: 'sell', entry: 'out', positionId: 'A', time: t + 1, volume: 0.5, profit: 50 }),
+      deal({ type: 'sell', entry: 'out', positionId: 'A', time: t + 1, volume: 0.5, profit: 50 }),
+      // B: opened (commission -2) and closed (+30) in the same millisecond: result 28,
+      // balance 1099 -> 1127: 1127 / 1099
+      deal({ type: 'sell', entry: 'in', positionId: 'B', time: t + 2, volume: 1, commission: -2 }),
+      deal({ type: 'buy', entry: 'out', positionId: 'B', time: t + 2, volume: 1, profit: 30 }),
+    ];
+    const stats = computeStatistics({ deals, snapshots: [], now: at(2) });
+    const hprs = [1099 / 1000, 1127 / 1099];
+    expect(stats.ratios.ahpr).toBeCloseTo((hprs[0]! + hprs[1]!) / 2, 12);
+    expect(stats.ratios.ghpr).toBeCloseTo(Math.sqrt(hprs[0]! * hprs[1]!), 12);
+  });
+});
+
 describe('edge histories', () => {
   it('no trades: the counts are zero and the ratios have no value', () => {
     const stats = computeStatistics({ deals: [cash(at(0), 1000)], snapshots: [], now: at(1) });
@@ -450,6 +472,26 @@ describe('days in the account’s time zone', () => {
       }
       expect({ zone, wrong: wrong.slice(0, 3) }).toEqual({ zone, wrong: [] });
     }
+    // times in no order, zones taking turns: the day named last is no answer for these
+    const formats = zones.map(
+      (timeZone) =>
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+        }),
+    );
+    let seed = 3;
+    const wrong: string[] = [];
+    for (let i = 0; i < 20_000; i += 1) {
+      seed = (seed * 16_807) % 2_147_483_647;
+      const z = seed % zones.length;
+      const time = start + (seed % (366 * 96)) * 15 * 60_000 - (seed % 3);
+      if (localDay(time, zones[z]!) !== byIntl(formats[z]!, time))
+        wrong.push(`${zones[z]} ${new Date(time).toISOString()}`);
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
   }, 30_000);
 });
 

@@ -246,16 +246,26 @@ export const pipSize = (digits: number) => 10 ** -digits * (digits === 3 || digi
  * deals; its prices are the volume-weighted ones of its `in` and its closing deals.
  */
 export function closedTrades(deals: readonly StatDeal[]): Trade[] {
+  return closePositions(deals).trades;
+}
+
+/**
+ * closedTrades, and each closed position's result at the index of its last deal, where its
+ * holding-period return is taken (the balance then has all of its result): NaN at other deals.
+ */
+function closePositions(deals: readonly StatDeal[]): { trades: Trade[]; resultAt: Float64Array } {
   // each position's sums, added up in time order as its deals come
   const positions = new Map<string, Position>();
-  for (const deal of deals) {
+  for (let i = 0; i < deals.length; i += 1) {
+    const deal = deals[i]!;
     if (!isTradeDeal(deal)) continue;
     let position = positions.get(deal.positionId);
     if (!position) {
-      position = { ...emptyPosition };
+      position = new Position();
       positions.set(deal.positionId, position);
     }
     position.result += moneyOf(deal);
+    position.last = i;
     if (deal.entry === 'in') {
       position.first ??= deal;
       position.opened += deal.volume;
@@ -268,6 +278,7 @@ export function closedTrades(deals: readonly StatDeal[]): Trade[] {
     }
   }
   const trades: Trade[] = [];
+  const resultAt = new Float64Array(deals.length).fill(Number.NaN);
   for (const [positionId, p] of positions) {
     const first = p.first;
     if (!first || p.closings === 0 || p.closed + EPSILON < p.opened) continue;
@@ -287,33 +298,24 @@ export function closedTrades(deals: readonly StatDeal[]): Trade[] {
       result: p.result,
       pips: ((closePrice - openPrice) * sign) / pipSize(first.digits),
     });
+    resultAt[p.last] = p.result;
   }
-  return trades.sort(
-    (a, b) => a.closeTime - b.closeTime || compareTickets(a.positionId, b.positionId),
-  );
+  trades.sort((a, b) => a.closeTime - b.closeTime || compareTickets(a.positionId, b.positionId));
+  return { trades, resultAt };
 }
 
-/** A position's deals summed: its first `in` deal, volumes, price x volume, and result. */
-interface Position {
-  first: StatDeal | undefined;
-  opened: number;
-  openValue: number;
-  closings: number;
-  closed: number;
-  closeValue: number;
-  closeTime: number;
-  result: number;
+/** A position's deals summed: its first `in` deal, volumes, price x volume, result; its last deal. */
+class Position {
+  first: StatDeal | undefined = undefined;
+  opened = 0;
+  openValue = 0;
+  closings = 0;
+  closed = 0;
+  closeValue = 0;
+  closeTime = -Infinity;
+  result = 0;
+  last = -1;
 }
-const emptyPosition: Position = {
-  first: undefined,
-  opened: 0,
-  openValue: 0,
-  closings: 0,
-  closed: 0,
-  closeValue: 0,
-  closeTime: -Infinity,
-  result: 0,
-};
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 // not Math.max(...values): an account's 100,000 trades are too many arguments
@@ -413,12 +415,20 @@ function growthIndex(deals: StatDeal[], snapshots: StatSnapshot[], now: number):
   return points;
 }
 
-function largestFall(values: number[]): number {
+/**
+ * The largest fall from a peak, as a share of the peak, along the index (and, with `equity`,
+ * each point's equity index after its index where the two differ).
+ */
+function largestFall(points: readonly IndexPoint[], equity: boolean): number {
   let peak = -Infinity;
   let worst = 0;
-  for (const value of values) {
+  const take = (value: number) => {
     if (value > peak) peak = value;
     else if (peak > EPSILON) worst = Math.max(worst, (peak - value) / peak);
+  };
+  for (const p of points) {
+    take(p.index);
+    if (equity && p.equityIndex !== p.index) take(p.equityIndex);
   }
   return worst;
 }
@@ -488,7 +498,7 @@ export function computeStatistics(input: StatInput): Statistics {
   const deals = normalizeDeals(input.deals, input.uniqueTickets);
   const snapshots = normalizeSnapshots(input.snapshots);
   const { now } = input;
-  const trades = closedTrades(deals);
+  const { trades, resultAt } = closePositions(deals);
   const results = trades.map((t) => t.result);
   const index = growthIndex(deals, snapshots, now);
 
@@ -530,18 +540,16 @@ export function computeStatistics(input: StatInput): Statistics {
   };
   const firstTradeTime = trades.length > 0 ? smallest(trades.map((t) => t.openTime)) : null;
 
-  // holding-period returns: the balance after each trade over the balance before it
+  // holding-period returns: the balance after each trade (at its last deal) over the balance before it
   const hprs: number[] = [];
   {
     let balance = 0;
-    const closing = new Map(trades.map((t) => [t.positionId, t]));
-    const seen = new Set<string>();
-    for (const deal of deals) {
+    for (let i = 0; i < deals.length; i += 1) {
+      const deal = deals[i]!;
       balance += deal.type === 'credit' ? 0 : moneyOf(deal);
-      const trade = isTradeDeal(deal) ? closing.get(deal.positionId) : undefined;
-      if (!trade || seen.has(trade.positionId) || deal.time !== trade.closeTime) continue;
-      seen.add(trade.positionId);
-      const before = balance - trade.result;
+      const result = resultAt[i]!;
+      if (Number.isNaN(result)) continue;
+      const before = balance - result;
       if (before > EPSILON) hprs.push(balance / before);
     }
   }
@@ -569,10 +577,8 @@ export function computeStatistics(input: StatInput): Statistics {
     profit,
     balance: last?.balance ?? sum(deals.filter((d) => d.type !== 'credit').map(moneyOf)),
     equity: latest ? latest.equity : null,
-    maxDrawdown: largestFall(index.map((p) => p.index)),
-    equityDrawdown: largestFall(
-      index.flatMap((p) => (p.equityIndex === p.index ? [p.index] : [p.index, p.equityIndex])),
-    ),
+    maxDrawdown: largestFall(index, false),
+    equityDrawdown: largestFall(index, true),
     drawdownMoney,
     absoluteDrawdown: Math.max(0, -lowest),
     trades: {
@@ -668,6 +674,9 @@ function offsetAt(zone: Zone, time: number): number {
  * an hour) instead of formatting every time: a history of 100,000 deals spans a few thousand hours.
  */
 export function localDay(time: number, timeZone: string): string {
+  // times in order mostly fall on the day just named: in its span (within one UTC hour), no lookup
+  if (timeZone === lastNamed.timeZone && time >= lastNamed.from && time < lastNamed.to)
+    return lastNamed.name;
   const zone = zoneOf(timeZone);
   const hour = Math.floor(time / HOUR);
   let offset = zone.offsets.get(hour);
@@ -685,8 +694,17 @@ export function localDay(time: number, timeZone: string): string {
     if (dayNames.size >= OFFSETS_KEPT) dayNames.clear();
     dayNames.set(day, name);
   }
+  if (Number.isNaN(zone.offsets.get(hour) ?? Number.NaN)) lastNamed.timeZone = '';
+  else {
+    lastNamed.timeZone = timeZone;
+    lastNamed.from = Math.max(hour * HOUR, day * DAY - offset);
+    lastNamed.to = Math.min(hour * HOUR + HOUR, day * DAY + DAY - offset);
+    lastNamed.name = name;
+  }
   return name;
 }
+/** The day localDay named last, and the span of times it holds for (none when timeZone is ''). */
+const lastNamed = { timeZone: '', from: 0, to: 0, name: '' };
 
 /**
  * Gain and profit by day or month in the account's time zone, for the periods with any event (a
@@ -699,9 +717,16 @@ export function periodTable(
   timeZone = 'UTC',
   range: { from?: number; to?: number } = {},
 ): PeriodRow[] {
+  let lastDay = '';
+  let lastMonth = '';
   const key = (time: number) => {
     const day = localDay(time, timeZone);
-    return unit === 'day' ? day : day.slice(0, 7);
+    if (unit === 'day') return day;
+    if (day !== lastDay) {
+      lastDay = day;
+      lastMonth = day.slice(0, 7);
+    }
+    return lastMonth;
   };
   const closing = new Map<string, number>(); // the index at each period's end
   for (const point of statistics.index) if (!point.now) closing.set(key(point.time), point.index);
