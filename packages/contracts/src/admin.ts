@@ -64,6 +64,7 @@ export const LEDGER_KINDS = [
   'adjustment',
   'partner_move',
   'refund',
+  'reward',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

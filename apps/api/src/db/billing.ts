@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { AppError } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
 import { isNegativeBalance, ledgerRepository } from './ledger.ts';
+import { partnerRewards } from './partner-rewards.ts';
 import { charges } from './schema/index.ts';
 
 /**
@@ -63,7 +64,8 @@ export const billing = {
 
   /**
    * Gives a charge back: the whole amount returns to the balance and the charge shows as
-   * Cancelled. A charge already cancelled is left alone (false), so a refund cannot pay twice.
+   * Cancelled, and the partner rewards it gave that are still pending are cancelled. A charge
+   * already cancelled is left alone (false), so a refund cannot pay twice.
    */
   async refund(
     tx: Executor,
@@ -82,6 +84,7 @@ export const billing = {
       { account: 'revenue', amountCents: -charge.amountCents },
       { userId: charge.userId, account: 'balance', amountCents: charge.amountCents },
     ]);
+    await partnerRewards.cancel(tx, chargeId);
     return true;
   },
 };

@@ -4,9 +4,17 @@ import type { Executor } from './client.ts';
 import { ledgerEntries, ledgerTransactions, type LedgerKindValue } from './schema/index.ts';
 
 export type UserPurse = 'balance' | 'balance_partner';
-/** A provider account: `gateway:sandbox`, `crypto:BTC`, `adjustments`, `revenue`, `payouts`. */
+/**
+ * A provider account: `gateway:sandbox`, `crypto:BTC`, `adjustments`, `revenue`, `payouts`,
+ * `partner_rewards` (what the partner programme has paid into partner purses).
+ */
 export type ProviderAccount =
-  `gateway:${string}` | `crypto:${string}` | 'adjustments' | 'revenue' | 'payouts';
+  | `gateway:${string}`
+  | `crypto:${string}`
+  | 'adjustments'
+  | 'revenue'
+  | 'payouts'
+  | 'partner_rewards';
 
 export type LedgerLeg =
   | { userId: number; account: UserPurse; amountCents: number }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { partnerRewards } from '../db/partner-rewards.ts';
 import {
   isHypervisorError,
   machineAddress,
@@ -238,6 +239,8 @@ export function createRunner(deps: RunnerDeps): Runner {
           passwordEnc: sealed,
           failure: null,
         });
+        // the order's charge is final now that its server exists: its partner rewards
+        await partnerRewards.grant(tx, server.chargeId, now());
         await auditServer(tx, 'vps.created', server, {
           operation_id: op.id,
           machine_id: machineId,
@@ -428,6 +431,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         decided ? { power, rateId: decided.toRateId } : { power },
       );
       if (!decided) return null;
+      await partnerRewards.grant(tx, decided.chargeId, now());
       await auditServer(tx, 'vps.upgrade_done', server, {
         ...upgradeDetails(op.id, decided),
         ...(failure ? { error: errorText(failure) } : {}),

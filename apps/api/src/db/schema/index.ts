@@ -2,7 +2,7 @@ export * from './users.ts';
 export * from './auth.ts';
 export * from './settings.ts';
 export * from './alerts.ts';
-export * from './referral-clicks.ts';
 export * from './money.ts';
 export * from './vps.ts';
 export * from './monitoring.ts';
+export * from './partners.ts';

@@ -1,4 +1,9 @@
-import type { LedgerKind, PaymentKind, PaymentStatus } from '@tradehost/contracts';
+import type {
+  LedgerKind,
+  PaymentKind,
+  PaymentStatus,
+  WithdrawalStatus,
+} from '@tradehost/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -22,7 +27,7 @@ import { userRef, users } from './users.ts';
  * a trigger, change users.balance_cents / balance_partner_cents in the same statement, where
  * the users table's checks refuse a negative balance; no other way can change those columns.
  * Entries on the provider's own accounts (`gateway:<driver>`, `crypto:<network>`, `adjustments`,
- * `revenue`, `payouts`) have no user and no stored balance: they are sums of their entries, so
+ * `revenue`, `payouts`, `partner_rewards`) have no user and no stored balance: they are sums of their entries, so
  * no row is a hot spot. Triggers refuse UPDATE, DELETE and TRUNCATE on both tables. See
  * migrations/0001_money.sql.
  */
@@ -45,7 +50,7 @@ export const ledgerTransactions = pgTable(
   (t) => [
     check(
       'ledger_transactions_kind_check',
-      sql`${t.kind} in ('topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move', 'refund')`,
+      sql`${t.kind} in ('topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move', 'refund', 'reward')`,
     ),
   ],
 );
@@ -75,7 +80,7 @@ export const ledgerEntries = pgTable(
     check(
       'ledger_entries_account_check',
       sql`(${t.userId} is not null and ${t.account} in ('balance', 'balance_partner'))
-        or (${t.userId} is null and ${t.account} ~ '^(gateway|crypto|adjustments|revenue|payouts)(:[A-Za-z0-9-]+)?$')`,
+        or (${t.userId} is null and ${t.account} ~ '^(gateway|crypto|adjustments|revenue|payouts|partner_rewards)(:[A-Za-z0-9-]+)?$')`,
     ),
   ],
 );
@@ -175,7 +180,10 @@ export const charges = pgTable(
   ],
 );
 
-/** Partner withdrawals; requested and processed by the partner section. */
+/**
+ * Partner withdrawals: the amount leaves the partner purse (to `payouts`) when requested; an
+ * operator pays it out (with the payment's reference) or rejects it (the money comes back).
+ */
 export const withdrawals = pgTable(
   'withdrawals',
   {
@@ -185,21 +193,41 @@ export const withdrawals = pgTable(
     amountCents: cents('amount_cents').notNull(),
     method: text('method').notNull(),
     wallet: text('wallet').notNull(),
-    status: text('status')
-      .$type<'under_review' | 'paid_out' | 'cancelled' | 'rejected'>()
-      .notNull()
-      .default('under_review'),
+    status: text('status').$type<WithdrawalStatus>().notNull().default('received'),
+    /** The day by which it is processed: 5 working days after the request. */
+    dueAt: timestamptz('due_at').notNull(),
     processedAt: timestamptz('processed_at'),
-    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(
+    processedBy: userIdOrNull('processed_by'),
+    /** Paid out: the payment's reference (a transaction hash, a Payeer operation). */
+    payoutReference: text('payout_reference'),
+    /** Cancelled: why, shown to the user. */
+    reason: text('reason'),
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    /** The ledger transaction that gave the amount back (cancelled). */
+    returnTransactionId: bigint('return_transaction_id', { mode: 'number' }).references(
       () => ledgerTransactions.id,
     ),
   },
   (t) => [
     index('withdrawals_user_id_created_at_idx').on(t.userId, t.createdAt),
+    index('withdrawals_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('received', 'under_review')`),
+    // one open request per user, under races too
+    uniqueIndex('withdrawals_one_open_key')
+      .on(t.userId)
+      .where(sql`${t.status} in ('received', 'under_review')`),
     check('withdrawals_amount_check', sql`${t.amountCents} > 0`),
     check(
       'withdrawals_status_check',
-      sql`${t.status} in ('under_review', 'paid_out', 'cancelled', 'rejected')`,
+      sql`${t.status} in ('received', 'under_review', 'paid_out', 'cancelled')`,
+    ),
+    check(
+      'withdrawals_outcome_check',
+      sql`(${t.status} = 'paid_out') = (${t.payoutReference} is not null)
+        and (${t.status} = 'cancelled') = (${t.reason} is not null and ${t.returnTransactionId} is not null)`,
     ),
   ],
 );

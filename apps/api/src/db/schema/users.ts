@@ -11,6 +11,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.ts';
 
+const referrer = (name: string) =>
+  bigint(name, { mode: 'number' }).references((): AnyPgColumn => users.id, {
+    onDelete: 'set null',
+  });
+
 export const users = pgTable(
   'users',
   {
@@ -26,9 +31,10 @@ export const users = pgTable(
     role: text('role').$type<'user' | 'admin'>().notNull().default('user'),
     /** 8 characters of REFERRAL_ALPHABET, upper-case. */
     referralCode: text('referral_code').notNull(),
-    referrerId: bigint('referrer_id', { mode: 'number' }).references((): AnyPgColumn => users.id, {
-      onDelete: 'set null',
-    }),
+    /** The partner who brought the user (level 1), fixed once set; and that partner's own (levels 2, 3). */
+    referrerId: referrer('referrer_id'),
+    referrer2Id: referrer('referrer2_id'),
+    referrer3Id: referrer('referrer3_id'),
     photoPath: text('photo_path'),
     telegramLink: text('telegram_link'),
     telegramMonLink: text('telegram_mon_link'),
@@ -38,12 +44,20 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_referral_code_key').on(t.referralCode),
-    index('users_referrer_id_idx').on(t.referrerId),
+    // each level's referrals of a partner, newest first, one index range each
+    index('users_referrer_id_idx').on(t.referrerId, t.id),
+    index('users_referrer2_id_idx').on(t.referrer2Id, t.id),
+    index('users_referrer3_id_idx').on(t.referrer3Id, t.id),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
     check('users_language_check', sql`${t.language} in ('en', 'ru')`),
     check('users_role_check', sql`${t.role} in ('user', 'admin')`),
     check('users_balance_check', sql`${t.balanceCents} >= 0`),
     check('users_balance_partner_check', sql`${t.balancePartnerCents} >= 0`),
+    // nobody refers themselves, on any level
+    check(
+      'users_referrer_not_self_check',
+      sql`${t.referrerId} <> ${t.id} and ${t.referrer2Id} <> ${t.id} and ${t.referrer3Id} <> ${t.id}`,
+    ),
   ],
 );
 

@@ -71,7 +71,7 @@ export const vpsPeriodDiscounts = pgTable(
   ],
 );
 
-/** Promocodes: the operator's here; the partner issue adds partners' own (owner_user_id). */
+/** Promocodes: the operator's (no owner) and partners' own (owner_user_id); a deleted one stays for history. */
 export const promocodes = pgTable(
   'promocodes',
   {
@@ -83,9 +83,11 @@ export const promocodes = pgTable(
     createdBy: userIdOrNull('created_by'),
     active: boolean('active').notNull().default(true),
     timesUsed: integer('times_used').notNull().default(0),
+    deletedAt: timestamptz('deleted_at'),
   },
   (t) => [
     uniqueIndex('promocodes_code_key').on(sql`upper(${t.code})`),
+    index('promocodes_owner_idx').on(t.ownerUserId, t.id),
     check('promocodes_percent_check', sql`${t.discountPercent} between 1 and 90`),
   ],
 );

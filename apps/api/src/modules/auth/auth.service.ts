@@ -21,6 +21,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { toUserResponse } from '../user/user.mapper.ts';
+import { referrals } from '../../db/referrals.ts';
 import { userRepository } from '../user/user.repository.ts';
 import { authRepository } from './auth.repository.ts';
 
@@ -100,9 +101,10 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
             passwordHash,
             language: input.language ?? 'en',
             referralCode: randomReferralCode(),
-            referrerId,
             createdAt: at,
           });
+          // a fresh user cannot be anyone's referrer: this always attaches
+          if (referrerId !== null) await referrals.attach(tx, user.id, referrerId);
           const token = await createVerification(tx, user.id, at);
           return { user, token };
         });

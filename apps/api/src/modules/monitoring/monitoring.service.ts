@@ -17,6 +17,7 @@ import {
 } from '@tradehost/contracts';
 import { and, eq } from 'drizzle-orm';
 import { billing } from '../../db/billing.ts';
+import { partnerRewards } from '../../db/partner-rewards.ts';
 import { monitoringAccounts } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { openSecret, sealSecret } from '../../lib/crypto-box.ts';
@@ -144,6 +145,7 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
       amountCents: change.amountCents,
       ...change.description,
     });
+    await partnerRewards.grant(tx, charged.chargeId, now());
     const updated = await repo.updateSubscription(tx, row.id, change.values);
     await auditRepository.insert(tx, {
       actorId: userId,
@@ -242,6 +244,8 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
         amountCents: price.totalCents,
         ...subscriptionCharge(input.accounts, input.months),
       });
+      // a subscription is final once paid: its partner rewards
+      await partnerRewards.grant(tx, charged.chargeId, now());
       const at = now();
       const row = await repo.insertSubscription(tx, {
         userId,

@@ -2,6 +2,7 @@ import { addMonths, rentalPrice } from '@tradehost/contracts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { billing } from '../../db/billing.ts';
+import { partnerRewards } from '../../db/partner-rewards.ts';
 import { insertOperation, type OperationRow } from './vps.operations.ts';
 import { vpsRepository, type RateRow, type ServerRow } from './vps.repository.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
@@ -77,6 +78,8 @@ export async function renewServer(
     actorId: input.actorId !== server.userId ? input.actorId : null,
     ...chargeDescriptions(server.id, rate, { months }),
   });
+  // a renewal is final once paid: its partner rewards
+  await partnerRewards.grant(tx, charged.chargeId, now);
   // a lapsed server's new period starts now: the days it was blocked are not paid for
   const from = server.paidUntil.getTime() > now.getTime() ? server.paidUntil : now;
   const wasBlocked = server.status === 'blocked';
