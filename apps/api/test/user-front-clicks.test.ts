@@ -138,11 +138,26 @@ describe('POST /api/clicks/create', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ message: 'The click has been recorded', code: 'CLICK_RECORDED' });
+    // the visitor is a keyed hash of address and browser: neither is stored
     const { rows } = await t.sql.query(
-      'select ip, user_agent from referral_clicks where partner_id = $1',
+      'select day, visitor from partner_clicks where partner_id = $1',
       [p[0].id],
     );
-    expect(rows).toEqual([{ ip: '127.0.0.1', user_agent: 'TestBrowser/1.0' }]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].visitor).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(rows)).not.toMatch(/127\.0\.0\.1|TestBrowser/);
+    // the same visitor again that day: answered alike, counted once
+    const again = await t.api.post(
+      '/api/clicks/create',
+      { referral_code: p[0].referral_code },
+      { headers: { 'user-agent': 'TestBrowser/1.0' } },
+    );
+    expect(again.status).toBe(201);
+    const { rows: after } = await t.sql.query(
+      'select count(*)::int as n from partner_clicks where partner_id = $1',
+      [p[0].id],
+    );
+    expect(after[0].n).toBe(1);
   });
 
   it('answers 422 Invalid partner code for an unknown or empty code', async () => {

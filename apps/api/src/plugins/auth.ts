@@ -14,8 +14,11 @@ declare module 'fastify' {
     user: AuthUser | null;
   }
   interface FastifyContextConfig {
-    /** `required`: 401 UNAUTHORIZED without a valid bearer token; the user is in `request.user`. */
-    auth?: 'required';
+    /**
+     * `required`: 401 UNAUTHORIZED without a valid bearer token; the user is in `request.user`.
+     * `optional`: the user when the token is valid, else null (never refused).
+     */
+    auth?: 'required' | 'optional';
   }
 }
 
@@ -79,12 +82,23 @@ export const authPlugin = fp(
       request.user = { id };
     };
 
+    const optionalUser: onRequestHookHandler = async function optionalUser(
+      request: FastifyRequest,
+      _reply: FastifyReply,
+    ) {
+      const token = bearerOf(request);
+      const id = token ? await tokens.verify(token) : null;
+      request.user = id === null ? null : { id };
+    };
+
     app.addHook('onRoute', (route) => {
-      if (route.config?.auth !== 'required') return;
+      const auth = route.config?.auth;
+      if (auth === undefined) return;
+      const hook = auth === 'required' ? requireUser : optionalUser;
       const existing = route.onRequest;
       route.onRequest = existing
-        ? [...(Array.isArray(existing) ? existing : [existing]), requireUser]
-        : [requireUser];
+        ? [...(Array.isArray(existing) ? existing : [existing]), hook]
+        : [hook];
     });
   },
   { name: 'tradehost-auth', dependencies: ['@fastify/rate-limit'] },

@@ -13,10 +13,11 @@ export async function clicksRoutes(
   app.withTypeProvider<ZodTypeProvider>().post(
     '/clicks/create',
     {
-      config: perMinute(config.rateLimitAuthMax),
+      // signed in or not: the code's owner visiting their own link is not counted
+      config: { ...perMinute(config.rateLimitAuthMax), auth: 'optional' },
       schema: {
         tags: ['partner'],
-        summary: 'Record a visit through a partner link (?ref=CODE)',
+        summary: 'Record a visit through a partner link (?ref=CODE): once a visitor a day',
         body: clickCreateRequestSchema,
         response: { 201: messageResponseSchema, ...errorResponses(422, 429) },
       },
@@ -26,6 +27,7 @@ export async function clicksRoutes(
         await clicks.record(request.body.referral_code, {
           ip: request.ip,
           userAgent: request.headers['user-agent'],
+          userId: request.user?.id ?? null,
         }),
       ),
   );
