@@ -24,6 +24,11 @@ import { createMonitoringAdminService } from './modules/monitoring/monitoring.ad
 import { createIngest } from './modules/monitoring/monitoring.ingest.ts';
 import { monitoringIngestRoutes } from './modules/monitoring/monitoring.ingest.routes.ts';
 import { monitoringJobsPlugin } from './modules/monitoring/monitoring.plugin.ts';
+import { partnerJobsPlugin } from './modules/partner/partner.plugin.ts';
+import { partnerAdminRoutes } from './modules/partner/partner.admin.routes.ts';
+import { partnerRoutes } from './modules/partner/partner.routes.ts';
+import { createWithdrawals } from './modules/partner/partner.withdrawals.ts';
+import { createPartnerService } from './modules/partner/partner.service.ts';
 import { monitoringPublicRoutes } from './modules/monitoring/monitoring.public.routes.ts';
 import { createMonitoringReads } from './modules/monitoring/monitoring.reads.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
@@ -115,6 +120,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   // app.jobs (after the db plugin): `app.jobs.operations` is the OperationQueue for services
   app.register(jobsPlugin, { config, mailer, now });
   app.register(monitoringJobsPlugin, { config, mailer, now });
+  app.register(partnerJobsPlugin, { config, now });
 
   app.register(
     async (api) => {
@@ -130,6 +136,14 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(webhookRoutes, { balance });
       const admin = createAdminService(serviceDeps);
       await api.register(adminRoutes, { admin, idempotency, config });
+      const withdrawals = createWithdrawals(serviceDeps);
+      await api.register(partnerRoutes, {
+        partner: createPartnerService(serviceDeps),
+        withdrawals,
+        idempotency,
+        config,
+      });
+      await api.register(partnerAdminRoutes, { withdrawals, isAdmin: admin.isAdmin, config });
       const { operations } = app.jobs;
       const vps = createVpsService({ ...serviceDeps, operations });
       await api.register(vpsRoutes, { vps, idempotency, config });

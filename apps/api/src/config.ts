@@ -1,3 +1,4 @@
+import type { WithdrawalMethodId } from '@tradehost/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -39,7 +40,17 @@ export interface Config {
     /** Days an ended subscription's accounts and data are kept before a job deletes them. */
     retentionDays: number;
   };
+  partner: PartnerConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export interface PartnerConfig {
+  /** Days a reward stays pending before it reaches the partner balance (PARTNER_HOLD_DAYS). */
+  holdDays: number;
+  /** Keys the hash a referral click is counted by (derived from the JWT secret). */
+  visitorKey: string;
+  /** The withdrawal methods offered, in order, each with its minimum (PARTNER_WITHDRAWAL_METHODS). */
+  withdrawalMethods: Array<{ id: WithdrawalMethodId; minimumCents: number }>;
 }
 
 export type GatewayId = 'sandbox' | 'payeer';
@@ -161,6 +172,14 @@ const envSchema = z
     RATE_LIMIT_USER_MAX: positiveInt.default(120),
     INGEST_RATE_LIMIT_MAX: positiveInt.default(600),
     MONITORING_RETENTION_DAYS: positiveInt.default(90),
+    PARTNER_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+    PARTNER_WITHDRAWAL_METHODS: z
+      .string()
+      .regex(
+        /^(USDT-TRC20|BTC|PAYEER)=\d+(\.\d{1,2})?(,(USDT-TRC20|BTC|PAYEER)=\d+(\.\d{1,2})?)*$/,
+        'a comma list such as USDT-TRC20=20,BTC=50,PAYEER=10 (methods and their minimums in dollars)',
+      )
+      .default('USDT-TRC20=20,BTC=50,PAYEER=10'),
     TRUST_PROXY: flag.default(false),
     PAYMENT_DRIVERS: z
       .string()
@@ -426,6 +445,20 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         .update('tradehost monitoring keys')
         .digest('base64url'),
       retentionDays: e.MONITORING_RETENTION_DAYS,
+    },
+    partner: {
+      holdDays: e.PARTNER_HOLD_DAYS,
+      visitorKey: createHmac('sha256', jwtSecret)
+        .update('tradehost referral visitors')
+        .digest('base64url'),
+      withdrawalMethods: [
+        ...new Map(
+          e.PARTNER_WITHDRAWAL_METHODS.split(',').map((pair) => {
+            const [id, dollars] = pair.split('=') as [WithdrawalMethodId, string];
+            return [id, { id, minimumCents: Math.round(Number(dollars) * 100) }] as const;
+          }),
+        ).values(),
+      ],
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { referrals } from '../src/db/referrals.ts';
+import { inTransaction } from '../src/db/transaction.ts';
 import {
   fund,
   PASSWORD,
@@ -217,7 +219,9 @@ function cases(operation: Operation, shared: Context, random: () => number): Cas
     ...shared,
     strings: operation.path.endsWith('/auth/create')
       ? { ...shared.strings, email: UNUSED_EMAIL }
-      : shared.strings,
+      : operation.path.endsWith('/partner/createwithdrawal')
+        ? { ...shared.strings, method: 'PAYEER', wallet: 'P1000000' }
+        : shared.strings,
     numbers: { ...shared.numbers, id: (owner && shared.ids[owner]) || 1 },
   };
   for (const parameter of operation.parameters) {
@@ -382,7 +386,21 @@ describe('bad input to every operation of the OpenAPI document', () => {
         token: operator.token,
       },
     );
-    for (const res of [crypto, testRequest, promocode]) expect(res.status, res.text).toBe(201);
+    // the user as a partner: a referral (the network's parent) and a partner balance to withdraw;
+    // another partner's open withdrawal for the operator's queue
+    const referral = await quickUser(t);
+    await inTransaction(t.app.db, (tx) => referrals.attach(tx, referral.id, user.id));
+    await fund(t, user.id, 100_000, 'balance_partner');
+    const otherPartner = await quickUser(t);
+    await fund(t, otherPartner.id, 5_000, 'balance_partner');
+    const withdrawal = await postKeyed(
+      t,
+      '/api/user/partner/createwithdrawal',
+      { method: 'PAYEER', wallet: 'P1000000', amount: '20' },
+      otherPartner,
+    );
+    for (const res of [crypto, testRequest, promocode, withdrawal])
+      expect(res.status, res.text).toBe(201);
     const id = async (sql: string) => Number((await t.sql.query<{ id: string }>(sql)).rows[0]!.id);
     const rate = await id('select min(id) as id from vps_rates');
     const { rows } = await t.sql.query<{ code: string }>(
@@ -404,8 +422,9 @@ describe('bad input to every operation of the OpenAPI document', () => {
         from: new Date(Date.now() - 30 * DAY).toISOString(),
         to: new Date().toISOString(),
       },
-      numbers: { rate_id: rate, months: 1, login: MONITORED_LOGIN },
+      numbers: { rate_id: rate, months: 1, login: MONITORED_LOGIN, parent_id: referral.id },
       ids: {
+        withdrawals: withdrawal.body.withdrawal.id,
         servers: server.id,
         payments: crypto.body.payment.id,
         users: user.id,

@@ -1352,14 +1352,28 @@ describe('the four histories', () => {
     }
   }
 
+  /**
+   * A withdrawal row as of `at`, due a week later; its ledger transaction is the provider's own
+   * (`adjustments` -> `payouts`), so no purse moves: the histories only read the row.
+   */
   async function withdrawal(user: User, at: string, wallet: string, status = 'under_review') {
     const { rows } = await t.sql.query<{ id: string }>(
-      `insert into withdrawals (user_id, amount_cents, method, wallet, status, created_at)
-       values ($1, 5000, 'USDT-TRC20', $2, $3, $4) returning id`,
+      `with tx as (insert into ledger_transactions (kind, memo) values ('withdrawal', 'test') returning id),
+       entries as (insert into ledger_entries (transaction_id, account, amount_cents)
+                   select id, account, amount from tx,
+                   (values ('adjustments', -5000), ('payouts', 5000)) as e(account, amount))
+       insert into withdrawals (user_id, amount_cents, method, wallet, status, created_at, due_at,
+         ledger_transaction_id, payout_reference, reason, return_transaction_id)
+       select $1, 5000, 'USDT-TRC20', $2, $3, $4, $4::timestamptz + interval '7 days', tx.id,
+         case when $3 = 'paid_out' then 'REF-1' end,
+         case when $3 = 'cancelled' then 'Test' end,
+         case when $3 = 'cancelled' then tx.id end
+       from tx returning id`,
       [user.id, wallet, status, at],
     );
     return Number(rows[0]!.id);
   }
+  const weekAfter = (at: string) => new Date(Date.parse(at) + 7 * 86_400_000).toISOString();
 
   async function transfer(from: User, to: User, amount: number, at: string) {
     const res = await send(t, TRANSFER, { email: to.email, amount }, from);
@@ -1531,6 +1545,10 @@ describe('the four histories', () => {
           method: 'USDT-TRC20',
           wallet: 'TWalletOfThePartner000000000002',
           status: 'under_review',
+          due_at: weekAfter(MAR),
+          processed_at: null,
+          payout_reference: null,
+          reason: null,
         },
         {
           id: w1,
@@ -1539,6 +1557,10 @@ describe('the four histories', () => {
           method: 'USDT-TRC20',
           wallet: 'TWalletOfThePartner000000000001',
           status: 'paid_out',
+          due_at: weekAfter(JAN),
+          processed_at: null,
+          payout_reference: 'REF-1',
+          reason: null,
         },
       ],
       meta: { page: 1, per_page: 20, total: 2 },

@@ -487,6 +487,7 @@ describe('the real queue (pg-boss)', () => {
     expect(schedules).toEqual([
       { name: 'housekeeping', cron: '17 * * * *' },
       { name: 'monitoring-maintenance', cron: '*/10 * * * *' },
+      { name: 'partner-rewards', cron: '*/5 * * * *' },
       { name: 'vps-lifecycle', cron: '* * * * *' },
     ]);
   });

@@ -45,7 +45,8 @@ export const PAYMENT_STATUSES = [
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const CHARGE_STATUSES = ['paid', 'cancelled'] as const;
-export const WITHDRAWAL_STATUSES = ['under_review', 'paid_out', 'cancelled', 'rejected'] as const;
+export const WITHDRAWAL_STATUSES = ['received', 'under_review', 'paid_out', 'cancelled'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const TRANSFER_DIRECTIONS = ['sent', 'received'] as const;
 
 /** A positive amount in dollars, parsed to cents. */
@@ -262,19 +263,25 @@ export function pagingFields(perPageDefault = PER_PAGE_DEFAULT) {
   };
 }
 
-/** A period [from, to) and a page. Dates are ISO-8601; either end may be open. */
+const periodFields = {
+  from: z.optional(z.iso.datetime({ offset: true, error: 'PERIOD_INVALID' })),
+  to: z.optional(z.iso.datetime({ offset: true, error: 'PERIOD_INVALID' })),
+};
+/** The period's end after its start (PERIOD_INVALID on `to`). */
+const endsAfterStart = <T extends { from?: string | undefined; to?: string | undefined }>() =>
+  z.refine<T>((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), {
+    error: 'PERIOD_INVALID',
+    path: ['to'],
+  });
+
+/** A period [from, to). Dates are ISO-8601; either end may be open ("All"). */
+export const periodSchema = z.object(periodFields).check(endsAfterStart());
+export type Period = z.infer<typeof periodSchema>;
+
+/** A period [from, to) and a page. */
 export const historyQuerySchema = z
-  .object({
-    from: z.optional(z.iso.datetime({ offset: true, error: 'PERIOD_INVALID' })),
-    to: z.optional(z.iso.datetime({ offset: true, error: 'PERIOD_INVALID' })),
-    ...pagingFields(),
-  })
-  .check(
-    z.refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), {
-      error: 'PERIOD_INVALID',
-      path: ['to'],
-    }),
-  );
+  .object({ ...periodFields, ...pagingFields() })
+  .check(endsAfterStart());
 export type HistoryQuery = z.input<typeof historyQuerySchema>;
 export type HistoryFilter = z.output<typeof historyQuerySchema>;
 
@@ -310,6 +317,13 @@ export const withdrawalSchema = z.object({
   method: z.string(),
   wallet: z.string(),
   status: z.enum(WITHDRAWAL_STATUSES),
+  /** The day by which it is processed (5 working days after the request). */
+  due_at: z.iso.datetime(),
+  processed_at: z.nullable(z.iso.datetime()),
+  /** Paid out: the payment's reference. */
+  payout_reference: z.nullable(z.string()),
+  /** Cancelled: why. */
+  reason: z.nullable(z.string()),
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 

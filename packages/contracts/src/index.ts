@@ -7,3 +7,4 @@ export * from './admin.ts';
 export * from './vps.ts';
 export * from './monitoring-statistics.ts';
 export * from './monitoring.ts';
+export * from './partner.ts';

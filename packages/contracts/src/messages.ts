@@ -13,6 +13,7 @@ export const SUCCESS_MESSAGES = {
   CLICK_RECORDED: 'The click has been recorded',
   PAYMENT_CREATED: 'The payment has been created. Complete it on the payment page.',
   BALANCE_MOVED: 'The partner balance has been moved to the balance',
+  WITHDRAWAL_RECEIVED: 'The withdrawal request has been received',
   CRYPTO_SUBMITTED: 'The payment has been sent for review',
   TRANSFER_DONE: 'The transfer is complete',
   PAYMENT_CONFIRMED: 'The payment is confirmed and the balance credited',

@@ -113,10 +113,10 @@ const openServers = (language: Language, link: string) => ({
 });
 
 /**
- * A VPS letter: "TradeHost: <subject>", the greeting, plain paragraphs (escaped for HTML) and a
+ * A letter to a user: "TradeHost: <subject>", the greeting, plain paragraphs (escaped for HTML) and a
  * button, to the console's servers page unless told otherwise.
  */
-function vpsMail(
+function userMail(
   language: Language,
   to: { name: string; link: string },
   subject: string,
@@ -142,12 +142,12 @@ export function vpsReadyMail(
 ): RenderedMail {
   const { serverId, rate, host, port, username } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `сервер №${serverId} готов`, [
+    ? userMail(language, input, `сервер №${serverId} готов`, [
         `Ваш сервер №${serverId} (${rate}) создан и запущен.`,
         `Адрес для подключения по RDP: ${host}:${port}, пользователь: ${username}.`,
         'Пароль мы не отправляем по почте: откройте «Данные для входа» в списке серверов, там же можно скачать файл .rdp.',
       ])
-    : vpsMail(language, input, `server #${serverId} is ready`, [
+    : userMail(language, input, `server #${serverId} is ready`, [
         `Your server #${serverId} (${rate}) is created and running.`,
         `Connect by RDP to ${host}:${port} as ${username}.`,
         'We never send the password by e-mail: open "Login details" in your servers list, where you can also download an .rdp file.',
@@ -161,14 +161,14 @@ export function vpsCreateFailedMail(
 ): RenderedMail {
   const { serverId, rate, reason, refundedCents } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `не удалось создать сервер №${serverId}`, [
+    ? userMail(language, input, `не удалось создать сервер №${serverId}`, [
         `К сожалению, сервер №${serverId} (${rate}) создать не удалось. Причина: ${reason}`,
         refundedCents
           ? `Оплата ${dollars(refundedCents)} возвращена на ваш баланс.`
           : 'Оплата за этот сервер не списывалась.',
         'Вы можете заказать сервер ещё раз или написать в поддержку.',
       ])
-    : vpsMail(language, input, `server #${serverId} could not be created`, [
+    : userMail(language, input, `server #${serverId} could not be created`, [
         `We are sorry: server #${serverId} (${rate}) could not be created. Reason: ${reason}`,
         refundedCents
           ? `The payment of ${dollars(refundedCents)} has been returned to your balance.`
@@ -185,13 +185,13 @@ export function vpsExpiryWarningMail(
   const { serverId, rate, days, paidUntil, autoRenew } = input;
   const when = days === 1 ? 'через 1 день' : `через ${days} дня`;
   return language === 'ru'
-    ? vpsMail(language, input, `сервер №${serverId} оплачен до ${utc(paidUntil)}`, [
+    ? userMail(language, input, `сервер №${serverId} оплачен до ${utc(paidUntil)}`, [
         `Оплаченный период сервера №${serverId} (${rate}) заканчивается ${when}: ${utc(paidUntil)}.`,
         autoRenew
           ? 'Включено автопродление: пополните баланс, чтобы его хватило на следующий период.'
           : 'Продлите сервер, иначе после этой даты он будет заблокирован (данные сохранятся на время льготного периода).',
       ])
-    : vpsMail(language, input, `server #${serverId} is paid until ${utc(paidUntil)}`, [
+    : userMail(language, input, `server #${serverId} is paid until ${utc(paidUntil)}`, [
         `The paid period of server #${serverId} (${rate}) ends in ${days} ${days === 1 ? 'day' : 'days'}: ${utc(paidUntil)}.`,
         autoRenew
           ? 'Auto-renewal is on: make sure your balance covers the next period.'
@@ -205,11 +205,11 @@ export function vpsAutoRenewedMail(
 ): RenderedMail {
   const { serverId, rate, months, chargedCents, paidUntil } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `сервер №${serverId} продлён автоматически`, [
+    ? userMail(language, input, `сервер №${serverId} продлён автоматически`, [
         `Сервер №${serverId} (${rate}) продлён автоматически на ${months} мес. С баланса списано ${dollars(chargedCents)}.`,
         `Теперь он оплачен до ${utc(paidUntil)}.`,
       ])
-    : vpsMail(language, input, `server #${serverId} renewed automatically`, [
+    : userMail(language, input, `server #${serverId} renewed automatically`, [
         `Server #${serverId} (${rate}) was renewed automatically for ${months} ${months === 1 ? 'month' : 'months'}; ${dollars(chargedCents)} was taken from your balance.`,
         `It is now paid until ${utc(paidUntil)}.`,
       ]);
@@ -221,11 +221,11 @@ export function vpsAutoRenewFailedMail(
 ): RenderedMail {
   const { serverId, rate, priceCents, balanceCents, paidUntil } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `не удалось продлить сервер №${serverId}`, [
+    ? userMail(language, input, `не удалось продлить сервер №${serverId}`, [
         `Автопродление сервера №${serverId} (${rate}) не выполнено: на балансе ${dollars(balanceCents)}, а продление стоит ${dollars(priceCents)}.`,
         `Пополните баланс до ${utc(paidUntil)} — мы попробуем снова, — или продлите сервер вручную, иначе он будет заблокирован.`,
       ])
-    : vpsMail(language, input, `server #${serverId} could not be renewed`, [
+    : userMail(language, input, `server #${serverId} could not be renewed`, [
         `Auto-renewal of server #${serverId} (${rate}) did not go through: your balance is ${dollars(balanceCents)} and the renewal costs ${dollars(priceCents)}.`,
         `Top up before ${utc(paidUntil)} (we will try again) or renew it by hand, or it will be blocked.`,
       ]);
@@ -237,11 +237,11 @@ export function vpsBlockedMail(
 ): RenderedMail {
   const { serverId, rate, revokeAt } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `сервер №${serverId} заблокирован`, [
+    ? userMail(language, input, `сервер №${serverId} заблокирован`, [
         `Оплаченный период сервера №${serverId} (${rate}) закончился, сервер остановлен и заблокирован. Данные на нём сохранены.`,
         `Продлите его до ${utc(revokeAt)}, и он снова заработает. После этой даты сервер будет удалён вместе с данными.`,
       ])
-    : vpsMail(language, input, `server #${serverId} is blocked`, [
+    : userMail(language, input, `server #${serverId} is blocked`, [
         `The paid period of server #${serverId} (${rate}) has ended, so it is stopped and blocked. Its data is kept.`,
         `Renew it before ${utc(revokeAt)} and it runs again. After that date the server and its data are deleted.`,
       ]);
@@ -253,10 +253,10 @@ export function vpsReactivatedMail(
 ): RenderedMail {
   const { serverId, rate, paidUntil } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `сервер №${serverId} снова работает`, [
+    ? userMail(language, input, `сервер №${serverId} снова работает`, [
         `Сервер №${serverId} (${rate}) разблокирован и запущен. Он оплачен до ${utc(paidUntil)}.`,
       ])
-    : vpsMail(language, input, `server #${serverId} is running again`, [
+    : userMail(language, input, `server #${serverId} is running again`, [
         `Server #${serverId} (${rate}) is unblocked and running. It is paid until ${utc(paidUntil)}.`,
       ]);
 }
@@ -264,11 +264,11 @@ export function vpsReactivatedMail(
 export function vpsRevokedMail(language: Language, input: VpsMailServer): RenderedMail {
   const { serverId, rate } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `сервер №${serverId} удалён`, [
+    ? userMail(language, input, `сервер №${serverId} удалён`, [
         `Сервер №${serverId} (${rate}) не был продлён в течение льготного периода, поэтому он удалён вместе с данными.`,
         'Новый сервер можно заказать в любое время.',
       ])
-    : vpsMail(language, input, `server #${serverId} is revoked`, [
+    : userMail(language, input, `server #${serverId} is revoked`, [
         `Server #${serverId} (${rate}) was not renewed within the grace period, so it has been deleted with its data.`,
         'You can order a new server at any time.',
       ]);
@@ -280,11 +280,11 @@ export function vpsUpgradeDoneMail(
 ): RenderedMail {
   const { serverId, rate, running } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `сервер №${serverId} переведён на новый тариф`, [
+    ? userMail(language, input, `сервер №${serverId} переведён на новый тариф`, [
         `Сервер №${serverId} переведён на тариф ${rate}.`,
         running ? 'Он снова запущен.' : 'Сейчас он остановлен: запустите его из списка серверов.',
       ])
-    : vpsMail(language, input, `server #${serverId} is upgraded`, [
+    : userMail(language, input, `server #${serverId} is upgraded`, [
         `Server #${serverId} now runs on the ${rate} rate.`,
         running ? 'It is running again.' : 'It is stopped now: start it from your servers list.',
       ]);
@@ -296,13 +296,13 @@ export function vpsUpgradeFailedMail(
 ): RenderedMail {
   const { serverId, rate, reason, refundedCents } = input;
   return language === 'ru'
-    ? vpsMail(language, input, `не удалось сменить тариф сервера №${serverId}`, [
+    ? userMail(language, input, `не удалось сменить тариф сервера №${serverId}`, [
         `Перевести сервер №${serverId} на тариф ${rate} не удалось. Причина: ${reason}`,
         refundedCents
           ? `Оплата ${dollars(refundedCents)} возвращена на ваш баланс, сервер остался на прежнем тарифе.`
           : 'Сервер остался на прежнем тарифе.',
       ])
-    : vpsMail(language, input, `server #${serverId} could not be upgraded`, [
+    : userMail(language, input, `server #${serverId} could not be upgraded`, [
         `Server #${serverId} could not be moved to the ${rate} rate. Reason: ${reason}`,
         refundedCents
           ? `The payment of ${dollars(refundedCents)} has been returned to your balance; the server stays on its rate.`
@@ -317,11 +317,11 @@ export function vpsTestApprovedMail(
 ): RenderedMail {
   const { serverId, rate, trialDays, paidUntil } = input;
   return language === 'ru'
-    ? vpsMail(language, input, 'тестовый сервер одобрен', [
+    ? userMail(language, input, 'тестовый сервер одобрен', [
         `Ваша заявка на тестовый сервер одобрена. Сервер №${serverId} (${rate}) создаётся, это займёт несколько минут.`,
         `Он бесплатно работает ${trialDays} дн., до ${utc(paidUntil)}. Чтобы он работал и дальше, продлите его в списке серверов.`,
       ])
-    : vpsMail(language, input, 'your test server is approved', [
+    : userMail(language, input, 'your test server is approved', [
         `Your test server request is approved. Server #${serverId} (${rate}) is being created; this takes a few minutes.`,
         `It runs free for ${trialDays} ${trialDays === 1 ? 'day' : 'days'}, until ${utc(paidUntil)}. To keep it afterwards, renew it in your servers list.`,
       ]);
@@ -334,7 +334,7 @@ export function vpsTestRejectedMail(
 ): RenderedMail {
   const { reason, link } = input;
   return language === 'ru'
-    ? vpsMail(
+    ? userMail(
         language,
         input,
         'заявка на тестовый сервер отклонена',
@@ -344,7 +344,7 @@ export function vpsTestRejectedMail(
         ],
         { href: link, label: 'Открыть тарифы' },
       )
-    : vpsMail(
+    : userMail(
         language,
         input,
         'your test server request was declined',
@@ -370,7 +370,7 @@ export function monitoringExpiryWarningMail(
 ): RenderedMail {
   const { subscriptionId, days, endsAt, link } = input;
   return language === 'ru'
-    ? vpsMail(
+    ? userMail(
         language,
         input,
         `подписка на мониторинг №${subscriptionId} заканчивается ${utc(endsAt)}`,
@@ -380,7 +380,7 @@ export function monitoringExpiryWarningMail(
         ],
         { href: link, label: 'Продлить подписку' },
       )
-    : vpsMail(
+    : userMail(
         language,
         input,
         `monitoring subscription #${subscriptionId} ends on ${utc(endsAt)}`,
@@ -389,5 +389,111 @@ export function monitoringExpiryWarningMail(
           `Renew it, or the terminals stop publishing. The accounts’ statistics are kept for ${input.retentionDays} days after the end.`,
         ],
         { href: link, label: 'Renew the subscription' },
+      );
+}
+
+const openPartners = (language: Language, link: string) => ({
+  href: link,
+  label: language === 'ru' ? 'Открыть партнёрскую программу' : 'Open the partner programme',
+});
+
+/** A partner's withdrawal request is received: the amount is reserved, processed by the due day. */
+export function withdrawalReceivedMail(
+  language: Language,
+  input: {
+    name: string;
+    link: string;
+    amountCents: number;
+    method: string;
+    wallet: string;
+    dueAt: Date;
+  },
+): RenderedMail {
+  const { amountCents, method, wallet, dueAt, link } = input;
+  return language === 'ru'
+    ? userMail(
+        language,
+        input,
+        'заявка на вывод получена',
+        [
+          `Мы получили вашу заявку на вывод ${dollars(amountCents)} (${method}) на кошелёк ${wallet}.`,
+          `Сумма списана с партнёрского баланса. Заявка будет обработана до ${utc(dueAt)}.`,
+        ],
+        openPartners(language, link),
+      )
+    : userMail(
+        language,
+        input,
+        'withdrawal request received',
+        [
+          `We have received your request to withdraw ${dollars(amountCents)} (${method}) to ${wallet}.`,
+          `The amount has left your partner balance. The request will be processed by ${utc(dueAt)}.`,
+        ],
+        openPartners(language, link),
+      );
+}
+
+/** The withdrawal is paid out, with the payment's reference. */
+export function withdrawalPaidMail(
+  language: Language,
+  input: {
+    name: string;
+    link: string;
+    amountCents: number;
+    method: string;
+    wallet: string;
+    reference: string;
+  },
+): RenderedMail {
+  const { amountCents, method, wallet, reference, link } = input;
+  return language === 'ru'
+    ? userMail(
+        language,
+        input,
+        'вывод выплачен',
+        [
+          `Мы отправили ${dollars(amountCents)} (${method}) на кошелёк ${wallet}.`,
+          `Номер платежа: ${reference}.`,
+        ],
+        openPartners(language, link),
+      )
+    : userMail(
+        language,
+        input,
+        'withdrawal paid out',
+        [
+          `We have sent ${dollars(amountCents)} (${method}) to ${wallet}.`,
+          `Payment reference: ${reference}.`,
+        ],
+        openPartners(language, link),
+      );
+}
+
+/** The withdrawal is cancelled with the reason; the amount is back in the partner balance. */
+export function withdrawalCancelledMail(
+  language: Language,
+  input: { name: string; link: string; amountCents: number; reason: string },
+): RenderedMail {
+  const { amountCents, reason, link } = input;
+  return language === 'ru'
+    ? userMail(
+        language,
+        input,
+        'заявка на вывод отменена',
+        [
+          `Ваша заявка на вывод ${dollars(amountCents)} отменена. Причина: ${reason}`,
+          'Сумма возвращена на партнёрский баланс: вы можете подать новую заявку.',
+        ],
+        openPartners(language, link),
+      )
+    : userMail(
+        language,
+        input,
+        'withdrawal request cancelled',
+        [
+          `Your request to withdraw ${dollars(amountCents)} was cancelled. Reason: ${reason}`,
+          'The amount is back in your partner balance: you can send a new request.',
+        ],
+        openPartners(language, link),
       );
 }

@@ -1,11 +1,5 @@
-import {
-  centsToDollars,
-  type Charge,
-  type Payment,
-  type Transfer,
-  type Withdrawal,
-} from '@tradehost/contracts';
-import type { charges, withdrawals } from '../../db/schema/index.ts';
+import { centsToDollars, type Charge, type Payment, type Transfer } from '@tradehost/contracts';
+import type { charges } from '../../db/schema/index.ts';
 import type { PaymentRow } from './balance.repository.ts';
 
 export function toPayment(row: PaymentRow): Payment {
@@ -59,13 +53,4 @@ export function toCharge(row: typeof charges.$inferSelect, language: 'en' | 'ru'
   };
 }
 
-export function toWithdrawal(row: typeof withdrawals.$inferSelect): Withdrawal {
-  return {
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    amount: centsToDollars(row.amountCents),
-    method: row.method,
-    wallet: row.wallet,
-    status: row.status,
-  };
-}
+export { toWithdrawal } from '../../db/withdrawal-view.ts';

@@ -54,6 +54,10 @@ const WITHDRAWALS: Withdrawal[] = [
     method: 'USDT (TRC-20)',
     wallet: 'TXs9a8F3kLmNpQrStUvWxYz1234567890',
     status: 'under_review',
+    due_at: '2026-11-20T12:00:00.000Z',
+    processed_at: null,
+    payout_reference: null,
+    reason: null,
   },
 ];
 

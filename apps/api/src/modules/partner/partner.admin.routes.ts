@@ -1,0 +1,99 @@
+import {
+  adminWithdrawalResponseSchema,
+  adminWithdrawalsPageSchema,
+  adminWithdrawalsQuerySchema,
+  payWithdrawalSchema,
+  rejectWithdrawalSchema,
+} from '@tradehost/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import type { Config } from '../../config.ts';
+import { operatorArea } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/error-handler.ts';
+import type { Withdrawals } from './partner.withdrawals.ts';
+
+const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive()) });
+
+/** /api/admin/partner/*: the withdrawal queue (review, pay out, cancel). Admins only. */
+export async function partnerAdminRoutes(
+  app: FastifyInstance,
+  {
+    withdrawals,
+    isAdmin,
+    config,
+  }: { withdrawals: Withdrawals; isAdmin: (userId: number) => Promise<boolean>; config: Config },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { routeConfig, security, tags, adminId } = operatorArea(
+    app,
+    isAdmin,
+    config.rateLimitUserMax,
+  );
+  const decided = {
+    200: adminWithdrawalResponseSchema,
+    ...errorResponses(401, 403, 404, 409, 422, 429),
+  };
+
+  r.get(
+    '/admin/partner/withdrawals',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Partner withdrawals: the open ones oldest first (overdue marked), or all',
+        security,
+        querystring: adminWithdrawalsQuerySchema,
+        response: { 200: adminWithdrawalsPageSchema, ...errorResponses(401, 403, 422, 429) },
+      },
+    },
+    async (request) => withdrawals.queue(request.query),
+  );
+
+  r.post(
+    '/admin/partner/withdrawals/:id/review',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Take a received withdrawal for review (Under review)',
+        security,
+        params: idParams,
+        response: decided,
+      },
+    },
+    async (request) => withdrawals.review(adminId(request), request.params.id),
+  );
+
+  r.post(
+    '/admin/partner/withdrawals/:id/pay',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Mark a withdrawal paid out, with the payment reference; the partner is told',
+        security,
+        params: idParams,
+        body: payWithdrawalSchema,
+        response: decided,
+      },
+    },
+    async (request) => withdrawals.pay(adminId(request), request.params.id, request.body.reference),
+  );
+
+  r.post(
+    '/admin/partner/withdrawals/:id/reject',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Cancel a withdrawal with a reason: the amount returns to the partner balance',
+        security,
+        params: idParams,
+        body: rejectWithdrawalSchema,
+        response: decided,
+      },
+    },
+    async (request) => withdrawals.reject(adminId(request), request.params.id, request.body.reason),
+  );
+}

@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { Jobs } from '../../jobs/index.ts';
+import { partnerRepository } from './partner.repository.ts';
+
+export const REWARDS_QUEUE = 'partner-rewards';
+const DAY_MS = 86_400_000;
+/** Rewards moved per transaction. */
+const RELEASE_BATCH = 500;
+
+export interface PartnerJobsDeps {
+  db: Db;
+  config: Config;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  jobs: Jobs;
+}
+
+/**
+ * The partner programme's schedule: every five minutes, rewards whose hold has passed
+ * (PARTNER_HOLD_DAYS since they were granted) move into their partners' balances, a batch per
+ * transaction, until none is due.
+ */
+export function createPartnerJobs(deps: PartnerJobsDeps) {
+  const { db, config, log } = deps;
+
+  async function release(): Promise<number> {
+    const now = deps.now();
+    const dueBefore = new Date(now.getTime() - config.partner.holdDays * DAY_MS);
+    let moved = 0;
+    for (;;) {
+      const batch = await inTransaction(db, (tx) =>
+        partnerRepository.release(tx, dueBefore, now, RELEASE_BATCH),
+      );
+      moved += batch;
+      if (batch < RELEASE_BATCH) return moved;
+    }
+  }
+
+  deps.jobs.define({
+    queue: REWARDS_QUEUE,
+    policy: 'singleton',
+    expireInSeconds: 15 * 60,
+    cron: '*/5 * * * *',
+    run: async () => {
+      const released = await release();
+      if (released > 0) log.info({ released }, 'partner rewards released');
+    },
+  });
+
+  return { release };
+}
+
+export type PartnerJobs = ReturnType<typeof createPartnerJobs>;

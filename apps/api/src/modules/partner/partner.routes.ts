@@ -1,0 +1,155 @@
+import {
+  createWithdrawalResponseSchema,
+  createWithdrawalSchema,
+  partnerInfoDataSchema,
+  partnerInfoSchema,
+  partnerLevelsResponseSchema,
+  partnerNetworkQuerySchema,
+  partnerNetworkResponseSchema,
+  partnerPaymentsSchema,
+  partnerPeriodSchema,
+} from '@tradehost/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+import { currentUser } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/error-handler.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
+import {
+  idempotencyHeaders,
+  idempotencyKeyOf,
+  sendOutcome,
+  type Idempotency,
+} from '../idempotency/idempotency.ts';
+import type { PartnerService } from './partner.service.ts';
+import type { Withdrawals } from './partner.withdrawals.ts';
+
+/** /api/user/partner*: the partner's code and balances, levels, statistics and network (SPEC 7). */
+export async function partnerRoutes(
+  app: FastifyInstance,
+  {
+    partner,
+    withdrawals,
+    idempotency,
+    config,
+  }: {
+    partner: PartnerService;
+    withdrawals: Withdrawals;
+    idempotency: Idempotency;
+    config: Config;
+  },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const route = { config: { ...perMinute(config.rateLimitUserMax), auth: 'required' as const } };
+  const security = [{ bearer: [] }];
+  const tags = ['partner'];
+
+  r.get(
+    '/user/partner_info',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          'The partner code and link, active referrals per level, balances, minimum withdrawal',
+        security,
+        response: { 200: partnerInfoSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => partner.info(currentUser(request).id),
+  );
+
+  r.get(
+    '/user/partner/levels',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Per level: its percentage, referrals, the turnover rewarded and the rewards',
+        security,
+        response: { 200: partnerLevelsResponseSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => partner.levels(currentUser(request).id),
+  );
+
+  r.post(
+    '/user/partner/infodata',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Statistics of a period: rewards by day, clicks to paying clients by day, totals',
+        security,
+        body: partnerPeriodSchema,
+        response: { 200: partnerInfoDataSchema, ...errorResponses(400, 401, 422, 429) },
+      },
+    },
+    async (request) => partner.infoData(currentUser(request).id, request.body),
+  );
+
+  r.get(
+    '/user/partner_network/',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "A page of the network: the partner's referrals or one referral's, or a search",
+        security,
+        querystring: partnerNetworkQuerySchema,
+        response: { 200: partnerNetworkResponseSchema, ...errorResponses(400, 401, 404, 422, 429) },
+      },
+    },
+    async (request) => partner.network(currentUser(request).id, request.query),
+  );
+
+  r.get(
+    '/user/partner/payments',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          'The withdrawal methods with their minimums, the partner balance, the open request',
+        security,
+        response: { 200: partnerPaymentsSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => withdrawals.payments(currentUser(request).id),
+  );
+
+  r.post(
+    '/user/partner/createwithdrawal',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          'Request a withdrawal of the partner balance: one open request at a time (409), processed within 5 working days',
+        security,
+        headers: idempotencyHeaders,
+        body: createWithdrawalSchema,
+        response: {
+          201: createWithdrawalResponseSchema,
+          ...errorResponses(400, 401, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUser(request).id;
+      const outcome = await idempotency.run(
+        {
+          userId,
+          key: idempotencyKeyOf(request),
+          scope: 'POST /user/partner/createwithdrawal',
+          request: request.body,
+        },
+        (tx) => withdrawals.create(tx, userId, request.body),
+      );
+      // the letter once, after the commit: not again for a replayed answer
+      if (!outcome.replayed && outcome.status === 201)
+        await withdrawals.tellReceived(userId, outcome.body.withdrawal);
+      return sendOutcome(reply, outcome);
+    },
+  );
+}

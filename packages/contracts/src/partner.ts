@@ -1,0 +1,239 @@
+import * as z from 'zod/mini';
+import {
+  amountSchema,
+  pageMetaSchema,
+  pagingFields,
+  periodSchema,
+  type Period,
+  WALLET_MAX,
+  withdrawalSchema,
+} from './balance.ts';
+import { personSchema, reasonField } from './input.ts';
+
+/**
+ * The partner programme's reads (SPEC 7, /user/partner*): the partner's code and balances, the
+ * levels table, statistics over a period and the network. Money is in dollars; percentages are
+ * percent (10 = 10 %).
+ */
+
+export const PARTNER_LEVELS = [1, 2, 3] as const;
+
+export const partnerInfoSchema = z.object({
+  referral_code: z.string(),
+  /** The partner link: the console's sign-up with `?ref=CODE`. */
+  link: z.string(),
+  level_1_referral_active_count: z.int(),
+  level_2_referral_active_count: z.int(),
+  level_3_referral_active_count: z.int(),
+  /** The smallest withdrawal minimum of the methods offered (each method has its own). */
+  partnerMinWithdrawal: z.number(),
+  balances: z.object({
+    /** In the partner balance: may be withdrawn or moved to the main balance. */
+    available: z.number(),
+    /** Rewards in their hold, not yet in the partner balance. */
+    pending: z.number(),
+  }),
+  /** Days a reward is pending before it becomes available. */
+  hold_days: z.int(),
+  /** The percentage of each level, levels 1 to 3. */
+  reward_percents: z.array(z.number()),
+});
+export type PartnerInfo = z.infer<typeof partnerInfoSchema>;
+
+/** SPEC's client level stats row: level, percent, clients, turnover, reward. */
+export const partnerLevelSchema = z.object({
+  level: z.int(),
+  /** The level's percentage now. */
+  rewardForLevel: z.number(),
+  /** Referrals on this level. */
+  userCount: z.int(),
+  /** The turnover the level's rewards were counted on (what its referrals paid), in dollars. */
+  rewardCount: z.number(),
+  /** The rewards of the level (pending and available), in dollars. */
+  rewardSum: z.number(),
+});
+export type PartnerLevel = z.infer<typeof partnerLevelSchema>;
+export const partnerLevelsResponseSchema = z.object({ data: z.array(partnerLevelSchema) });
+export type PartnerLevelsResponse = z.infer<typeof partnerLevelsResponseSchema>;
+
+/** The statistics' period: the calendar picker's range. */
+export const partnerPeriodSchema = periodSchema;
+export type PartnerPeriod = Period;
+
+export const partnerInfoDataSchema = z.object({
+  /** Rewards by day (UTC), the days with any. */
+  rewardData: z.array(z.object({ date: z.string(), amount: z.number() })),
+  /** Clicks, registrations and first payments by day (UTC), the days with any. */
+  conversionData: z.array(
+    z.object({
+      date: z.string(),
+      clicks: z.int(),
+      registrations: z.int(),
+      paying_clients: z.int(),
+    }),
+  ),
+  stats: z.object({
+    clicks: z.int(),
+    registrations: z.int(),
+    /** First-level referrals registered in the period who have paid since. */
+    paying_clients: z.int(),
+    /** registrations / clicks, null without clicks. */
+    conversion: z.nullable(z.number()),
+    /** What the partner's referrals (all levels) paid in the period, in dollars. */
+    turnover: z.number(),
+    rewards_pending: z.number(),
+    rewards_available: z.number(),
+  }),
+});
+export type PartnerInfoData = z.infer<typeof partnerInfoDataSchema>;
+
+export const NETWORK_SEARCH_MAX = 100;
+
+/** One page of the network: the partner's referrals (or one referral's) a level down. */
+export const partnerNetworkQuerySchema = z.object({
+  /** Whose referrals: a referral of the partner within levels 1-2; absent, the partner's own. */
+  parent_id: z.optional(z.coerce.number().check(z.int(), z.positive())),
+  /** Part of an e-mail or a name, searched among all three levels. */
+  search: z.optional(z.string().check(z.trim(), z.maxLength(NETWORK_SEARCH_MAX))),
+  ...pagingFields(),
+});
+export type PartnerNetworkQuery = z.input<typeof partnerNetworkQuerySchema>;
+
+export const partnerNetworkNodeSchema = z.object({
+  id: z.int(),
+  /** Masked: the first letter of the name part and the domain (j***@example.com). */
+  email: z.string(),
+  registered_at: z.iso.datetime(),
+  /** 1-3: below the partner. */
+  level: z.int(),
+  /** Has an active paid server or monitoring subscription now. */
+  active: z.boolean(),
+  /** Their own referrals (the level below), 0 on level 3: the tree stops there. */
+  referrals: z.int(),
+  /** What they have paid (charges not refunded), in dollars. */
+  turnover: z.number(),
+  /** What the partner has earned from their payments, in dollars. */
+  rewards: z.number(),
+});
+export type PartnerNetworkNode = z.infer<typeof partnerNetworkNodeSchema>;
+export const partnerNetworkResponseSchema = z.object({
+  data: z.array(partnerNetworkNodeSchema),
+  meta: pageMetaSchema,
+});
+export type PartnerNetworkResponse = z.infer<typeof partnerNetworkResponseSchema>;
+
+// ---- withdrawals ---------------------------------------------------------------------------
+
+/**
+ * The withdrawal methods the product knows, with the wallet format of each; which of them are
+ * offered, and their minimums, is configuration (PARTNER_WITHDRAWAL_METHODS).
+ */
+export const WITHDRAWAL_METHODS = {
+  'USDT-TRC20': {
+    name: 'USDT (TRC-20)',
+    wallet: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
+    example: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+  },
+  BTC: {
+    name: 'Bitcoin',
+    wallet: /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/,
+    example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  },
+  PAYEER: { name: 'Payeer', wallet: /^P\d{7,12}$/, example: 'P1000000' },
+} as const;
+export type WithdrawalMethodId = keyof typeof WITHDRAWAL_METHODS;
+export const WITHDRAWAL_METHOD_IDS = Object.keys(WITHDRAWAL_METHODS) as WithdrawalMethodId[];
+/** Working days (Monday to Friday) within which a request is processed (SPEC 9). */
+export const WITHDRAWAL_WORKING_DAYS = 5;
+
+/** The day `days` working days (Monday-Friday, UTC) after `from`, at the same time. */
+export function addWorkingDays(from: Date, days: number): Date {
+  const at = new Date(from);
+  for (let left = days; left > 0;) {
+    at.setUTCDate(at.getUTCDate() + 1);
+    const weekday = at.getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left -= 1;
+  }
+  return at;
+}
+
+export const withdrawalMethodSchema = z.object({
+  id: z.enum(WITHDRAWAL_METHOD_IDS as [WithdrawalMethodId, ...WithdrawalMethodId[]]),
+  name: z.string(),
+  /** Dollars. */
+  minimum: z.number(),
+  /** What an address of this method looks like. */
+  wallet_example: z.string(),
+});
+export type WithdrawalMethod = z.infer<typeof withdrawalMethodSchema>;
+
+export const createWithdrawalSchema = z.object({
+  method: z.string({ error: 'WITHDRAWAL_METHOD_INVALID' }).check(
+    z.trim(),
+    z.refine((id) => id in WITHDRAWAL_METHODS, { error: 'WITHDRAWAL_METHOD_INVALID' }),
+  ),
+  wallet: z
+    .string({ error: 'WALLET_REQUIRED' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'WALLET_REQUIRED' }),
+      z.maxLength(WALLET_MAX, { error: 'WALLET_INVALID' }),
+    ),
+  amount: amountSchema,
+});
+export type CreateWithdrawalRequest = z.input<typeof createWithdrawalSchema>;
+
+export const partnerPaymentsSchema = z.object({
+  /** The methods offered, each with its minimum. */
+  data: z.array(withdrawalMethodSchema),
+  /** The partner balance, in dollars. */
+  available: z.number(),
+  /** The request being processed (one at a time), or null. */
+  open: z.nullable(withdrawalSchema),
+});
+export type PartnerPayments = z.infer<typeof partnerPaymentsSchema>;
+
+export const createWithdrawalResponseSchema = z.object({
+  withdrawal: withdrawalSchema,
+  /** The partner balance left, in dollars. */
+  available: z.number(),
+  message: z.string(),
+  code: z.optional(z.string()),
+});
+export type CreateWithdrawalResponse = z.infer<typeof createWithdrawalResponseSchema>;
+
+// ---- the operator's side ----------------------------------------------------------------------
+
+export const adminWithdrawalSchema = z.extend(withdrawalSchema, {
+  user: personSchema,
+  /** Open past its due date. */
+  overdue: z.boolean(),
+  processed_by: z.nullable(personSchema),
+});
+export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
+
+export const ADMIN_WITHDRAWAL_FILTERS = ['open', 'all'] as const;
+export const adminWithdrawalsQuerySchema = z.object({
+  /** open: Received and Under review, oldest first; all: every request, newest first. */
+  status: z._default(z.enum(ADMIN_WITHDRAWAL_FILTERS), 'open'),
+  ...pagingFields(20),
+});
+export const adminWithdrawalsPageSchema = z.object({
+  data: z.array(adminWithdrawalSchema),
+  meta: pageMetaSchema,
+});
+export const adminWithdrawalResponseSchema = z.object({
+  withdrawal: adminWithdrawalSchema,
+  message: z.string(),
+});
+export const PAYOUT_REFERENCE_MAX = 200;
+export const payWithdrawalSchema = z.object({
+  reference: z
+    .string({ error: 'REFERENCE_REQUIRED' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'REFERENCE_REQUIRED' }),
+      z.maxLength(PAYOUT_REFERENCE_MAX, { error: 'REFERENCE_REQUIRED' }),
+    ),
+});
+export const rejectWithdrawalSchema = z.object({ reason: reasonField() });
