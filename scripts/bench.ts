@@ -13,6 +13,10 @@
  * - Monitoring statistics: computeStatistics over an account of 100,000 deals (goal under 1 s),
  *   next to sorting the same deals by time in the same run; and the job's whole work for such an
  *   account in PostgreSQL (read, compute, store).
+ * - Partner programme: in a referral tree of 1,000,000 users (seeded with SQL), the time the
+ *   three-level reward fan-out adds to a paid order's transaction (goal under 2 ms), next to the
+ *   charge alone; and GET levels and network for a partner with about 100,000 below (p99 under
+ *   50 ms), next to the bare Fastify.
  * - Console: gzipped bytes of the first view of /login and of each route chunk.
  */
 import { spawn } from 'node:child_process';
@@ -31,6 +35,9 @@ import {
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { createDb, createPool } from '../apps/api/src/db/client.ts';
 import { storeStatistics } from '../apps/api/src/modules/monitoring/monitoring.statistics.ts';
+import { billing } from '../apps/api/src/db/billing.ts';
+import { partnerRewards } from '../apps/api/src/db/partner-rewards.ts';
+import { inTransaction } from '../apps/api/src/db/transaction.ts';
 import {
   hashActivationKey,
   newMonitoringId,
@@ -44,7 +51,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 2000);
 /** Terminals send on their own, not in step: this many requests in flight at once. */
 const TERMINALS_AT_ONCE = Number(process.env.BENCH_TERMINALS_AT_ONCE ?? 100);
-/** BENCH_ONLY=ingestion,statistics: only those sections (api, money, vps, ingestion, statistics, bundle). */
+/** Children per user in the bench's referral tree: 46 + 46² + 46³ = 99,498 below its root. */
+const TREE_BRANCHING = 46;
+const TREE_USERS = 1_000_000;
+/** BENCH_ONLY=ingestion,statistics: only those sections (api, money, vps, ingestion, statistics, partner, bundle). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wants = (section: string) => !ONLY || ONLY.includes(section);
 
@@ -276,6 +286,7 @@ try {
   const owner = await benchUser(product.url);
   if (wants('vps')) await vpsSection(owner, bare);
   if (wants('ingestion')) await ingestionSection(owner);
+  if (wants('partner')) await partnerSection(bare);
   if (wants('statistics')) {
     console.log('\nMonitoring statistics job: an account with 100,000 deals in PostgreSQL');
     const jobMs = await timeStatisticsJob(product.databaseUrl, owner.email);
@@ -374,6 +385,137 @@ async function ingestionSection(owner: BenchUser) {
   console.log(
     `  (goal 5,000 snapshots/s with p99 under 100 ms and no errors; the snapshots of the moment are written together: one statement finds their accounts and stores them and their minutes)`,
   );
+}
+
+async function partnerSection(bare: Figure) {
+  console.log(
+    `\nPartner programme: a referral tree of ${TREE_USERS.toLocaleString('en')} users, ${TREE_BRANCHING} referrals each`,
+  );
+  const partner = await benchUser(product.url);
+  const tree = await seedReferralTree(product.databaseUrl, partner.email);
+  const { grantMs, chargeMs } = await timeRewardFanOut(product.databaseUrl, tree.payers);
+  const quantile = (values: number[], q: number) =>
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+  console.log(
+    `  reward fan-out (3 levels) in a paid order's transaction: median ${quantile(grantMs, 0.5).toFixed(2)} ms, ` +
+      `p99 ${quantile(grantMs, 0.99).toFixed(2)} ms (goal under 2 ms) = ` +
+      `${(quantile(grantMs, 0.5) / quantile(chargeMs, 0.5)).toFixed(2)} x the charge itself (median ${quantile(chargeMs, 0.5).toFixed(2)} ms)`,
+  );
+  const auth = { authorization: `Bearer ${partner.token}` };
+  const levels = await measure({ url: `${product.url}/api/user/partner/levels`, headers: auth });
+  console.log(row('GET partner/levels', levels, bare));
+  const network = await measure({
+    url: `${product.url}/api/user/partner_network/?page=1`,
+    headers: auth,
+  });
+  console.log(row('GET partner_network, level 1', network, bare));
+  const below = await measure({
+    url: `${product.url}/api/user/partner_network/?parent_id=${tree.levelTwoNode}&page=2&per_page=20`,
+    headers: auth,
+  });
+  console.log(row('GET partner_network, level 3', below, bare));
+  console.log(
+    `  (goal: p99 under 50 ms for a partner with ${tree.below.toLocaleString('en')} referrals on three levels)`,
+  );
+}
+
+/**
+ * 1,000,000 users below the partner as a tree of TREE_BRANCHING children each (user k's referrer
+ * is user (k - 1) / TREE_BRANCHING, 0 being the partner), their three referrer columns and the
+ * per-level counts written as sign-up writes them; 200 deep users funded to pay.
+ */
+async function seedReferralTree(databaseUrl: string, email: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; base: string }>(
+      `select (select id from users where email = $1) as id,
+         (select max(id) from users) + 1000 as base`,
+      [email],
+    );
+    const root = Number(rows[0]!.id);
+    const base = Number(rows[0]!.base);
+    const b = TREE_BRANCHING;
+    // the referrer `up` levels above tree node k's own (null above the partner)
+    const referrer = (k: string, up: number) => {
+      const node = Array.from({ length: up }).reduce<string>((n) => `((${n} - 1) / ${b})`, k);
+      const parent = `((${node} - 1) / ${b})`;
+      return `case when ${node} < 1 then null when ${parent} = 0 then ${root} else ${base} + ${parent} end`;
+    };
+    await client.query(
+      `insert into users (id, email, name, password_hash, email_verified_at, referral_code,
+         referrer_id, referrer2_id, referrer3_id)
+       select ${base} + k, 'tree-' || k || '@bench.example', 'Tree ' || k, 'not-a-hash', now(),
+         'Z' || lpad(upper(to_hex(k)), 7, '0'), ${referrer('k', 0)}, ${referrer('k', 1)},
+         ${referrer('k', 2)}
+       from generate_series(1, ${TREE_USERS}) as k`,
+    );
+    await client.query(`select setval(pg_get_serial_sequence('users', 'id'), max(id)) from users`);
+    await client.query(
+      `insert into partner_levels as p (partner_id, level, users)
+       select referrer_id, 1, count(*) from users where referrer_id is not null group by 1
+       union all select referrer2_id, 2, count(*) from users where referrer2_id is not null group by 1
+       union all select referrer3_id, 3, count(*) from users where referrer3_id is not null group by 1
+       on conflict (partner_id, level) do update set users = excluded.users`,
+    );
+    await client.query('analyze users');
+    // payers deep in the tree (three referrers each), funded by an adjustment
+    const payers = Array.from({ length: 200 }, (_, i) => base + 200_000 + i * 1_000);
+    await client.query('begin');
+    const { rows: tx } = await client.query<{ id: string }>(
+      `insert into ledger_transactions (kind, memo) values ('adjustment', 'bench funding') returning id`,
+    );
+    await client.query(
+      `insert into ledger_entries (transaction_id, user_id, account, amount_cents)
+       select $1::bigint, id, 'balance', 1000000 from unnest($2::bigint[]) as id
+       union all select $1::bigint, null, 'adjustments', -1000000 * cardinality($2::bigint[])`,
+      [tx[0]!.id, payers],
+    );
+    await client.query('commit');
+    const { rows: counted } = await client.query<{ n: string }>(
+      `select sum(users) as n from partner_levels where partner_id = $1`,
+      [root],
+    );
+    // node b + 1 is the first referral of the first referral: level 2, its own are level 3
+    return { payers, below: Number(counted[0]!.n), levelTwoNode: base + b + 1 };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * For each payer, one transaction as an order's: the charge, then the reward fan-out; the time of
+ * each part, in ms.
+ */
+async function timeRewardFanOut(databaseUrl: string, payers: number[]) {
+  const pool = createPool(databaseUrl, 2);
+  const db = createDb(pool);
+  const grantMs: number[] = [];
+  const chargeMs: number[] = [];
+  try {
+    for (const [i, userId] of payers.entries()) {
+      await inTransaction(db, async (tx) => {
+        const started = performance.now();
+        const { chargeId } = await billing.charge(tx, {
+          userId,
+          amountCents: 2_200,
+          descriptionEn: 'VPS bench order',
+          descriptionRu: 'VPS bench order',
+        });
+        const charged = performance.now();
+        const granted = await partnerRewards.grant(tx, chargeId, new Date());
+        if (granted !== 3) throw new Error(`the fan-out wrote ${granted} rewards, not 3`);
+        // the first few warm the statements up
+        if (i >= 20) {
+          chargeMs.push(charged - started);
+          grantMs.push(performance.now() - charged);
+        }
+      });
+    }
+  } finally {
+    await pool.end();
+  }
+  return { grantMs, chargeMs };
 }
 
 interface Terminal {
