@@ -28,6 +28,7 @@ import { partnerJobsPlugin } from './modules/partner/partner.plugin.ts';
 import { partnerAdminRoutes } from './modules/partner/partner.admin.routes.ts';
 import { partnerRoutes } from './modules/partner/partner.routes.ts';
 import { createWithdrawals } from './modules/partner/partner.withdrawals.ts';
+import { createPromocodes } from './modules/partner/partner.promocodes.ts';
 import { createPartnerService } from './modules/partner/partner.service.ts';
 import { monitoringPublicRoutes } from './modules/monitoring/monitoring.public.routes.ts';
 import { createMonitoringReads } from './modules/monitoring/monitoring.reads.ts';
@@ -140,6 +141,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(partnerRoutes, {
         partner: createPartnerService(serviceDeps),
         withdrawals,
+        promocodes: createPromocodes(serviceDeps),
         idempotency,
         config,
       });

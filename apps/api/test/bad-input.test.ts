@@ -422,7 +422,13 @@ describe('bad input to every operation of the OpenAPI document', () => {
         from: new Date(Date.now() - 30 * DAY).toISOString(),
         to: new Date().toISOString(),
       },
-      numbers: { rate_id: rate, months: 1, login: MONITORED_LOGIN, parent_id: referral.id },
+      numbers: {
+        rate_id: rate,
+        months: 1,
+        login: MONITORED_LOGIN,
+        parent_id: referral.id,
+        discount: 5,
+      },
       ids: {
         withdrawals: withdrawal.body.withdrawal.id,
         servers: server.id,

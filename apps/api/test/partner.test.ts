@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
+import { ERROR_MESSAGES, rentalPrice, type ErrorCode } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { billing } from '../src/db/billing.ts';
 import { partnerRewards } from '../src/db/partner-rewards.ts';
@@ -16,10 +16,20 @@ import {
   signupBody,
   useTestApp,
 } from './helpers.ts';
-import { charge, DAY, expectStatus, injectFault, paidOrder, useRate } from './vps-fixtures.ts';
+import {
+  charge,
+  DAY,
+  expectStatus,
+  injectFault,
+  paidOrder,
+  rateNamed,
+  seedServer,
+  useRate,
+} from './vps-fixtures.ts';
 
 const t = useTestApp();
 const pro = useRate(t, 'Pro');
+const trader = () => rateNamed(t, 'Trader');
 
 type User = Awaited<ReturnType<typeof quickUser>>;
 
@@ -794,6 +804,168 @@ describe('withdrawals', () => {
         )
       ).status,
     ).toBe(404);
+    expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
+  });
+});
+
+describe('partner promocodes', () => {
+  const create = (who: User, body: Record<string, unknown>) =>
+    t.api.post('/api/user/balance/promocode', body, { token: who.token });
+  const uniqueName = () => `P${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+  it('offers the discounts of the partner’s tier, which grows with active referrals', async () => {
+    const partner = await newUser();
+    const res = await get(partner, '/api/user/balance/available_discount');
+    expectStatus(res, 200);
+    expect(res.body).toEqual({
+      available_discounts: [5],
+      active_referrals: 0,
+      tiers: [
+        { active_referrals: 0, discount: 5 },
+        { active_referrals: 5, discount: 10 },
+        { active_referrals: 20, discount: 15 },
+      ],
+      next_tier: { active_referrals: 5, discount: 10 },
+    });
+    // five referrals with an Active paid server (a trial one does not count)
+    for (let i = 0; i < 6; i += 1) {
+      const referral = await newUser();
+      await inTransaction(t.app.db, (tx) => referrals.attach(tx, referral.id, partner.id));
+      await seedServer(t, {
+        userId: referral.id,
+        paidUntil: new Date(t.clock.now().getTime() + 20 * DAY),
+        isTrial: i === 5,
+      });
+    }
+    const grown = await get(partner, '/api/user/balance/available_discount');
+    expect(grown.body).toMatchObject({
+      available_discounts: [5, 10],
+      active_referrals: 5,
+      next_tier: { active_referrals: 20, discount: 15 },
+    });
+    expectStatus(await create(partner, { name: uniqueName(), discount: 10 }), 201);
+  });
+
+  it('creates, lists and deletes a promocode; refuses bad names, taken names, other discounts', async () => {
+    const partner = await newUser();
+    const name = uniqueName();
+    const created = await create(partner, { name: ` ${name} `, discount: 5 });
+    expectStatus(created, 201);
+    expect(created.body).toMatchObject({
+      promocode: { name, discount: 5, times_used: 0 },
+      message: 'The promocode has been created',
+    });
+    const cases: Array<[Record<string, unknown>, string, ErrorCode]> = [
+      [{ name: 'ab', discount: 5 }, 'name', 'PROMOCODE_NAME_INVALID'],
+      [{ name: 'AB-123', discount: 5 }, 'name', 'PROMOCODE_NAME_INVALID'],
+      [{ discount: 5 }, 'name', 'PROMOCODE_NAME_INVALID'],
+      [{ name: name.toLowerCase(), discount: 5 }, 'name', 'PROMOCODE_TAKEN'],
+      [{ name: uniqueName(), discount: 10 }, 'discount', 'DISCOUNT_NOT_AVAILABLE'],
+      [{ name: uniqueName(), discount: 'five' }, 'discount', 'DISCOUNT_NOT_AVAILABLE'],
+    ];
+    for (const [body, field, code] of cases) {
+      const res = await create(partner, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.errors?.[field], JSON.stringify(body)).toEqual([ERROR_MESSAGES[code]]);
+    }
+    const list = await get(partner, '/api/user/balance/promocodes');
+    expect(list.body.data).toEqual([expect.objectContaining({ name, discount: 5 })]);
+
+    const id = created.body.promocode.id;
+    const other = await newUser();
+    const foreign = await t.api.request('DELETE', `/api/user/balance/promocode/${id}`, {
+      token: other.token,
+    });
+    expect(foreign.status).toBe(404);
+    const removed = await t.api.request('DELETE', `/api/user/balance/promocode/${id}`, {
+      token: partner.token,
+    });
+    expectStatus(removed, 200);
+    expect(removed.body.message).toBe('The promocode has been deleted');
+    expect(
+      (await t.api.request('DELETE', `/api/user/balance/promocode/${id}`, { token: partner.token }))
+        .status,
+    ).toBe(404);
+    expect((await get(partner, '/api/user/balance/promocodes')).body.data).toEqual([]);
+    // deleted: it stops working, and its row stays
+    const buyer = await newUser();
+    await fund(t, buyer.id, 100_000);
+    const refused = await postKeyed(
+      t,
+      '/api/user/vps/order',
+      { rate_id: (await trader()).id, months: 1, source: 'search', promocode: name },
+      buyer,
+      randomUUID(),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors?.promocode).toEqual([ERROR_MESSAGES.PROMOCODE_NOT_FOUND]);
+    const { rows } = await t.sql.query('select deleted_at from promocodes where id = $1', [id]);
+    expect(rows[0].deleted_at).not.toBeNull();
+  });
+
+  it('holds at most 20 at once', async () => {
+    const partner = await newUser();
+    for (let i = 0; i < 20; i += 1)
+      expectStatus(await create(partner, { name: uniqueName(), discount: 5 }), 201);
+    const over = await create(partner, { name: uniqueName(), discount: 5 });
+    expect(over.status).toBe(422);
+    expect(over.body.code).toBe('PROMOCODES_LIMIT');
+  });
+
+  it('gives its discount on a first order and makes a user without a referrer the partner’s referral', async () => {
+    const partner = await newUser();
+    const name = uniqueName();
+    expectStatus(await create(partner, { name, discount: 5 }), 201);
+    const rate = await trader();
+    const orderWith = (who: User, promocode: string) =>
+      postKeyed(
+        t,
+        '/api/user/vps/order',
+        { rate_id: rate.id, months: 1, source: 'search', promocode },
+        who,
+        randomUUID(),
+      );
+    const referrerOf = async (who: User) =>
+      (await t.sql.query('select referrer_id from users where id = $1', [who.id])).rows[0]
+        .referrer_id;
+
+    // the owner cannot use it
+    await fund(t, partner.id, 100_000);
+    const own = await orderWith(partner, name);
+    expect(own.status).toBe(422);
+    expect(own.body.errors?.promocode).toEqual([ERROR_MESSAGES.PROMOCODE_OWN]);
+    const check = await get(partner, `/api/user/vps/promocode?code=${name}`);
+    expect(check.status).toBe(422);
+
+    // a new user: discount, and the partner becomes their referrer
+    const buyer = await newUser();
+    await fund(t, buyer.id, 100_000);
+    const ordered = await orderWith(buyer, name.toLowerCase());
+    expectStatus(ordered, 201);
+    const { rows: period } = await t.sql.query(
+      'select coalesce(max(discount_percent), 0) as p from vps_period_discounts where months = 1',
+    );
+    const price = rentalPrice({
+      monthlyCents: rate.monthlyPriceCents,
+      months: 1,
+      periodDiscountPercent: Number(period[0].p),
+      promoDiscountPercent: 5,
+    });
+    expect(price.promoDiscountCents).toBeGreaterThan(0);
+    expect(ordered.body.charged).toBe(price.totalCents / 100);
+    expect(Number(await referrerOf(buyer))).toBe(partner.id);
+    expect((await get(partner, '/api/user/balance/promocodes')).body.data[0].times_used).toBe(1);
+
+    // a user who has paid before keeps having no referrer; one with a referrer keeps theirs
+    const regular = await newUser();
+    await fund(t, regular.id, 100_000);
+    await charge(t, regular.id, 100);
+    expectStatus(await orderWith(regular, name), 201);
+    expect(await referrerOf(regular)).toBeNull();
+    const [otherPartner, referred] = await chain(2);
+    await fund(t, referred!.id, 100_000);
+    expectStatus(await orderWith(referred!, name), 201);
+    expect(Number(await referrerOf(referred!))).toBe(otherPartner!.id);
     expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
   });
 });

@@ -14,6 +14,8 @@ export const SUCCESS_MESSAGES = {
   PAYMENT_CREATED: 'The payment has been created. Complete it on the payment page.',
   BALANCE_MOVED: 'The partner balance has been moved to the balance',
   WITHDRAWAL_RECEIVED: 'The withdrawal request has been received',
+  PROMOCODE_CREATED: 'The promocode has been created',
+  PROMOCODE_DELETED: 'The promocode has been deleted',
   CRYPTO_SUBMITTED: 'The payment has been sent for review',
   TRANSFER_DONE: 'The transfer is complete',
   PAYMENT_CONFIRMED: 'The payment is confirmed and the balance credited',

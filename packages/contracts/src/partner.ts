@@ -237,3 +237,56 @@ export const payWithdrawalSchema = z.object({
     ),
 });
 export const rejectWithdrawalSchema = z.object({ reason: reasonField() });
+
+// ---- partner promocodes -----------------------------------------------------------------------
+
+/** A partner promocode's name: letters and digits, unique across the product (any case). */
+export const PARTNER_PROMOCODE_NAME = /^[A-Za-z0-9]{3,32}$/;
+/** Promocodes a partner may have at once (deleted ones not counted). */
+export const PARTNER_PROMOCODES_MAX = 20;
+
+export const partnerPromocodeSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  /** Percent off a 1-month rental. */
+  discount: z.int(),
+  times_used: z.int(),
+  created_at: z.iso.datetime(),
+});
+export type PartnerPromocode = z.infer<typeof partnerPromocodeSchema>;
+/** SPEC 7: the list is in `data.data` (the answer's `data`). */
+export const partnerPromocodesSchema = z.object({ data: z.array(partnerPromocodeSchema) });
+export type PartnerPromocodes = z.infer<typeof partnerPromocodesSchema>;
+
+export const discountTierSchema = z.object({
+  /** From this many active first-level referrals on. */
+  active_referrals: z.int(),
+  discount: z.int(),
+});
+export type DiscountTier = z.infer<typeof discountTierSchema>;
+
+export const availableDiscountSchema = z.object({
+  /** The discounts the partner's promocodes may give now. */
+  available_discounts: z.array(z.int()),
+  /** The partner's active first-level referrals, which decide the tier. */
+  active_referrals: z.int(),
+  tiers: z.array(discountTierSchema),
+  /** The next tier up, or null at the top. */
+  next_tier: z.nullable(discountTierSchema),
+});
+export type AvailableDiscount = z.infer<typeof availableDiscountSchema>;
+
+export const createPromocodeSchema = z.object({
+  name: z
+    .string({ error: 'PROMOCODE_NAME_INVALID' })
+    .check(z.trim(), z.regex(PARTNER_PROMOCODE_NAME, { error: 'PROMOCODE_NAME_INVALID' })),
+  discount: z.coerce
+    .number({ error: 'DISCOUNT_NOT_AVAILABLE' })
+    .check(z.int({ error: 'DISCOUNT_NOT_AVAILABLE' })),
+});
+export type CreatePromocodeRequest = z.input<typeof createPromocodeSchema>;
+export const createPromocodeResponseSchema = z.object({
+  promocode: partnerPromocodeSchema,
+  message: z.string(),
+  code: z.optional(z.string()),
+});

@@ -81,6 +81,18 @@ export const partnerRepository = {
     return [1, 2, 3].map((level) => rows.find((row) => row.level === level)?.percent_bp ?? 0);
   },
 
+  /** The promocode discount tiers, lowest first. */
+  async discountTiers(db: Executor) {
+    const { rows } = await db.execute<{ active_referrals: number; discount_percent: number }>(
+      sql`select active_referrals, discount_percent from partner_discount_tiers
+          order by active_referrals`,
+    );
+    return rows.map((row) => ({
+      active_referrals: row.active_referrals,
+      discount: row.discount_percent,
+    }));
+  },
+
   /** The partner's totals of levels 1-3 (zeros for a level without any). */
   async levels(db: Executor, partnerId: number) {
     const { rows } = await db.execute<{

@@ -1,4 +1,7 @@
 import {
+  availableDiscountSchema,
+  createPromocodeResponseSchema,
+  createPromocodeSchema,
   createWithdrawalResponseSchema,
   createWithdrawalSchema,
   partnerInfoDataSchema,
@@ -6,9 +9,12 @@ import {
   partnerLevelsResponseSchema,
   partnerNetworkQuerySchema,
   partnerNetworkResponseSchema,
+  messageResponseSchema,
   partnerPaymentsSchema,
   partnerPeriodSchema,
+  partnerPromocodesSchema,
 } from '@tradehost/contracts';
+import * as z from 'zod/mini';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
@@ -21,20 +27,26 @@ import {
   sendOutcome,
   type Idempotency,
 } from '../idempotency/idempotency.ts';
+import type { Promocodes } from './partner.promocodes.ts';
 import type { PartnerService } from './partner.service.ts';
 import type { Withdrawals } from './partner.withdrawals.ts';
 
-/** /api/user/partner*: the partner's code and balances, levels, statistics and network (SPEC 7). */
+/**
+ * /api/user/partner*: the partner's code and balances, levels, statistics, network and
+ * withdrawals; and the partner's promocodes, which SPEC 7 names under /api/user/balance.
+ */
 export async function partnerRoutes(
   app: FastifyInstance,
   {
     partner,
     withdrawals,
+    promocodes,
     idempotency,
     config,
   }: {
     partner: PartnerService;
     withdrawals: Withdrawals;
+    promocodes: Promocodes;
     idempotency: Idempotency;
     config: Config;
   },
@@ -151,5 +163,67 @@ export async function partnerRoutes(
         await withdrawals.tellReceived(userId, outcome.body.withdrawal);
       return sendOutcome(reply, outcome);
     },
+  );
+
+  // ---- the partner's promocodes (SPEC 7 names them under /user/balance) ----------------------
+
+  r.get(
+    '/user/balance/promocodes',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "The partner's promocodes (not deleted), with their uses; the list is in `data`",
+        security,
+        response: { 200: partnerPromocodesSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => promocodes.list(currentUser(request).id),
+  );
+
+  r.get(
+    '/user/balance/available_discount',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "The discounts the partner's promocodes may give, by active referrals",
+        security,
+        response: { 200: availableDiscountSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => promocodes.available(currentUser(request).id),
+  );
+
+  r.post(
+    '/user/balance/promocode',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          'Create a promocode: a name (letters and digits) and one of the available discounts',
+        security,
+        body: createPromocodeSchema,
+        response: { 201: createPromocodeResponseSchema, ...errorResponses(400, 401, 422, 429) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await promocodes.create(currentUser(request).id, request.body)),
+  );
+
+  r.delete(
+    '/user/balance/promocode/:id',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: 'Delete a promocode: it stops working, its history stays',
+        security,
+        params: z.object({ id: z.coerce.number().check(z.int(), z.positive()) }),
+        response: { 200: messageResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => promocodes.remove(currentUser(request).id, request.params.id),
   );
 }

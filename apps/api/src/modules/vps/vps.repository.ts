@@ -241,6 +241,16 @@ export const vpsRepository = {
     return row;
   },
 
+  /** Whether the user had paid for anything before the charge `exceptChargeId`. */
+  async hasPaidBefore(db: Executor, userId: number, exceptChargeId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: charges.id })
+      .from(charges)
+      .where(and(eq(charges.userId, userId), sql`${charges.id} <> ${exceptChargeId}`))
+      .limit(1);
+    return row !== undefined;
+  },
+
   /** One more use, counted in the order's transaction; false when it went inactive meanwhile. */
   async usePromocode(db: Executor, id: number): Promise<boolean> {
     const rows = await db

@@ -85,7 +85,7 @@ export async function vpsRoutes(
         response: { 200: promocodeResponseSchema, ...errorResponses(401, 422, 429) },
       },
     },
-    async (request) => vps.promocode(request.query.code),
+    async (request) => vps.promocode(currentUser(request).id, request.query.code),
   );
 
   r.post(

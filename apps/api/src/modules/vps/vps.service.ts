@@ -27,6 +27,7 @@ import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
 import { userRepository } from '../user/user.repository.ts';
 import { billing } from '../../db/billing.ts';
+import { referrals } from '../../db/referrals.ts';
 import {
   hasCredentials,
   toOperation,
@@ -177,9 +178,10 @@ export function createVpsService(deps: VpsDeps) {
       };
     },
 
-    async promocode(code: string): Promise<PromocodeResponse> {
+    async promocode(userId: number, code: string): Promise<PromocodeResponse> {
       const promo = await vpsRepository.activePromocode(db, code);
       if (!promo) throw fieldError(422, 'code', 'PROMOCODE_NOT_FOUND');
+      if (promo.ownerUserId === userId) throw fieldError(422, 'code', 'PROMOCODE_OWN');
       return { code: promo.code, discount_percent: promo.discountPercent };
     },
 
@@ -197,6 +199,7 @@ export function createVpsService(deps: VpsDeps) {
         if (input.months !== 1) throw fieldError(422, 'promocode', 'PROMOCODE_ONE_MONTH');
         promo = await vpsRepository.activePromocode(tx, code);
         if (!promo) throw fieldError(422, 'promocode', 'PROMOCODE_NOT_FOUND');
+        if (promo.ownerUserId === userId) throw fieldError(422, 'promocode', 'PROMOCODE_OWN');
       }
       const price = rentalPrice({
         monthlyCents: rate.monthlyPriceCents,
@@ -214,6 +217,10 @@ export function createVpsService(deps: VpsDeps) {
       // switched off meanwhile: as unknown as a code that never was (the charge rolls back)
       if (promo && !(await vpsRepository.usePromocode(tx, promo.id)))
         throw fieldError(422, 'promocode', 'PROMOCODE_NOT_FOUND');
+      // a partner's promocode on a first paid order: its owner becomes the referrer of a user
+      // who has none (attach refuses anyone who has one, and loops)
+      if (promo?.ownerUserId && !(await vpsRepository.hasPaidBefore(tx, userId, charged.chargeId)))
+        await referrals.attach(tx, userId, promo.ownerUserId);
       await vpsRepository.insertServer(tx, {
         id: serverId,
         createdAt: at,
