@@ -29,6 +29,7 @@ import { partnerAdminRoutes } from './modules/partner/partner.admin.routes.ts';
 import { partnerRoutes } from './modules/partner/partner.routes.ts';
 import { createWithdrawals } from './modules/partner/partner.withdrawals.ts';
 import { createPromocodes } from './modules/partner/partner.promocodes.ts';
+import { createPartnerSettings } from './modules/partner/partner.settings.ts';
 import { createPartnerService } from './modules/partner/partner.service.ts';
 import { monitoringPublicRoutes } from './modules/monitoring/monitoring.public.routes.ts';
 import { createMonitoringReads } from './modules/monitoring/monitoring.reads.ts';
@@ -145,7 +146,12 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
         idempotency,
         config,
       });
-      await api.register(partnerAdminRoutes, { withdrawals, isAdmin: admin.isAdmin, config });
+      await api.register(partnerAdminRoutes, {
+        withdrawals,
+        settings: createPartnerSettings(serviceDeps),
+        isAdmin: admin.isAdmin,
+        config,
+      });
       const { operations } = app.jobs;
       const vps = createVpsService({ ...serviceDeps, operations });
       await api.register(vpsRoutes, { vps, idempotency, config });

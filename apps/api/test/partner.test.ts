@@ -969,3 +969,85 @@ describe('partner promocodes', () => {
     expect(await ledgerInvariants(t)).toEqual({ unbalanced: 0, sum: 0, drift: 0, negative: 0 });
   });
 });
+
+describe('the operator’s settings', () => {
+  it('changes the percentages and tiers (granted rewards keep theirs), refuses bad ones, audits', async () => {
+    const admin = await quickUser(t, { role: 'admin' });
+    const tokens = createAccessTokens(t.config.jwtSecret, 365 * 86_400, t.clock.now);
+    const operator = { ...admin, token: (await tokens.sign(admin.id)).token };
+    const put = (body: unknown, who: { token: string } = operator) =>
+      t.api.request('PUT', '/api/admin/partner/settings', { body, token: who.token });
+    const before = await get(operator, '/api/admin/partner/settings');
+    expectStatus(before, 200);
+    const seeded = {
+      reward_percents: [10, 5, 2],
+      discount_tiers: [
+        { active_referrals: 0, discount: 5 },
+        { active_referrals: 5, discount: 10 },
+        { active_referrals: 20, discount: 15 },
+      ],
+    };
+    expect(before.body).toEqual(seeded);
+
+    const [partner, payer] = await chain(2);
+    await fund(t, payer!.id, 10_000);
+    const earlier = await charge(t, payer!.id, 1_000);
+    await grant(earlier);
+
+    const user = await newUser();
+    expect((await put(seeded, user)).status).toBe(403);
+    const bad: Array<[unknown, string]> = [
+      [{ ...seeded, reward_percents: [10, 5] }, 'reward_percents'],
+      [{ ...seeded, reward_percents: [10, 5, 60] }, 'reward_percents'],
+      [{ ...seeded, reward_percents: [10.125, 5, 2] }, 'reward_percents'],
+      [{ ...seeded, discount_tiers: [] }, 'discount_tiers'],
+      [{ ...seeded, discount_tiers: [{ active_referrals: 1, discount: 5 }] }, 'discount_tiers'],
+      [
+        {
+          ...seeded,
+          discount_tiers: [
+            { active_referrals: 0, discount: 10 },
+            { active_referrals: 5, discount: 5 },
+          ],
+        },
+        'discount_tiers',
+      ],
+      [{ ...seeded, discount_tiers: [{ active_referrals: 0, discount: 95 }] }, 'discount_tiers'],
+    ];
+    for (const [body, field] of bad) {
+      const res = await put(body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(res.body.errors ?? {}).some((key) => key.startsWith(field))).toBe(true);
+    }
+    expect((await get(operator, '/api/admin/partner/settings')).body).toEqual(seeded);
+
+    const changed = {
+      reward_percents: [12.5, 4, 0],
+      discount_tiers: [
+        { active_referrals: 0, discount: 3 },
+        { active_referrals: 10, discount: 12 },
+      ],
+    };
+    try {
+      const res = await put(changed);
+      expectStatus(res, 200);
+      expect(res.body).toEqual(changed);
+      const later = await charge(t, payer!.id, 1_000);
+      await grant(later);
+      // 1,000 x 12.5 % = 125 now; the earlier reward keeps its 10 %
+      expect((await rewardsOf(earlier))[0]).toMatchObject({ percent: 10, amount: 100 });
+      expect((await rewardsOf(later))[0]).toMatchObject({ percent: 12.5, amount: 125 });
+      const discounts = await get(partner!, '/api/user/balance/available_discount');
+      expect(discounts.body).toMatchObject({
+        available_discounts: [3],
+        next_tier: { active_referrals: 10, discount: 12 },
+      });
+      const { rows } = await t.sql.query(
+        `select details from audit_log where action = 'partner.settings' order by id desc limit 1`,
+      );
+      expect(rows[0].details).toEqual({ before: seeded, after: changed });
+    } finally {
+      expectStatus(await put(seeded), 200);
+    }
+  });
+});

@@ -290,3 +290,49 @@ export const createPromocodeResponseSchema = z.object({
   message: z.string(),
   code: z.optional(z.string()),
 });
+
+/** The operator's settings of the programme: each level's percentage and the discount tiers. */
+export const partnerSettingsSchema = z.object({
+  /** Levels 1-3, percent with at most two decimals, 0 to 50. */
+  reward_percents: z
+    .array(
+      z.number({ error: 'PERCENT_INVALID' }).check(
+        // whole basis points: 2.5 and 10.25 are, 10.125 is not
+        z.refine((p) => p >= 0 && p <= 50 && Math.abs(p * 100 - Math.round(p * 100)) < 1e-9, {
+          error: 'PERCENT_INVALID',
+        }),
+      ),
+    )
+    .check(z.length(3, { error: 'PERCENT_INVALID' })),
+  /** From 0 active referrals up, each tier with more referrals and no smaller discount. */
+  discount_tiers: z
+    .array(
+      z.object({
+        active_referrals: z
+          .int({ error: 'TIERS_INVALID' })
+          .check(z.minimum(0, { error: 'TIERS_INVALID' })),
+        discount: z
+          .int({ error: 'TIERS_INVALID' })
+          .check(
+            z.minimum(1, { error: 'TIERS_INVALID' }),
+            z.maximum(90, { error: 'TIERS_INVALID' }),
+          ),
+      }),
+    )
+    .check(
+      z.minLength(1, { error: 'TIERS_INVALID' }),
+      z.maxLength(10, { error: 'TIERS_INVALID' }),
+      z.refine(
+        (tiers) =>
+          tiers[0]?.active_referrals === 0 &&
+          tiers.every(
+            (tier, i) =>
+              i === 0 ||
+              (tier.active_referrals > tiers[i - 1]!.active_referrals &&
+                tier.discount >= tiers[i - 1]!.discount),
+          ),
+        { error: 'TIERS_INVALID' },
+      ),
+    ),
+});
+export type PartnerSettings = z.infer<typeof partnerSettingsSchema>;

@@ -2,6 +2,7 @@ import {
   adminWithdrawalResponseSchema,
   adminWithdrawalsPageSchema,
   adminWithdrawalsQuerySchema,
+  partnerSettingsSchema,
   payWithdrawalSchema,
   rejectWithdrawalSchema,
 } from '@tradehost/contracts';
@@ -11,18 +12,25 @@ import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
+import type { PartnerSettingsService } from './partner.settings.ts';
 import type { Withdrawals } from './partner.withdrawals.ts';
 
 const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive()) });
 
-/** /api/admin/partner/*: the withdrawal queue (review, pay out, cancel). Admins only. */
+/** /api/admin/partner/*: the withdrawal queue (review, pay out, cancel) and the settings. Admins only. */
 export async function partnerAdminRoutes(
   app: FastifyInstance,
   {
     withdrawals,
+    settings,
     isAdmin,
     config,
-  }: { withdrawals: Withdrawals; isAdmin: (userId: number) => Promise<boolean>; config: Config },
+  }: {
+    withdrawals: Withdrawals;
+    settings: PartnerSettingsService;
+    isAdmin: (userId: number) => Promise<boolean>;
+    config: Config;
+  },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { routeConfig, security, tags, adminId } = operatorArea(
@@ -95,5 +103,35 @@ export async function partnerAdminRoutes(
       },
     },
     async (request) => withdrawals.reject(adminId(request), request.params.id, request.body.reason),
+  );
+
+  r.get(
+    '/admin/partner/settings',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: "The programme's settings: each level's percentage, the promocode discount tiers",
+        security,
+        response: { 200: partnerSettingsSchema, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async () => settings.read(),
+  );
+
+  r.put(
+    '/admin/partner/settings',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'Change the percentages and tiers (granted rewards and made promocodes keep theirs)',
+        security,
+        body: partnerSettingsSchema,
+        response: { 200: partnerSettingsSchema, ...errorResponses(400, 401, 403, 422, 429) },
+      },
+    },
+    async (request) => settings.update(adminId(request), request.body),
   );
 }
