@@ -82,7 +82,8 @@ export const ERROR_MESSAGES = {
   DISCOUNT_NOT_AVAILABLE: 'This discount is not available to you yet',
   PROMOCODES_LIMIT: 'You can have at most 20 promocodes',
   PERCENT_INVALID: 'Give three percentages from 0 to 50, with at most two decimals',
-  TIERS_INVALID: 'Tiers start at 0 active referrals, each with more referrals and no smaller discount (1 to 90 %)',
+  TIERS_INVALID:
+    'Tiers start at 0 active referrals, each with more referrals and no smaller discount (1 to 90 %)',
   DISCOUNT_INVALID: 'A discount is a whole percentage from 0 to 90',
   SOURCE_REQUIRED: 'Tell us how you heard about us',
   SOURCE_OTHER_TOO_LONG: 'The answer is too long',
