@@ -212,7 +212,9 @@ export const partnerRepository = {
              or u.referrer3_id = ${partnerId})
             and (u.email ilike ${pattern} or u.name ilike ${pattern})`
       : sql`u.referrer_id = ${parentId}`;
-    const { rows } = await db.execute<{
+    // the page's ids first, then the figures of those alone (not of the rows an offset skips);
+    // its total at once, from the stored counts unless searching
+    const page = db.execute<{
       id: string;
       email: string;
       created_at: Date | string;
@@ -222,6 +224,10 @@ export const partnerRepository = {
       turnover_cents: string;
       reward_cents: string;
     }>(sql`
+      with page as (
+        select u.id from users u where ${where}
+        order by u.id desc limit ${input.limit} offset ${input.offset}
+      )
       select u.id, u.email, u.created_at,
         case ${partnerId}::bigint when u.referrer_id then 1 when u.referrer2_id then 2 else 3 end as level,
         ${isActiveClient(now)} as active,
@@ -232,21 +238,13 @@ export const partnerRepository = {
         (select coalesce(sum(amount_cents), 0) from partner_rewards r
          where r.partner_id = ${partnerId} and r.referral_id = u.id and r.status <> 'cancelled')
           as reward_cents
-      from users u
-      where ${where}
-      order by u.id desc
-      limit ${input.limit} offset ${input.offset}`);
-    let total: number;
-    if (pattern) {
-      const counted = await db.execute<{ n: string }>(
-        sql`select count(*) as n from users u where ${where}`,
-      );
-      total = int(counted.rows[0]?.n);
-    } else {
-      const counted = await db.execute<{ n: number }>(sql`
-        select users as n from partner_levels where partner_id = ${parentId} and level = 1`);
-      total = counted.rows[0]?.n ?? 0;
-    }
+      from page join users u using (id)
+      order by u.id desc`);
+    const counted = pattern
+      ? db.execute<{ n: string }>(sql`select count(*) as n from users u where ${where}`)
+      : db.execute<{ n: number }>(sql`
+          select users as n from partner_levels where partner_id = ${parentId} and level = 1`);
+    const [{ rows }, total] = await Promise.all([page, counted]);
     return {
       rows: rows.map((row) => ({
         id: Number(row.id),
@@ -258,7 +256,7 @@ export const partnerRepository = {
         turnoverCents: int(row.turnover_cents),
         rewardCents: int(row.reward_cents),
       })),
-      total,
+      total: int(total.rows[0]?.n),
     };
   },
 
