@@ -132,12 +132,14 @@ export function createIdempotency(db: Db) {
     /**
      * A money-moving route's answer: `work` runs once per Idempotency-Key of the signed-in user.
      * The key's scope is the route; the request it stands for is the route's parameters and
-     * validated body (so "12.5" and 12.50 are the same request).
+     * validated body (so "12.5" and 12.50 are the same request). `afterCommit` runs once the
+     * work has committed (a mail), not for a replayed answer.
      */
     async respond<T>(
       request: FastifyRequest,
       reply: FastifyReply,
       work: (tx: Tx, userId: number) => Promise<Outcome<T>>,
+      afterCommit?: (outcome: Outcome<T>, userId: number) => Promise<void>,
     ) {
       const userId = currentUser(request).id;
       const outcome = await run(
@@ -149,6 +151,7 @@ export function createIdempotency(db: Db) {
         },
         (tx) => work(tx, userId),
       );
+      if (afterCommit && !outcome.replayed) await afterCommit(outcome, userId);
       return sendOutcome(reply, outcome);
     },
   };

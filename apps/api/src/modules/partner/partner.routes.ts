@@ -21,12 +21,7 @@ import type { Config } from '../../config.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
-import {
-  idempotencyHeaders,
-  idempotencyKeyOf,
-  sendOutcome,
-  type Idempotency,
-} from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
 import type { Promocodes } from './partner.promocodes.ts';
 import type { PartnerService } from './partner.service.ts';
 import type { Withdrawals } from './partner.withdrawals.ts';
@@ -147,22 +142,14 @@ export async function partnerRoutes(
         },
       },
     },
-    async (request, reply) => {
-      const userId = currentUser(request).id;
-      const outcome = await idempotency.run(
-        {
-          userId,
-          key: idempotencyKeyOf(request),
-          scope: 'POST /user/partner/createwithdrawal',
-          request: request.body,
-        },
-        (tx) => withdrawals.create(tx, userId, request.body),
-      );
-      // the letter once, after the commit: not again for a replayed answer
-      if (!outcome.replayed && outcome.status === 201)
-        await withdrawals.tellReceived(userId, outcome.body.withdrawal);
-      return sendOutcome(reply, outcome);
-    },
+    async (request, reply) =>
+      idempotency.respond(
+        request,
+        reply,
+        (tx, userId) => withdrawals.create(tx, userId, request.body),
+        // the letter once, after the commit: not again for a replayed answer
+        (outcome, userId) => withdrawals.tellReceived(userId, outcome.body.withdrawal),
+      ),
   );
 
   // ---- the partner's promocodes (SPEC 7 names them under /user/balance) ----------------------
