@@ -36,14 +36,14 @@ export function createPromocodes({ db, now }: Pick<ServiceDeps, 'db' | 'now'>) {
   async function available(executor: Executor, userId: number): Promise<AvailableDiscount> {
     const [tiers, active] = await Promise.all([
       partnerRepository.discountTiers(executor),
-      partnerRepository.activeCounts(executor, userId, now()),
+      partnerRepository.activeReferrals(executor, userId, now()),
     ]);
-    const reached = tiers.filter((tier) => tier.active_referrals <= active[0]);
+    const reached = tiers.filter((tier) => tier.active_referrals <= active);
     return {
       available_discounts: [...new Set(reached.map((tier) => tier.discount))],
-      active_referrals: active[0],
+      active_referrals: active,
       tiers,
-      next_tier: tiers.find((tier) => tier.active_referrals > active[0]) ?? null,
+      next_tier: tiers.find((tier) => tier.active_referrals > active) ?? null,
     };
   }
 

@@ -73,6 +73,14 @@ export const partnerRepository = {
     return [int(row?.l1), int(row?.l2), int(row?.l3)];
   },
 
+  /** The partner's active first-level referrals alone (what the discount tiers go by). */
+  async activeReferrals(db: Executor, partnerId: number, now: Date): Promise<number> {
+    const { rows } = await db.execute<{ n: string }>(sql`
+      select count(*) as n from users u
+      where u.referrer_id = ${partnerId} and ${isActiveClient(now)}`);
+    return int(rows[0]?.n);
+  },
+
   /** The reward percentage of levels 1-3, in basis points. */
   async rewardLevels(db: Executor): Promise<number[]> {
     const { rows } = await db.execute<{ level: number; percent_bp: number }>(

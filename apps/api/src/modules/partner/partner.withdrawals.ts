@@ -32,6 +32,10 @@ const OPEN = ['received', 'under_review'] as const;
 
 const processor = alias(users, 'processor');
 
+/** A stored method's name for the letters ("USDT (TRC-20)"), its id if the product no longer knows it. */
+const methodName = (id: string) =>
+  id in WITHDRAWAL_METHODS ? WITHDRAWAL_METHODS[id as keyof typeof WITHDRAWAL_METHODS].name : id;
+
 /**
  * Partner withdrawals: requested by the partner (the amount leaves the partner purse for
  * `payouts` in the request's transaction, one open request at a time), then paid out by an
@@ -219,7 +223,7 @@ export function createWithdrawals({
           name: to.name,
           link,
           amountCents: Math.round(withdrawal.amount * 100),
-          method: WITHDRAWAL_METHODS[withdrawal.method as keyof typeof WITHDRAWAL_METHODS].name,
+          method: methodName(withdrawal.method),
           wallet: withdrawal.wallet,
           dueAt: new Date(withdrawal.due_at),
         }),
@@ -281,8 +285,7 @@ export function createWithdrawals({
           name: to.name,
           link,
           amountCents: row.amountCents,
-          method:
-            WITHDRAWAL_METHODS[row.method as keyof typeof WITHDRAWAL_METHODS]?.name ?? row.method,
+          method: methodName(row.method),
           wallet: row.wallet,
           reference,
         }),
