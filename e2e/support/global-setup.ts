@@ -97,10 +97,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       RATE_LIMIT_USER_MAX: '10000',
       LOG_LEVEL: 'warn',
       // the sandbox card page of the product itself, notifying the server's own webhook; the
-      // delay is long enough for the return page to show Processing before Paid
+      // delay is long enough for the return page to show Processing before Paid (on two busy
+      // cores with two browsers the return page took over 2 s, and Processing was never seen)
       PAYMENT_DRIVERS: 'sandbox',
       PAYMENT_NOTIFY_BASE_URL: baseUrl,
-      SANDBOX_GATEWAY_DELAY_MS: process.env.E2E_SANDBOX_DELAY_MS ?? '2000',
+      SANDBOX_GATEWAY_DELAY_MS: process.env.E2E_SANDBOX_DELAY_MS ?? '5000',
       // the simulated hypervisor: long enough to see "Rebooting…", short enough for a journey
       HYPERVISOR_DRIVER: 'simulated',
       HYPERVISOR_SIM_DELAY_MS: process.env.E2E_SIM_DELAY_MS ?? '2500',
