@@ -17,9 +17,9 @@ import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { Button, buttonClassName, FormAlert, TextField } from '../../../shared/ui/form';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetCryptoWalletQuery, useSubmitCryptoPaymentMutation } from '../api/balance-api';
-import { amountFieldSchema } from '../lib/amount';
-import { useFormFailure } from '../lib/use-form-failure';
-import { AmountField } from './amount-field';
+import { amountFieldSchema } from '../../../shared/lib/amount';
+import { useFormFailure } from '../../../shared/lib/use-form-failure';
+import { AmountField } from '../../../shared/ui/form/amount-field';
 import { OperationStatusBadge } from './status-badge';
 import styles from './balance.module.css';
 

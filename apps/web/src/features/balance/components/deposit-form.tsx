@@ -9,10 +9,10 @@ import { formatMoney } from '../../../shared/lib/format-money';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useDepositMutation } from '../api/balance-api';
-import { amountFieldSchema } from '../lib/amount';
+import { amountFieldSchema } from '../../../shared/lib/amount';
 import { submitToGateway } from '../lib/gateway';
-import { useFormFailure } from '../lib/use-form-failure';
-import { AmountField } from './amount-field';
+import { useFormFailure } from '../../../shared/lib/use-form-failure';
+import { AmountField } from '../../../shared/ui/form/amount-field';
 import styles from './balance.module.css';
 
 export interface DepositFormProps {

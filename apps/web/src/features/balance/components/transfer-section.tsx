@@ -19,9 +19,9 @@ import {
   usePreviewTransferMutation,
   useTransferMutation,
 } from '../api/balance-api';
-import { amountFieldSchema } from '../lib/amount';
-import { useFormFailure } from '../lib/use-form-failure';
-import { AmountField } from './amount-field';
+import { amountFieldSchema } from '../../../shared/lib/amount';
+import { useFormFailure } from '../../../shared/lib/use-form-failure';
+import { AmountField } from '../../../shared/ui/form/amount-field';
 import styles from './balance.module.css';
 
 const schema = z.object({ amount: amountFieldSchema(), email: emailSchema });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { applyFieldErrors, errorText, type FailingForm } from '../../../shared/lib/api-error';
+import { applyFieldErrors, errorText, type FailingForm } from './api-error';
 
 export interface FormFailure {
   text: string;
@@ -16,7 +16,7 @@ export interface FormFailure {
  * focus on the first field that got one, else on the alert.
  */
 export function useFormFailure() {
-  const { t } = useTranslation('balance');
+  const { t } = useTranslation();
   const [failure, setFailure] = useState<FormFailure | null>(null);
   const alertRef = useRef<HTMLDivElement>(null);
 

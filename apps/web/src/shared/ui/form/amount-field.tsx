@@ -1,16 +1,16 @@
 import type { ComponentPropsWithRef, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorText } from '../../../shared/lib/api-error';
-import { formatMoney } from '../../../shared/lib/format-money';
-import { joinIds, useFieldIds } from '../../../shared/ui/form/field-ids';
-import { FieldMessages } from '../../../shared/ui/form/field-messages';
-import { AMOUNT_REQUIRED, type AmountLimits } from '../lib/amount';
-import fieldStyles from '../../../shared/ui/form/field.module.css';
+import { fieldErrorText } from '../../lib/api-error';
+import { formatMoney } from '../../lib/format-money';
+import { joinIds, useFieldIds } from './field-ids';
+import { FieldMessages } from './field-messages';
+import { AMOUNT_REQUIRED, type AmountLimits } from '../../lib/amount';
+import fieldStyles from './field.module.css';
 import styles from './amount-field.module.css';
 
 /** The text of an amount field's message (a code of lib/amount.ts or the contracts, or a server text). */
 export function useAmountErrorText(limits: AmountLimits = {}) {
-  const { t, i18n } = useTranslation('balance');
+  const { t, i18n } = useTranslation('controls');
   return (message: string | undefined): string | undefined => {
     const money = (dollars: number | undefined) =>
       dollars === undefined ? '' : formatMoney(dollars, i18n.language);
@@ -53,7 +53,7 @@ export function AmountField({
   'aria-describedby': describedByProp,
   ...inputProps
 }: AmountFieldProps) {
-  const { t, i18n } = useTranslation('balance');
+  const { t, i18n } = useTranslation('controls');
   const errorText = useAmountErrorText(limits)(error);
   const money = (dollars: number) => formatMoney(dollars, i18n.language);
   const limitsHint =
