@@ -392,6 +392,7 @@ describe('GET /api/user/partner_info and /api/user/partner/levels', () => {
     expect(info.body).toEqual({
       referral_code: code,
       link: `${t.config.publicUrl}/signup?ref=${code}`,
+      link_qr_url: expect.stringMatching(/^data:image\/svg\+xml;base64,/),
       level_1_referral_active_count: 0,
       level_2_referral_active_count: 0,
       level_3_referral_active_count: 1,
@@ -401,6 +402,8 @@ describe('GET /api/user/partner_info and /api/user/partner/levels', () => {
       reward_percents: [10, 5, 2],
     });
     expect(info.body.balances.pending).toBeGreaterThan(0);
+    const qr = Buffer.from(info.body.link_qr_url.split(',')[1], 'base64').toString();
+    expect(qr).toMatch(/^<svg[^>]*viewBox/);
     const l1Info = await get(l1!, '/api/user/partner_info');
     expect(l1Info.body.level_1_referral_active_count).toBe(1);
     expect((await get(l2!, '/api/user/partner_info')).body.level_2_referral_active_count).toBe(1);

@@ -22,6 +22,8 @@ export const partnerInfoSchema = z.object({
   referral_code: z.string(),
   /** The partner link: the console's sign-up with `?ref=CODE`. */
   link: z.string(),
+  /** A QR code of the link: an SVG data URL. */
+  link_qr_url: z.string(),
   level_1_referral_active_count: z.int(),
   level_2_referral_active_count: z.int(),
   level_3_referral_active_count: z.int(),

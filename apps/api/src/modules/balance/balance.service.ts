@@ -16,7 +16,6 @@ import {
   type TransferPreviewResponse,
   type TransferResponse,
 } from '@tradehost/contracts';
-import QRCode from 'qrcode';
 import type { Executor } from '../../db/client.ts';
 import { inTransaction, TransactionRetriesExhausted, type Tx } from '../../db/transaction.ts';
 import { gatewayFor } from '../../integrations/payments/index.ts';
@@ -26,6 +25,7 @@ import {
   type GatewayId,
   type PaymentGateway,
 } from '../../integrations/payments/port.ts';
+import { qrDataUrl } from '../../lib/qr.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../idempotency/idempotency.ts';
@@ -110,11 +110,10 @@ export function createBalanceService(deps: BalanceDeps) {
 
     async cryptoWallet(network: string): Promise<CryptoWalletResponse> {
       const wallet = walletOf(network);
-      const svg = await QRCode.toString(wallet.address, { type: 'svg', margin: 1, width: 200 });
       return {
         network: wallet.id,
         address: wallet.address,
-        wallet_qr_url: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+        wallet_qr_url: await qrDataUrl(wallet.address),
       };
     },
 

@@ -7,6 +7,7 @@ import {
   type PartnerPeriod,
 } from '@tradehost/contracts';
 import { AppError } from '../../lib/errors.ts';
+import { qrDataUrl } from '../../lib/qr.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { partnerRepository } from './partner.repository.ts';
 
@@ -41,9 +42,11 @@ export function createPartnerService({
       ]);
       if (!partner) throw new AppError(401, 'UNAUTHORIZED');
       const minimums = config.partner.withdrawalMethods.map((method) => method.minimumCents);
+      const link = `${config.publicUrl}/signup?ref=${encodeURIComponent(partner.referralCode)}`;
       return {
         referral_code: partner.referralCode,
-        link: `${config.publicUrl}/signup?ref=${encodeURIComponent(partner.referralCode)}`,
+        link,
+        link_qr_url: await qrDataUrl(link),
         level_1_referral_active_count: active[0],
         level_2_referral_active_count: active[1],
         level_3_referral_active_count: active[2],
