@@ -18,6 +18,7 @@ import type {
   Withdrawal,
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
+import { idempotentPost, type Idempotent } from '../../../shared/api/idempotent';
 import type { ApiRequestError } from '../../../shared/lib/api-error';
 import { fileNameOf, saveFile } from '../../../shared/lib/save-file';
 import { localDay } from '../../../shared/ui/period-picker/period';
@@ -53,27 +54,12 @@ export interface Balances {
   partner: number;
 }
 
-/** A money-moving call: its body and the Idempotency-Key of its intent (lib/intent.ts). */
-export interface Idempotent<T> {
-  body: T;
-  idempotencyKey: string;
-}
-
 const HISTORY_TAGS = {
   payments: 'Payments',
   transfers: 'Transfers',
   charges: 'Charges',
   withdrawals: 'Withdrawals',
 } as const satisfies Record<HistoryKind, string>;
-
-const idempotentPost =
-  <T>(url: string) =>
-  ({ body, idempotencyKey }: Idempotent<T>) => ({
-    url,
-    method: 'POST',
-    body,
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
 
 /** The CSV as a Blob; a failure's body as JSON (the API's error) or text. */
 async function csvOrError(response: Response): Promise<unknown> {

@@ -15,12 +15,7 @@ import type {
   UpdateAccountRequest,
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
-
-/** A money-moving call: its body and the Idempotency-Key of its intent (shared/lib/form-intent). */
-export interface Idempotent<T> {
-  body: T;
-  idempotencyKey: string;
-}
+import type { Idempotent } from '../../../shared/api/idempotent';
 
 export interface AddAccountBody {
   subscription_id: number;

@@ -18,14 +18,9 @@ import type {
   User,
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
+import type { Idempotent } from '../../../shared/api/idempotent';
 import type { ApiRequestError } from '../../../shared/lib/api-error';
 import { fileNameOf } from '../../../shared/lib/save-file';
-
-/** A money-moving call: its body and the Idempotency-Key of its intent (shared/lib/form-intent). */
-export interface Idempotent<T> {
-  body: T;
-  idempotencyKey: string;
-}
 
 export interface ServersArgs {
   /** Digits: a prefix of the server's number. */
