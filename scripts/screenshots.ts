@@ -32,6 +32,9 @@ const signedIn = [
   '/online-monitoring/accounts',
   '/online-monitoring/guide',
   '/partner-program',
+  '/partner-program?tab=network',
+  '/partner-program?tab=promocodes',
+  '/partner-program?tab=withdrawal',
   '/balance-operations',
   '/balance-operations?tab=transfer',
   '/balance-operations?tab=history&history=payments',
@@ -96,13 +99,14 @@ try {
       body: JSON.stringify(body),
     });
   /** Signs up, confirms through the development mailbox, signs in: a bearer token. */
-  const account = async (name: string, email: string) => {
+  const account = async (name: string, email: string, partnerCode?: string) => {
     await post('/api/user/auth/create', {
       name,
       email,
       password,
       password_confirmation: password,
       consent: true,
+      ...(partnerCode ? { partner_code: partnerCode } : {}),
     });
     const { mails } = (await (await fetch(`${url}/api/dev/mailbox.json`)).json()) as {
       mails: Array<{ to: string; text: string }>;
@@ -115,9 +119,23 @@ try {
   const email = `shots.${Date.now()}@example.com`;
   const friend = `friend.${Date.now()}@example.com`;
   const token = await account('Maxim Trader', email);
-  await account('Olga Broker', friend);
   const as = { authorization: `Bearer ${token}` };
   const key = () => ({ ...as, 'idempotency-key': randomUUID() });
+  // the partner programme: Olga signs up with Maxim's code, and two people with hers
+  const { referral_code: code } = (await (
+    await fetch(`${url}/api/user/partner_info`, { headers: as })
+  ).json()) as { referral_code: string };
+  const friendToken = await account('Olga Broker', friend, code);
+  const friendCode = (
+    (await (
+      await fetch(`${url}/api/user/partner_info`, {
+        headers: { authorization: `Bearer ${friendToken}` },
+      })
+    ).json()) as { referral_code: string }
+  ).referral_code;
+  for (const [index, name] of ['Ivan Scalper', 'Anna Swing'].entries())
+    await account(name, `referral${index}.${Date.now()}@example.com`, friendCode);
+  await post('/api/user/balance/promocode', { name: 'MAXIM5', discount: 5 }, as);
 
   // something in every history: a card top-up paid through the sandbox, a crypto payment under
   // review, a transfer, a declined card payment
@@ -177,6 +195,12 @@ try {
       });
   }
   await post('/api/user/vps/test-server', { source: 'search' }, as);
+  // Olga pays for a server: Maxim's first-level reward, pending for the hold
+  await post(
+    '/api/user/vps/order',
+    { rate_id: rates[0]!.id, months: 1, source: 'forum' },
+    { authorization: `Bearer ${friendToken}`, 'idempotency-key': randomUUID() },
+  );
   // monitoring: a paid subscription, an account with three months of simulated history, public
   const bought = await post(
     '/api/user/monitoring/subscriptions',
@@ -218,6 +242,16 @@ try {
   signedIn.push(`/online-monitoring/${monitored.monitoring_id}`);
   // the operator pages: this user is an operator too
   await run(process.execPath, ['apps/api/src/cli/admin.ts', 'create', email], serverEnv);
+  // a partner balance to withdraw (rewards become available only after the hold)
+  const { id: userId } = (await (await fetch(`${url}/api/user/auth`, { headers: as })).json()) as {
+    id: number;
+  };
+  const credited = await post(
+    `/api/admin/users/${userId}/adjustments`,
+    { account: 'balance_partner', amount: '180', reason: 'Rewards of the previous programme' },
+    key(),
+  );
+  if (!credited.ok) console.warn(`partner balance not credited: ${credited.status}`);
 
   for (const theme of ['light', 'dark'] as const) {
     for (const language of ['en', 'ru'] as const) {
