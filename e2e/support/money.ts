@@ -187,9 +187,14 @@ const execFileAsync = promisify(execFile);
  * <email>`, i.e. apps/api/src/cli/admin.ts) against the journeys' server database.
  */
 export async function makeOperator(email: string): Promise<void> {
+  expect(await apiCli('admin.ts', ['create', email])).toContain('is now an admin');
+}
+
+/** Runs one of the API's command-line tools (apps/api/src/cli) on the journeys' server database. */
+export async function apiCli(script: string, args: string[]): Promise<string> {
   const { stdout } = await execFileAsync(
     process.execPath,
-    ['apps/api/src/cli/admin.ts', 'create', email],
+    [`apps/api/src/cli/${script}`, ...args],
     {
       cwd: repoRoot,
       env: {
@@ -202,7 +207,7 @@ export async function makeOperator(email: string): Promise<void> {
       timeout: 60_000,
     },
   );
-  expect(stdout).toContain('is now an admin');
+  return stdout;
 }
 
 function databaseUrl(): string {
@@ -211,8 +216,8 @@ function databaseUrl(): string {
   return url;
 }
 
-/** Runs one SQL statement on the journeys' server database. */
-async function sql(text: string, values: unknown[]): Promise<number> {
+/** Runs one SQL statement on the journeys' server database; the rows it touched. */
+export async function sql(text: string, values: unknown[]): Promise<number> {
   const pool = createPool(databaseUrl(), 1);
   try {
     return (await pool.query(text, values)).rowCount ?? 0;
