@@ -26,6 +26,7 @@ import { monitoringIngestRoutes } from './modules/monitoring/monitoring.ingest.r
 import { monitoringJobsPlugin } from './modules/monitoring/monitoring.plugin.ts';
 import { partnerJobsPlugin } from './modules/partner/partner.plugin.ts';
 import { partnerAdminRoutes } from './modules/partner/partner.admin.routes.ts';
+import { createPartnerSummary } from './modules/partner/partner.admin.summary.ts';
 import { partnerRoutes } from './modules/partner/partner.routes.ts';
 import { createWithdrawals } from './modules/partner/partner.withdrawals.ts';
 import { createPromocodes } from './modules/partner/partner.promocodes.ts';
@@ -149,6 +150,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(partnerAdminRoutes, {
         withdrawals,
         settings: createPartnerSettings(serviceDeps),
+        summary: createPartnerSummary(serviceDeps),
         isAdmin: admin.isAdmin,
         config,
       });

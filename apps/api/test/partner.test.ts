@@ -1016,6 +1016,17 @@ describe('the operator’s settings', () => {
         'discount_tiers',
       ],
       [{ ...seeded, discount_tiers: [{ active_referrals: 0, discount: 95 }] }, 'discount_tiers'],
+      // beyond the column's 32-bit integer: refused, not a 500
+      [
+        {
+          ...seeded,
+          discount_tiers: [
+            { active_referrals: 0, discount: 5 },
+            { active_referrals: 3_000_000_000, discount: 10 },
+          ],
+        },
+        'discount_tiers',
+      ],
     ];
     for (const [body, field] of bad) {
       const res = await put(body);

@@ -310,9 +310,11 @@ export const partnerSettingsSchema = z.object({
   discount_tiers: z
     .array(
       z.object({
-        active_referrals: z
-          .int({ error: 'TIERS_INVALID' })
-          .check(z.minimum(0, { error: 'TIERS_INVALID' })),
+        active_referrals: z.int({ error: 'TIERS_INVALID' }).check(
+          z.minimum(0, { error: 'TIERS_INVALID' }),
+          // the column is a 32-bit integer
+          z.maximum(2_147_483_647, { error: 'TIERS_INVALID' }),
+        ),
         discount: z
           .int({ error: 'TIERS_INVALID' })
           .check(
@@ -338,3 +340,51 @@ export const partnerSettingsSchema = z.object({
     ),
 });
 export type PartnerSettings = z.infer<typeof partnerSettingsSchema>;
+
+// ---- the operator's view of one user's partnership ---------------------------------------------
+
+export const PARTNER_REWARD_STATUSES = ['pending', 'available', 'cancelled'] as const;
+export type PartnerRewardStatus = (typeof PARTNER_REWARD_STATUSES)[number];
+/** The rewards the operator's summary of a partner lists, newest first. */
+export const PARTNER_SUMMARY_REWARDS = 20;
+
+/** One reward of the partner's, as the operator reads it. */
+export const adminPartnerRewardSchema = z.object({
+  id: z.int(),
+  /** The charge it was counted on. */
+  charge_id: z.int(),
+  /** 1-3: how far below the partner the payer is. */
+  level: z.int(),
+  /** The referral whose payment it is. */
+  from_user: personSchema,
+  /** What the referral paid, in dollars, and the level's percentage when it was granted. */
+  base: z.number(),
+  percent: z.number(),
+  amount: z.number(),
+  status: z.enum(PARTNER_REWARD_STATUSES),
+  created_at: z.iso.datetime(),
+  /**
+   * Available: when it reached the partner balance. Pending: when its hold ends (it moves at the
+   * release job's next run after that). Cancelled (a refund during the hold): null.
+   */
+  available_at: z.nullable(z.iso.datetime()),
+});
+export type AdminPartnerReward = z.infer<typeof adminPartnerRewardSchema>;
+
+/** GET /admin/partner/users/:id: a user's figures in the partner programme. */
+export const adminPartnerSummarySchema = z.object({
+  user: personSchema,
+  referral_code: z.string(),
+  link: z.string(),
+  /** Who brought the user in (their level-1 referrer), or null. */
+  referrer: z.nullable(personSchema),
+  /** Active referrals on levels 1 to 3. */
+  active_referrals: z.array(z.int()),
+  balances: z.object({ available: z.number(), pending: z.number() }),
+  hold_days: z.int(),
+  /** The levels table, as the partner sees it (SPEC's client level stats rows). */
+  levels: z.array(partnerLevelSchema),
+  /** The latest PARTNER_SUMMARY_REWARDS rewards, newest first. */
+  rewards: z.array(adminPartnerRewardSchema),
+});
+export type AdminPartnerSummary = z.infer<typeof adminPartnerSummarySchema>;

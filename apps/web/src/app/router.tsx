@@ -128,6 +128,14 @@ const operatorRoute: RouteObject = {
           path: 'monitoring/prices',
           ...adminPage(() => import('../features/operator/pages/monitoring-prices-page')),
         },
+        {
+          path: 'partner/withdrawals',
+          ...adminPage(() => import('../features/operator/pages/partner-withdrawals-page')),
+        },
+        {
+          path: 'partner/settings',
+          ...adminPage(() => import('../features/operator/pages/partner-settings-page')),
+        },
       ],
     },
   ],
@@ -184,7 +192,8 @@ export const signedInRoutes: RouteObject[] = [
             children: [
               {
                 index: true,
-                lazy: () => import('../features/partners/pages/partner-program-page'),
+                lazy: () =>
+                  withTexts('partners', import('../features/partners/pages/partner-program-page')),
               },
             ],
           },

@@ -12,22 +12,28 @@ import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
+import { partnerSummaryRoute, type PartnerSummary } from './partner.admin.summary.ts';
 import type { PartnerSettingsService } from './partner.settings.ts';
 import type { Withdrawals } from './partner.withdrawals.ts';
 
 const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive()) });
 
-/** /api/admin/partner/*: the withdrawal queue (review, pay out, cancel) and the settings. Admins only. */
+/**
+ * /api/admin/partner/*: the withdrawal queue (review, pay out, cancel), the settings and a user's
+ * partner figures. Admins only.
+ */
 export async function partnerAdminRoutes(
   app: FastifyInstance,
   {
     withdrawals,
     settings,
+    summary,
     isAdmin,
     config,
   }: {
     withdrawals: Withdrawals;
     settings: PartnerSettingsService;
+    summary: PartnerSummary;
     isAdmin: (userId: number) => Promise<boolean>;
     config: Config;
   },
@@ -134,4 +140,6 @@ export async function partnerAdminRoutes(
     },
     async (request) => settings.update(adminId(request), request.body),
   );
+
+  partnerSummaryRoute(app, summary, { routeConfig, security, tags });
 }

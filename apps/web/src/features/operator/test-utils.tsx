@@ -5,14 +5,17 @@
  */
 import type {
   AdminOperation,
+  AdminPartnerSummary,
   AdminPayment,
   AdminPromocode,
   AdminRate,
   AdminServer,
   AdminTestRequest,
   AdminUser,
+  AdminWithdrawal,
   AuditEntry,
   LedgerEntry,
+  PartnerSettings,
   PeriodDiscount,
   User,
 } from '@tradehost/contracts';
@@ -217,6 +220,95 @@ export function adminOperation(overrides: Partial<AdminOperation> = {}): AdminOp
     actor: bob,
     attempts: 1,
     stuck: false,
+    ...overrides,
+  };
+}
+
+const DAY = 86_400_000;
+
+/** A Received partner withdrawal of bob's, due in three days. */
+export function adminWithdrawal(overrides: Partial<AdminWithdrawal> = {}): AdminWithdrawal {
+  return {
+    id: 8,
+    created_at: new Date(Date.now() - 2 * DAY).toISOString(),
+    amount: 25,
+    method: 'USDT-TRC20',
+    wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+    status: 'received',
+    due_at: new Date(Date.now() + 3 * DAY).toISOString(),
+    processed_at: null,
+    payout_reference: null,
+    reason: null,
+    user: bob,
+    overdue: false,
+    processed_by: null,
+    ...overrides,
+  };
+}
+
+/** The programme's seeded settings. */
+export const partnerSettings: PartnerSettings = {
+  reward_percents: [10, 5, 2],
+  discount_tiers: [
+    { active_referrals: 0, discount: 5 },
+    { active_referrals: 5, discount: 10 },
+    { active_referrals: 20, discount: 15 },
+  ],
+};
+
+/** bob as a partner: referred by carol, with one referral's rewards, one of each state. */
+export function partnerSummary(overrides: Partial<AdminPartnerSummary> = {}): AdminPartnerSummary {
+  const reward = {
+    id: 31,
+    charge_id: 501,
+    level: 1,
+    from_user: { id: 7, email: 'dave@example.com', name: 'Dave' },
+    base: 19.99,
+    percent: 10,
+    amount: 1.99,
+    status: 'pending' as const,
+    created_at: '2025-03-01T10:00:00.000Z',
+    available_at: '2025-03-15T10:00:00.000Z',
+  };
+  return {
+    user: bob,
+    referral_code: 'BOB12345',
+    link: 'https://tradehost.test/signup?ref=BOB12345',
+    referrer: carol,
+    active_referrals: [3, 1, 0],
+    balances: { available: 15.5, pending: 1.99 },
+    hold_days: 14,
+    levels: [
+      { level: 1, rewardForLevel: 12.5, userCount: 4, rewardCount: 119.99, rewardSum: 14.99 },
+      { level: 2, rewardForLevel: 5, userCount: 1, rewardCount: 20, rewardSum: 1 },
+      { level: 3, rewardForLevel: 2, userCount: 0, rewardCount: 0, rewardSum: 0 },
+    ],
+    rewards: [
+      reward,
+      {
+        ...reward,
+        id: 30,
+        charge_id: 500,
+        base: 50,
+        amount: 5,
+        status: 'cancelled',
+        created_at: '2025-02-20T10:00:00.000Z',
+        available_at: null,
+      },
+      {
+        ...reward,
+        id: 29,
+        charge_id: 499,
+        level: 2,
+        from_user: { id: 8, email: 'erin@example.com', name: 'Erin' },
+        base: 20,
+        percent: 5,
+        amount: 1,
+        status: 'available',
+        created_at: '2025-01-10T10:00:00.000Z',
+        available_at: '2025-01-24T10:05:00.000Z',
+      },
+    ],
     ...overrides,
   };
 }

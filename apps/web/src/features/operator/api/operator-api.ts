@@ -22,6 +22,8 @@ export const OPERATOR_TAGS = [
   'OperatorUsers',
   'OperatorLedger',
   'OperatorAudit',
+  // the partner section of the user page (partner-operator-api): its balances move with the ledger
+  'OperatorPartnerUsers',
 ] as const;
 
 export interface PaymentsArgs {
@@ -172,6 +174,7 @@ export const operatorApi = api.injectEndpoints({
               { type: 'OperatorLedger', id: userId },
               { type: 'OperatorUsers', id: 'LIST' },
               { type: 'OperatorAudit', id: 'LIST' },
+              { type: 'OperatorPartnerUsers', id: userId },
             ]
           : [],
     }),

@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { failOperationRequestSchema, REASON_MAX } from '@tradehost/contracts';
-import { useState, type ReactNode, type RefObject } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button, FormAlert } from '../../../shared/ui/form';
+import * as z from 'zod/mini';
+import { Button, FormAlert, TextField } from '../../../shared/ui/form';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { TextAreaField } from './fields';
@@ -15,7 +16,7 @@ export type RunDecision = () => Promise<{ error: unknown } | null>;
 /**
  * A row's decisions, each opening its dialog: the first in the primary colour (Confirm,
  * Approve, Retry), the others in the danger colour (Reject, Mark failed); `context` names the
- * row for screen readers.
+ * row for screen readers (a decision's own context, when it has one, instead).
  */
 export function DecisionButtons<K extends string>({
   context,
@@ -23,19 +24,19 @@ export function DecisionButtons<K extends string>({
   onStart,
 }: {
   context: string;
-  decisions: readonly (readonly [kind: K, label: string])[];
+  decisions: readonly (readonly [kind: K, label: string, context?: string])[];
   onStart: (kind: K, opener: HTMLElement) => void;
 }) {
   return (
     <span className={styles.rowActions}>
-      {decisions.map(([kind, label], index) => (
+      {decisions.map(([kind, label, own], index) => (
         <Button
           key={kind}
           variant={index === 0 ? 'primary' : 'secondary'}
           className={index === 0 ? undefined : styles.danger}
           onClick={(event) => onStart(kind, event.currentTarget)}
         >
-          {label} <span className="visually-hidden">{context}</span>
+          {label} <span className="visually-hidden">{own ?? context}</span>
         </Button>
       ))}
     </span>
@@ -116,12 +117,30 @@ export function ConfirmDecisionDialog({
   );
 }
 
+type TextValues = Record<string, string>;
+
+/** The text a decision asks for: the body's field, its rule and how it shows. */
+export interface DecisionText {
+  /** The body's field ("reason", "reference"): the server's refusals of it land on the control. */
+  name: string;
+  /** The field's rule: the contracts' schema of it in the request body. */
+  schema: z.ZodMiniType<string, string>;
+  /** The server's codes that refuse the field itself. */
+  codes: readonly string[];
+  /** Its length at most (the hint counts up to it). */
+  max: number;
+  label: string;
+  /** Who sees the text; the length is added after it. */
+  hint: string;
+  /** A few lines (a reason), or one (a reference). */
+  multiline?: boolean;
+}
+
 /**
- * "Reject …?" / "Fail …?" with a reason (required, at most 500 characters: the contracts' rule,
- * the same for every decision); the reason's refusals of the server land on the field, anything
- * else above the buttons.
+ * "Reject …?" / "Pay out …?" with the one text the decision needs (required): the field's
+ * refusals, the client's or the server's, land on it, anything else above the buttons.
  */
-export function ReasonDecisionDialog({
+export function TextDecisionDialog({
   open,
   onOpenChange,
   title,
@@ -129,20 +148,23 @@ export function ReasonDecisionDialog({
   children,
   submitLabel,
   submittingLabel,
-  danger = true,
+  danger = false,
   returnFocusTo,
-  reasonLabel,
-  reasonHint,
+  field,
   run,
 }: DecisionDialogBase & {
-  reasonLabel: string;
-  /** Who sees the reason; the length is added after it. */
-  reasonHint: string;
-  run: (reason: string) => Promise<{ error: unknown } | null>;
+  field: DecisionText;
+  run: (text: string) => Promise<{ error: unknown } | null>;
 }) {
   const { t } = useTranslation('operator');
   const errorText = useOperatorError();
   const [failure, setFailure] = useState<string | null>(null);
+  const { name, schema } = field;
+  // the body's own field and rule: { reason } or { reference }
+  const resolver = useMemo(
+    () => zodResolver(z.object({ [name]: schema })) as Resolver<TextValues>,
+    [name, schema],
+  );
   const {
     register,
     handleSubmit,
@@ -150,27 +172,33 @@ export function ReasonDecisionDialog({
     setError,
     setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<{ reason: string }>({
-    resolver: zodResolver(failOperationRequestSchema),
-    defaultValues: { reason: '' },
-  });
-  const reason = useWatch({ control, name: 'reason' }) ?? '';
+  } = useForm<TextValues>({ resolver, defaultValues: { [name]: '' } });
+  const text = useWatch({ control, name }) ?? '';
 
-  const onValid = async ({ reason }: { reason: string }) => {
+  const onValid = async (values: TextValues) => {
     setFailure(null);
-    const failed = await run(reason);
+    const failed = await run(values[name] ?? '');
     if (!failed) return;
     const code = codeOf(failed.error);
     const fieldError =
-      code === 'REASON_REQUIRED' || code === 'REASON_TOO_LONG'
+      code && field.codes.includes(code)
         ? code
-        : (failed.error as { errors?: Record<string, string[]> }).errors?.reason?.[0];
+        : (failed.error as { errors?: Record<string, string[]> }).errors?.[name]?.[0];
     if (fieldError) {
-      setError('reason', { type: 'server', message: fieldError });
-      setFocus('reason');
+      setError(name, { type: 'server', message: fieldError });
+      setFocus(name);
     } else {
       setFailure(errorText.request(failed.error));
     }
+  };
+
+  const fieldProps = {
+    label: field.label,
+    hint: t('dialog.reasonHint', { hint: field.hint, length: text.length, max: field.max }),
+    error: errorText.field(errors[name]?.message),
+    required: true,
+    autoComplete: 'off',
+    ...register(name),
   };
 
   return (
@@ -185,18 +213,11 @@ export function ReasonDecisionDialog({
     >
       <form className={styles.section} noValidate onSubmit={handleSubmit(onValid)}>
         {children}
-        <TextAreaField
-          label={reasonLabel}
-          hint={t('dialog.reasonHint', {
-            hint: reasonHint,
-            length: reason.length,
-            max: REASON_MAX,
-          })}
-          error={errorText.field(errors.reason?.message)}
-          required
-          rows={4}
-          {...register('reason')}
-        />
+        {field.multiline ? (
+          <TextAreaField rows={4} {...fieldProps} />
+        ) : (
+          <TextField maxLength={field.max} {...fieldProps} />
+        )}
         {failure ? <FormAlert tone="error">{failure}</FormAlert> : null}
         <DialogActions>
           <Button variant="secondary" disabled={isSubmitting} onClick={() => onOpenChange(false)}>
@@ -214,5 +235,37 @@ export function ReasonDecisionDialog({
         </DialogActions>
       </form>
     </Dialog>
+  );
+}
+
+const REASON = {
+  name: 'reason',
+  schema: failOperationRequestSchema.shape.reason,
+  codes: ['REASON_REQUIRED', 'REASON_TOO_LONG'],
+  max: REASON_MAX,
+  multiline: true,
+} as const;
+
+/**
+ * "Reject …?" / "Fail …?" with a reason (required, at most 500 characters: the contracts' rule,
+ * the same for every decision), in the danger colour unless told.
+ */
+export function ReasonDecisionDialog({
+  danger = true,
+  reasonLabel,
+  reasonHint,
+  ...props
+}: DecisionDialogBase & {
+  reasonLabel: string;
+  /** Who sees the reason; the length is added after it. */
+  reasonHint: string;
+  run: (reason: string) => Promise<{ error: unknown } | null>;
+}) {
+  return (
+    <TextDecisionDialog
+      {...props}
+      danger={danger}
+      field={{ ...REASON, label: reasonLabel, hint: reasonHint }}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditEntry, openOperator, page, stubOperatorApi } from '../test-utils';
 
 describe('operator sections', () => {
-  it('lists every section, the VPS and monitoring ones included, and marks the current one', async () => {
+  it('lists every section, the VPS, monitoring and partner ones included, and marks the current one', async () => {
     stubOperatorApi({ 'GET /admin/vps/servers': { body: page([]) } });
     await openOperator('/operator/vps/servers', { width: 375 });
     const nav = await screen.findByRole(
@@ -23,6 +23,8 @@ describe('operator sections', () => {
       ['Monitoring subscriptions', '/operator/monitoring/subscriptions'],
       ['Monitored accounts', '/operator/monitoring/accounts'],
       ['Monitoring prices', '/operator/monitoring/prices'],
+      ['Withdrawals', '/operator/partner/withdrawals'],
+      ['Partner settings', '/operator/partner/settings'],
       ['Audit log', '/operator/audit'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Servers' })).toHaveAttribute(
@@ -58,5 +60,36 @@ describe('operator sections', () => {
     expect(table).toHaveTextContent('Test server request #3');
     expect(table).toHaveTextContent('Marked an operation failed');
     expect(table).toHaveTextContent('Operation #42');
+  });
+
+  it('names the partner programme actions in the audit log', async () => {
+    stubOperatorApi({
+      'GET /admin/audit': {
+        body: page([
+          auditEntry({
+            action: 'partner.withdrawal_paid',
+            subject_type: 'withdrawal',
+            subject_id: '8',
+            details: { amount: 25, method: 'PAYEER', reference: 'PAYEER-778899' },
+          }),
+          auditEntry({
+            id: 2,
+            action: 'partner.settings',
+            subject_type: 'partner_settings',
+            subject_id: null,
+            target_user: null,
+            details: {},
+          }),
+        ]),
+      },
+    });
+    await openOperator('/operator/audit');
+    const table = await screen.findByRole('table', { name: 'Audit log' }, { timeout: 5000 });
+    const [paid, settings] = within(table).getAllByRole('row').slice(1);
+    expect(paid).toHaveTextContent('Paid out a partner withdrawal');
+    expect(paid).toHaveTextContent('Withdrawal #8');
+    expect(paid).toHaveTextContent('ReferencePAYEER-778899');
+    expect(settings).toHaveTextContent('Changed the partner settings');
+    expect(settings).toHaveTextContent('Partner settings');
   });
 });

@@ -16,6 +16,8 @@ const TABS = [
   { to: '/operator/monitoring/subscriptions', label: 'tabs.monitoringSubscriptions', end: false },
   { to: '/operator/monitoring/accounts', label: 'tabs.monitoringAccounts', end: false },
   { to: '/operator/monitoring/prices', label: 'tabs.monitoringPrices', end: false },
+  { to: '/operator/partner/withdrawals', label: 'tabs.partnerWithdrawals', end: false },
+  { to: '/operator/partner/settings', label: 'tabs.partnerSettings', end: false },
   { to: '/operator/audit', label: 'tabs.audit', end: false },
 ] as const;
 

@@ -4,9 +4,8 @@ import {
   type AdminPayment,
   type PaymentStatus,
 } from '@tradehost/contracts';
-import { useId, type ComponentProps } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { FormAlert } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import {
@@ -22,6 +21,7 @@ import {
   ReasonDecisionDialog,
 } from '../components/decision-dialogs';
 import { SelectField } from '../components/fields';
+import { HashCell } from '../components/hash-cell';
 import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
@@ -254,26 +254,5 @@ function PaymentFacts({ payment }: { payment: AdminPayment }) {
       <dt>{t('queue.columns.date')}</dt>
       <dd>{format.dateTime(payment.created_at)}</dd>
     </dl>
-  );
-}
-
-/** A wallet or a TXID: shortened with its full text on hover, and a copy button; a dash when absent. */
-function HashCell({
-  value,
-  label,
-  messages,
-}: {
-  value: string | null;
-  label: string;
-  messages: ComponentProps<typeof CopyButton>['messages'];
-}) {
-  if (!value) return '—';
-  return (
-    <span className={styles.hash}>
-      <span className={`${styles.mono} ${styles.truncate}`} title={value}>
-        {value}
-      </span>
-      <CopyButton text={value} label={label} variant="icon" messages={messages} />
-    </span>
   );
 }

@@ -6,6 +6,7 @@ import { EmptyState } from '../../../shared/ui/states/states';
 import { useGetAdminUserQuery } from '../api/operator-api';
 import { AdjustBalanceForm } from '../components/adjust-balance-form';
 import { LedgerTable } from '../components/ledger-table';
+import { PartnerSection } from '../components/partner-summary';
 import { LoadError, Loading } from '../components/states';
 import { useFormatters } from '../lib/format';
 import { codeOf } from '../lib/use-operator-error';
@@ -16,7 +17,10 @@ function userIdOf(param: string | undefined): number | null {
   return Number.isSafeInteger(id) && id >= 1 ? id : null;
 }
 
-/** Route module (lazy, admins only): one user's balances, ledger and manual adjustments. */
+/**
+ * Route module (lazy, admins only): one user's balances, manual adjustments, partner figures and
+ * ledger.
+ */
 export function Component() {
   const { t } = useTranslation('operator');
   const format = useFormatters();
@@ -85,6 +89,7 @@ export function Component() {
       </section>
       {/* keyed: another user gets a fresh form, intent and ledger */}
       <AdjustBalanceForm key={`adjust-${user.id}`} user={user} />
+      <PartnerSection key={`partner-${user.id}`} userId={user.id} />
       <LedgerTable key={`ledger-${user.id}`} userId={user.id} />
     </div>
   );
