@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { createVerifiedUser, signIn } from '../support/app.ts';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { createVerifiedUser, signIn, uniqueEmail } from '../support/app.ts';
 import { randomUUID } from 'node:crypto';
 import {
   ApiSession,
@@ -346,6 +346,126 @@ for (const scheme of ['light', 'dark'] as const) {
       page,
       '/operator/vps/promocodes',
       page.getByRole('button', { name: /promocode/i }).first(),
+      scheme,
+    );
+  });
+}
+
+/**
+ * A partner (an operator too) with a referral, a promocode and $30 on the partner balance; the
+ * journeys' own API session of theirs, and their id.
+ */
+async function partnerWithBalance(request: APIRequestContext) {
+  const partner = await createVerifiedUser(request, { name: 'Pia Partner' });
+  await makeOperator(partner.email);
+  const api = new ApiSession(request, partner.email);
+  const { referral_code } = await api.json<{ referral_code: string }>(
+    'GET',
+    '/api/user/partner_info',
+    200,
+  );
+  await createVerifiedUser(request, {
+    name: 'Rolf Referral',
+    email: uniqueEmail('referral'),
+    partner_code: referral_code,
+  });
+  const promocode = `AXE${randomUUID().slice(0, 8).toUpperCase()}`;
+  await api.json('POST', '/api/user/balance/promocode', 201, {
+    data: { name: promocode, discount: 5 },
+  });
+  const { id } = await api.json<{ id: number }>('GET', '/api/user/auth', 200);
+  await api.json('POST', `/api/admin/users/${id}/adjustments`, 201, {
+    data: { account: 'balance_partner', amount: '30', reason: 'Rewards of the old programme' },
+    idempotencyKey: randomUUID(),
+  });
+  return { partner, api, id, promocode };
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation on the partner screens (${scheme})`, async ({
+    page,
+    request,
+  }) => {
+    const { partner, promocode } = await partnerWithBalance(request);
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, partner.email);
+
+    await expectClean(page, '/partner-program', page.getByTestId('partner-link'), scheme);
+    await expectClean(
+      page,
+      '/partner-program?tab=network',
+      page.getByRole('listitem').filter({ hasText: 'r***@' }),
+      scheme,
+    );
+    await expectClean(
+      page,
+      '/partner-program?tab=promocodes',
+      page.getByRole('row').filter({ hasText: promocode }),
+      scheme,
+    );
+    await page.getByRole('button', { name: `Delete the promocode ${promocode}` }).click();
+    await expectCleanState(
+      page,
+      'the promocode delete confirmation',
+      page.getByRole('dialog', { name: `Delete ${promocode}?` }),
+      scheme,
+    );
+    await page.keyboard.press('Escape');
+
+    await expectClean(page, '/partner-program?tab=withdrawal', page.getByLabel('Wallet'), scheme);
+    await page.getByRole('button', { name: 'Request the withdrawal' }).click();
+    await expectCleanState(
+      page,
+      'the refused withdrawal form',
+      page.getByText('Enter your wallet address'),
+      scheme,
+    );
+    await page.getByRole('radio', { name: /Payeer/ }).check();
+    await page.getByLabel('Wallet').fill('P7654321');
+    await page.getByLabel('Amount (USD)').fill('12');
+    await page.getByRole('button', { name: 'Request the withdrawal' }).click();
+    await expectCleanState(
+      page,
+      'the withdrawal confirmation',
+      page.getByRole('dialog', { name: 'Confirm the withdrawal' }),
+      scheme,
+    );
+    await page.getByRole('button', { name: 'Withdraw $12.00' }).click();
+    await expectCleanState(
+      page,
+      'the open withdrawal request',
+      page.getByRole('heading', { name: 'Request received' }),
+      scheme,
+    );
+  });
+
+  test(`axe finds no serious or critical violation on the operator's partner screens (${scheme})`, async ({
+    page,
+    request,
+  }) => {
+    const { partner, api, id } = await partnerWithBalance(request);
+    await api.json('POST', '/api/user/partner/createwithdrawal', 201, {
+      data: { method: 'PAYEER', wallet: 'P7654321', amount: '12' },
+      idempotencyKey: randomUUID(),
+    });
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, partner.email);
+
+    const row = page.getByRole('row').filter({ hasText: partner.email });
+    await expectClean(page, '/operator/partner/withdrawals', row, scheme);
+    await row.getByRole('button', { name: `Pay out $12.00 to ${partner.email}` }).click();
+    await expectCleanState(
+      page,
+      'the pay-out dialog',
+      page.getByRole('dialog', { name: 'Pay out the withdrawal' }),
+      scheme,
+    );
+    await page.keyboard.press('Escape');
+    await expectClean(page, '/operator/partner/settings', page.getByLabel('Level 1, %'), scheme);
+    await expectClean(
+      page,
+      `/operator/users/${id}`,
+      page.getByRole('heading', { name: 'Partner programme' }),
       scheme,
     );
   });

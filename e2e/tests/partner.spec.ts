@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { addWorkingDays } from '../../packages/contracts/src/partner.ts';
 import {
   createVerifiedUser,
   PASSWORD,
@@ -7,6 +8,7 @@ import {
   verificationLink,
   waitForMail,
 } from '../support/app.ts';
+import { ApiSession, makeOperator } from '../support/money.ts';
 import { holdPasses, referralBuysServer } from '../support/partner.ts';
 
 /**
@@ -20,7 +22,7 @@ test('a partner shares the link; a referral signs up through it and pays for a s
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   const partner = await createVerifiedUser(request, { name: 'Petra Partner' });
   await signIn(page, partner.email);
   await page
@@ -50,6 +52,7 @@ test('a partner shares the link; a referral signs up through it and pays for a s
   await signup.getByRole('button', { name: 'Create account' }).click();
   await expect(signup.getByRole('heading', { name: /confirm your e-mail/i })).toBeVisible();
   await signup.goto(verificationLink(await waitForMail(email)));
+  await expect(signup.getByText(/e-mail is confirmed/i)).toBeVisible();
   await visitor.close();
   await referralBuysServer(request, email);
 
@@ -90,4 +93,103 @@ test('a partner shares the link; a referral signs up through it and pays for a s
   await page.getByRole('tab', { name: 'Statistics' }).click();
   await expect(tile('Rewards pending')).toHaveText('$0.00');
   await expect(tile('Rewards available')).toHaveText('$21.09');
+});
+
+test('a partner withdraws the available rewards (checked, confirmed, due in 5 working days) and an operator pays them out with a reference', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const partner = await createVerifiedUser(request, { name: 'Wanda Withdraw' });
+  const api = new ApiSession(request, partner.email);
+  const { referral_code } = await api.json<{ referral_code: string }>(
+    'GET',
+    '/api/user/partner_info',
+    200,
+  );
+  const referral = await createVerifiedUser(request, {
+    name: 'Rex Referral',
+    partner_code: referral_code,
+  });
+  await referralBuysServer(request, referral.email);
+  await holdPasses(partner.email);
+  const operator = await createVerifiedUser(request, { name: 'Otto Operator' });
+  await makeOperator(operator.email);
+
+  await signIn(page, partner.email);
+  await page.goto('/partner-program?tab=withdrawal');
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('partner-available')).toHaveText('$21.09', { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+
+  // the method's wallet format and minimum, the balance as the maximum
+  await page.getByRole('radio', { name: /USDT \(TRC-20\)/ }).check();
+  await page.getByLabel('Wallet').fill('P1234567');
+  await page.getByLabel('Amount (USD)').fill('15');
+  await page.getByRole('button', { name: 'Request the withdrawal' }).click();
+  await expect(page.getByText('The wallet address is invalid')).toBeVisible();
+  await expect(page.getByText('The minimum for this method is $20.00')).toBeVisible();
+  await page.getByRole('radio', { name: /Payeer/ }).check();
+  await page.getByLabel('Amount (USD)').fill('25');
+  await page.getByRole('button', { name: 'Request the withdrawal' }).click();
+  await expect(page.getByText('The maximum for this method is $21.09')).toBeVisible();
+  await page.getByLabel('Amount (USD)').fill('21.09');
+  await page.getByRole('button', { name: 'Request the withdrawal' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm the withdrawal' });
+  await expect(confirm).toContainText(
+    '$21.09 will be reserved from your partner balance and sent by Payeer to P1234567',
+  );
+  await confirm.getByRole('button', { name: 'Withdraw $21.09' }).click();
+  await expect(page.getByRole('heading', { name: 'Request received' })).toBeFocused();
+  await expect(page.getByText('Received', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('partner-available')).toHaveText('$0.00');
+  // due in 5 working days: the API's day, shown as the page's date
+  const { open } = await api.json<{ open: { created_at: string; due_at: string } }>(
+    'GET',
+    '/api/user/partner/payments',
+    200,
+  );
+  expect(open.due_at).toBe(addWorkingDays(new Date(open.created_at), 5).toISOString());
+  await expect(page.getByTestId('withdrawal-due')).toHaveText(
+    new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(open.due_at)),
+  );
+  const received = await waitForMail(partner.email, (mail) =>
+    /withdrawal request received/i.test(mail.subject),
+  );
+  expect(received.text).toContain('$21.09');
+  // one open request at a time: the form is gone until this one is processed
+  await expect(page.getByRole('button', { name: 'Request the withdrawal' })).toHaveCount(0);
+
+  // the operator's queue, in a browser of their own
+  const desk = await (await browser.newContext()).newPage();
+  await signIn(desk, operator.email);
+  await desk.goto('/operator/partner/withdrawals');
+  const row = desk.getByRole('row').filter({ hasText: partner.email });
+  await expect(row).toContainText('$21.09');
+  await expect(row).toContainText('Payeer');
+  await expect(row).toContainText('P1234567');
+  await row.getByRole('button', { name: `Pay out $21.09 to ${partner.email}` }).click();
+  const pay = desk.getByRole('dialog', { name: 'Pay out the withdrawal' });
+  await pay.getByRole('button', { name: 'Mark $21.09 paid out' }).click();
+  await expect(pay.getByText(/Enter/)).toBeVisible();
+  await pay.getByLabel('Payment reference').fill('PAYEER-77120045');
+  await pay.getByRole('button', { name: 'Mark $21.09 paid out' }).click();
+  await expect(pay).toBeHidden();
+  await expect(desk.getByText(`$21.09 paid out to ${partner.email}`)).toBeVisible();
+  await expect(desk.getByRole('row').filter({ hasText: partner.email })).toHaveCount(0);
+  await desk.context().close();
+
+  // the partner: an e-mail with the reference, the form back, the history says Paid out
+  const paid = await waitForMail(partner.email, (mail) =>
+    /withdrawal paid out/i.test(mail.subject),
+  );
+  expect(paid.text).toContain('PAYEER-77120045');
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Request the withdrawal' })).toBeVisible();
+  await page.getByRole('link', { name: 'Withdrawal history' }).click();
+  await expect(page).toHaveURL(/tab=history&history=withdrawals/);
+  const history = page.getByRole('row').filter({ hasText: '$21.09' });
+  await expect(history).toContainText('Paid out');
 });
