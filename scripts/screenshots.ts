@@ -53,6 +53,8 @@ const signedIn = [
   '/operator/monitoring/subscriptions',
   '/operator/monitoring/accounts',
   '/operator/monitoring/prices',
+  '/operator/partner/withdrawals',
+  '/operator/partner/settings',
 ];
 const only = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
 const widths = [375, 1024, 1440];
@@ -252,6 +254,13 @@ try {
     key(),
   );
   if (!credited.ok) console.warn(`partner balance not credited: ${credited.status}`);
+  signedIn.push(`/operator/users/${userId}`);
+  // and a withdrawal of part of it, for the operator's queue
+  await post(
+    '/api/user/partner/createwithdrawal',
+    { method: 'USDT-TRC20', wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '50' },
+    key(),
+  );
 
   for (const theme of ['light', 'dark'] as const) {
     for (const language of ['en', 'ru'] as const) {
