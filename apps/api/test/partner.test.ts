@@ -517,6 +517,10 @@ describe('GET /api/user/partner_network/', () => {
     expect(page.body.data).toHaveLength(1);
     expect(page.body.data[0].id).toBe(second.id); // newest first
     const next = await get(top!, '/api/user/partner_network/?per_page=1&page=2');
+    expect(next.body.meta.total).toBe(2);
+    // past the last page: no rows, the total still told
+    const past = await get(top!, '/api/user/partner_network/?per_page=1&page=3');
+    expect(past.body).toEqual({ data: [], meta: { page: 3, per_page: 1, total: 2 } });
     const node = next.body.data[0];
     expect(node).toEqual({
       id: a!.id,
@@ -550,7 +554,7 @@ describe('GET /api/user/partner_network/', () => {
     expect(found.body.data).toEqual([expect.objectContaining({ id: c!.id, level: 3 })]);
     expect(found.body.meta.total).toBe(1);
     const none = await get(top!, '/api/user/partner_network/?search=%25');
-    expect(none.body.data).toEqual([]);
+    expect(none.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0 } });
   });
 
   it('refuses a bad page or parent', async () => {

@@ -220,10 +220,15 @@ export const partnerRepository = {
              or u.referrer3_id = ${partnerId})
             and (u.email ilike ${pattern} or u.name ilike ${pattern})`
       : sql`u.referrer_id = ${parentId}`;
-    // the page's ids first, then the figures of those alone (not of the rows an offset skips);
-    // its total at once, from the stored counts unless searching
-    const page = db.execute<{
-      id: string;
+    // one statement: the page's ids first, then the figures of those alone (not of the rows an
+    // offset skips), beside the total (the stored count unless searching); a page past the end
+    // is one row with the total and no referral
+    const total = pattern
+      ? sql`select count(*) from users u where ${where}`
+      : sql`select users from partner_levels where partner_id = ${parentId} and level = 1`;
+    const { rows } = await db.execute<{
+      total: string;
+      id: string | null;
       email: string;
       created_at: Date | string;
       level: number;
@@ -235,36 +240,37 @@ export const partnerRepository = {
       with page as (
         select u.id from users u where ${where}
         order by u.id desc limit ${input.limit} offset ${input.offset}
+      ), figures as (
+        select u.id, u.email, u.created_at,
+          case ${partnerId}::bigint when u.referrer_id then 1 when u.referrer2_id then 2 else 3 end
+            as level,
+          ${isActiveClient(now)} as active,
+          (select users from partner_levels l where l.partner_id = u.id and l.level = 1)
+            as referrals,
+          (select coalesce(sum(amount_cents), 0) from charges c
+           where c.user_id = u.id and c.status = 'paid') as turnover_cents,
+          (select coalesce(sum(amount_cents), 0) from partner_rewards r
+           where r.partner_id = ${partnerId} and r.referral_id = u.id and r.status <> 'cancelled')
+            as reward_cents
+        from page join users u using (id)
       )
-      select u.id, u.email, u.created_at,
-        case ${partnerId}::bigint when u.referrer_id then 1 when u.referrer2_id then 2 else 3 end as level,
-        ${isActiveClient(now)} as active,
-        (select users from partner_levels l where l.partner_id = u.id and l.level = 1)
-          as referrals,
-        (select coalesce(sum(amount_cents), 0) from charges c
-         where c.user_id = u.id and c.status = 'paid') as turnover_cents,
-        (select coalesce(sum(amount_cents), 0) from partner_rewards r
-         where r.partner_id = ${partnerId} and r.referral_id = u.id and r.status <> 'cancelled')
-          as reward_cents
-      from page join users u using (id)
-      order by u.id desc`);
-    const counted = pattern
-      ? db.execute<{ n: string }>(sql`select count(*) as n from users u where ${where}`)
-      : db.execute<{ n: number }>(sql`
-          select users as n from partner_levels where partner_id = ${parentId} and level = 1`);
-    const [{ rows }, total] = await Promise.all([page, counted]);
+      select t.total, f.* from (select coalesce((${total}), 0) as total) t
+      left join figures f on true
+      order by f.id desc`);
     return {
-      rows: rows.map((row) => ({
-        id: Number(row.id),
-        email: row.email,
-        createdAt: new Date(row.created_at),
-        level: row.level,
-        active: row.active,
-        referrals: row.level === 3 ? 0 : (row.referrals ?? 0),
-        turnoverCents: int(row.turnover_cents),
-        rewardCents: int(row.reward_cents),
-      })),
-      total: int(total.rows[0]?.n),
+      rows: rows
+        .filter((row) => row.id !== null)
+        .map((row) => ({
+          id: Number(row.id),
+          email: row.email,
+          createdAt: new Date(row.created_at),
+          level: row.level,
+          active: row.active,
+          referrals: row.level === 3 ? 0 : (row.referrals ?? 0),
+          turnoverCents: int(row.turnover_cents),
+          rewardCents: int(row.reward_cents),
+        })),
+      total: int(rows[0]?.total),
     };
   },
 
