@@ -82,10 +82,7 @@ describe('the partner page: statistics', () => {
 describe('the partner page: network', () => {
   it('lists the referrals, opens one onto their own, and searches all three levels', async () => {
     const api = stubPartnerApi({
-      'GET /user/partner_network/': (call) => {
-        void call;
-        return { body: networkPage([node()]) };
-      },
+      'GET /user/partner_network/': { body: networkPage([node()]) },
     });
     const { user, router } = renderPartners();
     await screen.findByTestId('partner-link');
@@ -102,16 +99,15 @@ describe('the partner page: network', () => {
       'aria-expanded',
       'true',
     );
-    await waitFor(() =>
-      expect(api.calls.some((c) => c.path === '/user/partner_network/')).toBe(true),
-    );
+    // their referrals under them, a list of its own (the stub answers the same person again)
+    await waitFor(() => expect(screen.getAllByText('o***@example.com')).toHaveLength(2));
+    expect(api.callsTo('GET', '/user/partner_network/')).toHaveLength(2);
 
     await user.type(screen.getByRole('searchbox', { name: 'Search by e-mail or name' }), 'anna');
     await user.click(screen.getByRole('button', { name: 'Find' }));
-    await waitFor(() =>
-      expect(screen.queryByRole('button', { name: /Show 2 referrals/ })).toBeNull(),
-    );
-    expect(screen.getByText('2 referrals')).toBeInTheDocument();
+    // the matches: a flat list, each with its referrals counted, none to open
+    expect(await screen.findByText('2 referrals')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Show 2 referrals/ })).toBeNull();
   });
 
   it('sends parent_id for a branch and search for a search (the query string)', async () => {
