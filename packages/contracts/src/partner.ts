@@ -388,3 +388,26 @@ export const adminPartnerSummarySchema = z.object({
   rewards: z.array(adminPartnerRewardSchema),
 });
 export type AdminPartnerSummary = z.infer<typeof adminPartnerSummarySchema>;
+
+/**
+ * GET /admin/partner/users/:id/network: the user's first-level referrals, newest first, or with
+ * `search` the matches on all three levels; paged like the partner's own network.
+ */
+export const adminPartnerNetworkQuerySchema = z.object({
+  /** Part of an e-mail or a name, searched among all three levels. */
+  search: z.optional(z.string().check(z.trim(), z.maxLength(NETWORK_SEARCH_MAX))),
+  ...pagingFields(),
+});
+export type AdminPartnerNetworkQuery = z.input<typeof adminPartnerNetworkQuerySchema>;
+
+/** One referral as the operator reads it: the partner's node with the e-mail unmasked. */
+export const adminPartnerNetworkNodeSchema = z.extend(partnerNetworkNodeSchema, {
+  /** The referral's address as it is (operators see e-mails everywhere). */
+  email: z.string(),
+});
+export type AdminPartnerNetworkNode = z.infer<typeof adminPartnerNetworkNodeSchema>;
+export const adminPartnerNetworkResponseSchema = z.object({
+  data: z.array(adminPartnerNetworkNodeSchema),
+  meta: pageMetaSchema,
+});
+export type AdminPartnerNetworkResponse = z.infer<typeof adminPartnerNetworkResponseSchema>;

@@ -1,8 +1,11 @@
 import {
+  adminPartnerNetworkQuerySchema,
+  adminPartnerNetworkResponseSchema,
   adminPartnerSummarySchema,
   centsToDollars,
   idParamsSchema,
   PARTNER_SUMMARY_REWARDS,
+  type AdminPartnerNetworkResponse,
   type AdminPartnerReward,
   type AdminPartnerSummary,
 } from '@tradehost/contracts';
@@ -107,12 +110,33 @@ export function createPartnerSummary(deps: Pick<ServiceDeps, 'db' | 'config' | '
         rewards,
       };
     },
+
+    /**
+     * A page of the user's network as the operator reads it: their first-level referrals, newest
+     * first, or with `search` the matches on all three levels; e-mails unmasked.
+     */
+    async network(
+      userId: number,
+      query: { search?: string | undefined; page: number; per_page: number },
+    ): Promise<AdminPartnerNetworkResponse> {
+      const page = await partner.network(
+        userId,
+        { search: query.search, page: query.page, per_page: query.per_page },
+        { mask: false },
+      );
+      // someone's referrals tell that they exist; with none, whether there is such a user
+      if (page.meta.total === 0) await personOf(deps.db, userId);
+      return page;
+    },
   };
 }
 
 export type PartnerSummary = ReturnType<typeof createPartnerSummary>;
 
-/** GET /api/admin/partner/users/:id, on the operator routes' plugin (admins only). */
+/**
+ * GET /api/admin/partner/users/:id and its /network, on the operator routes' plugin (admins
+ * only).
+ */
 export function partnerSummaryRoute(
   app: FastifyInstance,
   summary: PartnerSummary,
@@ -132,5 +156,25 @@ export function partnerSummaryRoute(
       },
     },
     async (request) => summary.summary(request.params.id),
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/admin/partner/users/:id/network',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          "A user's referrals, e-mails unmasked: level 1 newest first, or a search of all 3 levels",
+        security,
+        params: idParamsSchema,
+        querystring: adminPartnerNetworkQuerySchema,
+        response: {
+          200: adminPartnerNetworkResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 422, 429),
+        },
+      },
+    },
+    async (request) => summary.network(request.params.id, request.query),
   );
 }

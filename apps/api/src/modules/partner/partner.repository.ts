@@ -101,21 +101,27 @@ export const partnerRepository = {
     }));
   },
 
-  /** The partner's totals of levels 1-3 (zeros for a level without any). */
+  /**
+   * The partner's totals of levels 1-3 (zeros for a level without any), each with its
+   * percentage now (basis points): one read.
+   */
   async levels(db: Executor, partnerId: number) {
     const { rows } = await db.execute<{
       level: number;
-      users: number;
-      rewards: number;
-      turnover_cents: string;
-      reward_cents: string;
+      percent_bp: number;
+      users: number | null;
+      turnover_cents: string | null;
+      reward_cents: string | null;
     }>(sql`
-      select level, users, rewards, turnover_cents, reward_cents
-      from partner_levels where partner_id = ${partnerId}`);
+      select r.level, r.percent_bp, p.users, p.turnover_cents, p.reward_cents
+      from partner_reward_levels r
+      left join partner_levels p on p.partner_id = ${partnerId} and p.level = r.level
+      order by r.level`);
     return [1, 2, 3].map((level) => {
       const row = rows.find((r) => r.level === level);
       return {
         level,
+        percentBp: row?.percent_bp ?? 0,
         users: row?.users ?? 0,
         turnoverCents: int(row?.turnover_cents),
         rewardCents: int(row?.reward_cents),

@@ -61,14 +61,11 @@ export function createPartnerService({
     },
 
     async levels(userId: number): Promise<PartnerLevelsResponse> {
-      const [levels, percents] = await Promise.all([
-        partnerRepository.levels(db, userId),
-        partnerRepository.rewardLevels(db),
-      ]);
+      const levels = await partnerRepository.levels(db, userId);
       return {
         data: levels.map((row) => ({
           level: row.level,
-          rewardForLevel: percentOf(percents[row.level - 1] ?? 0),
+          rewardForLevel: percentOf(row.percentBp),
           userCount: row.users,
           rewardCount: centsToDollars(row.turnoverCents),
           rewardSum: centsToDollars(row.rewardCents),
@@ -109,7 +106,8 @@ export function createPartnerService({
 
     /**
      * A page of the network: the partner's referrals, or those of one of them (levels 1-2) a
-     * level down; with `search`, the matches on all three levels.
+     * level down; with `search`, the matches on all three levels. E-mails are masked unless
+     * `mask` is false (the operator's view).
      */
     async network(
       userId: number,
@@ -119,6 +117,7 @@ export function createPartnerService({
         page: number;
         per_page: number;
       },
+      { mask = true }: { mask?: boolean } = {},
     ): Promise<PartnerNetworkResponse> {
       let parentId = userId;
       if (query.parent_id !== undefined && query.parent_id !== userId) {
@@ -138,7 +137,7 @@ export function createPartnerService({
       return {
         data: rows.map((row) => ({
           id: row.id,
-          email: maskEmail(row.email),
+          email: mask ? maskEmail(row.email) : row.email,
           registered_at: row.createdAt.toISOString(),
           level: row.level,
           active: row.active,

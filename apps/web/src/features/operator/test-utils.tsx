@@ -5,6 +5,7 @@
  */
 import type {
   AdminOperation,
+  AdminPartnerNetworkNode,
   AdminPartnerSummary,
   AdminPayment,
   AdminPromocode,
@@ -309,6 +310,23 @@ export function partnerSummary(overrides: Partial<AdminPartnerSummary> = {}): Ad
         available_at: '2025-01-24T10:05:00.000Z',
       },
     ],
+    ...overrides,
+  };
+}
+
+/** A first-level referral of bob's, as the operator reads it (the e-mail unmasked). */
+export function partnerReferral(
+  overrides: Partial<AdminPartnerNetworkNode> = {},
+): AdminPartnerNetworkNode {
+  return {
+    id: 7,
+    email: 'dave@example.com',
+    registered_at: '2025-02-03T09:30:00.000Z',
+    level: 1,
+    active: true,
+    referrals: 2,
+    turnover: 119.99,
+    rewards: 12,
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import type {
+  AdminPartnerNetworkResponse,
   AdminPartnerSummary,
   AdminWithdrawal,
   Page,
@@ -9,7 +10,8 @@ import { queryParams } from '../lib/query-params';
 
 /**
  * The operator's partner programme endpoints (/api/admin/partner/..., role admin): the
- * withdrawal queue and its decisions, the programme's settings, and one user's partner figures.
+ * withdrawal queue and its decisions, the programme's settings, and one user's partner figures
+ * and referrals.
  * Silent like the rest of the area: the screens show their own states.
  */
 
@@ -29,6 +31,16 @@ export type WithdrawalFilter = 'open' | 'all';
 
 export interface WithdrawalsArgs {
   status: WithdrawalFilter;
+  page: number;
+  per_page?: number;
+}
+
+export const REFERRALS_PER_PAGE = 20;
+
+export interface PartnerNetworkArgs {
+  userId: number;
+  /** Part of an e-mail or a name: the matches on all three levels; empty, level 1. */
+  search: string;
   page: number;
   per_page?: number;
 }
@@ -113,6 +125,19 @@ export const partnerOperatorApi = api.injectEndpoints({
         { type: 'OperatorPartnerUsers', id: 'LIST' },
       ],
     }),
+
+    /** The user's referrals (level 1, or a search's matches on all levels), e-mails unmasked. */
+    getAdminPartnerNetwork: build.query<AdminPartnerNetworkResponse, PartnerNetworkArgs>({
+      query: ({ userId, search, page, per_page = REFERRALS_PER_PAGE }) => ({
+        url: `/admin/partner/users/${userId}/network`,
+        params: queryParams({ search, page, per_page }),
+      }),
+      extraOptions: SILENT,
+      providesTags: (_result, _error, { userId }) => [
+        { type: 'OperatorPartnerUsers', id: userId },
+        { type: 'OperatorPartnerUsers', id: 'LIST' },
+      ],
+    }),
   }),
 });
 
@@ -186,4 +211,5 @@ export const {
   useGetPartnerSettingsQuery,
   useSavePartnerSettingsMutation,
   useGetAdminPartnerSummaryQuery,
+  useGetAdminPartnerNetworkQuery,
 } = partnerOperatorApi;

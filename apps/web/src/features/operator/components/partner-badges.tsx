@@ -26,3 +26,13 @@ export function RewardStatusBadge({ status }: { status: PartnerRewardStatus }) {
   const { t } = useTranslation('operator');
   return <Badge tone={REWARD_TONES[status]}>{t(`partner.rewardStatuses.${status}`)}</Badge>;
 }
+
+/** A referral with a paid server or monitoring subscription now, or not. */
+export function ReferralActivityBadge({ active }: { active: boolean }) {
+  const { t } = useTranslation('operator');
+  return (
+    <Badge tone={active ? 'success' : 'neutral'}>
+      {active ? t('partner.referrals.active') : t('partner.referrals.inactive')}
+    </Badge>
+  );
+}

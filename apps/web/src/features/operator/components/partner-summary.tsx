@@ -6,6 +6,7 @@ import { useGetAdminPartnerSummaryQuery } from '../api/partner-operator-api';
 import { useFormatters } from '../lib/format';
 import { DataTable, type Column } from './data-table';
 import { RewardStatusBadge } from './partner-badges';
+import { PartnerReferrals } from './partner-referrals';
 import { Person } from './person';
 import { QueryStates } from './states';
 import styles from './operator.module.css';
@@ -23,7 +24,8 @@ function usePercent() {
 
 /**
  * The user's side of the partner programme on their operator page: code, referrer, balances,
- * the levels table and the latest rewards, with a way to the withdrawal requests.
+ * the levels table and the latest rewards, their referrals (loaded on their own), with a way to
+ * the withdrawal requests.
  */
 export function PartnerSection({ userId }: { userId: number }) {
   const { t } = useTranslation('operator');
@@ -40,6 +42,7 @@ export function PartnerSection({ userId }: { userId: number }) {
       <QueryStates result={query} isEmpty={() => false} empty={null}>
         {(summary) => <PartnerFigures summary={summary} />}
       </QueryStates>
+      <PartnerReferrals userId={userId} />
       <Link to="/operator/partner/withdrawals?status=all" className={styles.backLink}>
         {t('partner.summary.withdrawals')}
       </Link>

@@ -8,9 +8,10 @@ export function oneOf<T extends string>(values: readonly T[], value: string | nu
 /**
  * A list's search parameters and the setter of one of its filters (a search, a status): an
  * empty value or the `fallback` (the default, "all") drops the parameter, and any change goes
- * back to the first page. `onChange` runs first (a notice about the list goes with it).
+ * back to the first page (`pageParam`: the list's page parameter, when a page has two lists).
+ * `onChange` runs first (a notice about the list goes with it).
  */
-export function useFilterParams(onChange?: () => void) {
+export function useFilterParams(onChange?: () => void, pageParam = 'page') {
   const [params, setParams] = useSearchParams();
   const setFilter = (name: string, value: string | undefined, fallback?: string) => {
     onChange?.();
@@ -18,7 +19,7 @@ export function useFilterParams(onChange?: () => void) {
       const next = new URLSearchParams(previous);
       if (value && value !== fallback) next.set(name, value);
       else next.delete(name);
-      next.delete('page');
+      next.delete(pageParam);
       return next;
     });
   };
