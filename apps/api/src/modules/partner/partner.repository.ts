@@ -194,19 +194,12 @@ export const partnerRepository = {
     };
   },
 
-  /** The level (1-3) of `userId` below `partnerId`, or null when not in the network. */
-  async levelOf(db: Executor, partnerId: number, userId: number): Promise<number | null> {
-    const { rows } = await db.execute<{ level: number | null }>(sql`
-      select case ${partnerId}::bigint when referrer_id then 1 when referrer2_id then 2
-        when referrer3_id then 3 end as level
-      from users where id = ${userId}`);
-    return rows[0]?.level ?? null;
-  },
-
   /**
    * A page of the network: the referrals of `parentId` (a level down from it), or those matching
    * `search` on all three levels, newest first, each with its figures. `total` of the unsearched
-   * list is the parent's stored count, not a count of rows.
+   * list is the parent's stored count, not a count of rows; `parentLevel` is the parent's level
+   * below the partner (null when it is the partner or not in the network), for the caller to
+   * refuse a parent that is not theirs to open.
    */
   async network(
     db: Executor,
@@ -218,7 +211,7 @@ export const partnerRepository = {
       offset: number;
       now: Date;
     },
-  ): Promise<{ rows: NetworkRow[]; total: number }> {
+  ): Promise<{ rows: NetworkRow[]; total: number; parentLevel: number | null }> {
     const { partnerId, parentId, search, now } = input;
     const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
     const where = pattern
@@ -234,6 +227,7 @@ export const partnerRepository = {
       : sql`select users from partner_levels where partner_id = ${parentId} and level = 1`;
     const { rows } = await db.execute<{
       total: string;
+      parent_level: number | null;
       id: string | null;
       email: string;
       created_at: Date | string;
@@ -260,7 +254,12 @@ export const partnerRepository = {
             as reward_cents
         from page join users u using (id)
       )
-      select t.total, f.* from (select coalesce((${total}), 0) as total) t
+      select t.total, t.parent_level, f.* from (
+        select coalesce((${total}), 0) as total,
+          (select case ${partnerId}::bigint when referrer_id then 1 when referrer2_id then 2
+             when referrer3_id then 3 end
+           from users where id = ${parentId}) as parent_level
+      ) t
       left join figures f on true
       order by f.id desc`);
     return {
@@ -277,6 +276,7 @@ export const partnerRepository = {
           rewardCents: int(row.reward_cents),
         })),
       total: int(rows[0]?.total),
+      parentLevel: rows[0]?.parent_level ?? null,
     };
   },
 

@@ -119,14 +119,8 @@ export function createPartnerService({
       },
       { mask = true }: { mask?: boolean } = {},
     ): Promise<PartnerNetworkResponse> {
-      let parentId = userId;
-      if (query.parent_id !== undefined && query.parent_id !== userId) {
-        const level = await partnerRepository.levelOf(db, userId, query.parent_id);
-        // a referral's referrals are shown to levels 1 and 2 only (the tree ends at 3)
-        if (level === null || level > 2) throw new AppError(404, 'NOT_FOUND');
-        parentId = query.parent_id;
-      }
-      const { rows, total } = await partnerRepository.network(db, {
+      const parentId = query.parent_id ?? userId;
+      const { rows, total, parentLevel } = await partnerRepository.network(db, {
         partnerId: userId,
         parentId,
         search: query.search || undefined,
@@ -134,6 +128,9 @@ export function createPartnerService({
         offset: (query.page - 1) * query.per_page,
         now: now(),
       });
+      // a referral's referrals are shown to levels 1 and 2 only (the tree ends at 3)
+      if (parentId !== userId && (parentLevel === null || parentLevel > 2))
+        throw new AppError(404, 'NOT_FOUND');
       return {
         data: rows.map((row) => ({
           id: row.id,
