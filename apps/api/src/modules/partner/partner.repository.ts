@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { readPrepared } from '../../db/prepared.ts';
 import { ledgerRepository } from '../../db/ledger.ts';
 
 /** A period [from, to) as SQL conditions on a time column; either end may be open. */
@@ -202,7 +203,7 @@ export const partnerRepository = {
    * refuse a parent that is not theirs to open.
    */
   async network(
-    db: Executor,
+    db: Db,
     input: {
       partnerId: number;
       parentId: number;
@@ -225,7 +226,7 @@ export const partnerRepository = {
     const total = pattern
       ? sql`select count(*) from users u where ${where}`
       : sql`select users from partner_levels where partner_id = ${parentId} and level = 1`;
-    const { rows } = await db.execute<{
+    const rows = await readPrepared<{
       total: string;
       parent_level: number | null;
       id: string | null;
@@ -236,7 +237,9 @@ export const partnerRepository = {
       referrals: number | null;
       turnover_cents: string;
       reward_cents: string;
-    }>(sql`
+    }>(
+      db,
+      sql`
       with page as (
         select u.id from users u where ${where}
         order by u.id desc limit ${input.limit} offset ${input.offset}
@@ -261,7 +264,8 @@ export const partnerRepository = {
            from users where id = ${parentId}) as parent_level
       ) t
       left join figures f on true
-      order by f.id desc`);
+      order by f.id desc`,
+    );
     return {
       rows: rows
         .filter((row) => row.id !== null)
