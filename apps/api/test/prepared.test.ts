@@ -12,7 +12,7 @@ describe('readPrepared', () => {
 
   it('prepares a text once per connection and binds new values each call', async () => {
     // one connection: the statements it has prepared are the ones to read back
-    pool = createPool(t.config.databaseUrl, 1);
+    pool = createPool(t.config.databaseUrl!, 1);
     const db = createDb(pool);
     const square = (n: number) =>
       readPrepared<{ n: number; at: Date }>(
