@@ -2,8 +2,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 
-/** The database on its pool (`$client`, for what drizzle does not do: named statements). */
-export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+export type Db = NodePgDatabase<typeof schema>;
 /** The database or a transaction: what repositories run their SQL on. */
 export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 

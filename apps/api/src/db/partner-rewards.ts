@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from './client.ts';
+import { executePrepared } from './prepared.ts';
 
 /**
  * The partner rewards of a charge, written by whatever makes the charge final (a server created,
@@ -16,7 +17,9 @@ export const partnerRewards = {
    */
   async grant(tx: Executor, chargeId: number | null, now: Date): Promise<number> {
     if (chargeId === null) return 0;
-    const result = await tx.execute(sql`
+    const result = await executePrepared(
+      tx,
+      sql`
       with granted as (
         insert into partner_rewards (created_at, partner_id, referral_id, level, charge_id,
           base_cents, percent_bp, amount_cents, status)
@@ -38,7 +41,8 @@ export const partnerRewards = {
       on conflict (partner_id, level) do update set
         rewards = p.rewards + 1,
         turnover_cents = p.turnover_cents + excluded.turnover_cents,
-        reward_cents = p.reward_cents + excluded.reward_cents`);
+        reward_cents = p.reward_cents + excluded.reward_cents`,
+    );
     return result.rowCount ?? 0;
   },
 

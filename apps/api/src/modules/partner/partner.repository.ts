@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.ts';
-import { readPrepared } from '../../db/prepared.ts';
+import type { Executor } from '../../db/client.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import { ledgerRepository } from '../../db/ledger.ts';
 
 /** A period [from, to) as SQL conditions on a time column; either end may be open. */
@@ -203,7 +203,7 @@ export const partnerRepository = {
    * refuse a parent that is not theirs to open.
    */
   async network(
-    db: Db,
+    db: Executor,
     input: {
       partnerId: number;
       parentId: number;
@@ -226,7 +226,7 @@ export const partnerRepository = {
     const total = pattern
       ? sql`select count(*) from users u where ${where}`
       : sql`select users from partner_levels where partner_id = ${parentId} and level = 1`;
-    const rows = await readPrepared<{
+    const { rows } = await executePrepared<{
       total: string;
       parent_level: number | null;
       id: string | null;
