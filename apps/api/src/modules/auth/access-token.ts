@@ -15,7 +15,14 @@ export function createAccessTokens(
   ttlSeconds: number,
   now: () => Date,
 ): AccessTokens {
-  const key = new TextEncoder().encode(secret);
+  // imported once: given the raw bytes, jose imports a key for every token it signs or checks
+  const key = crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   return {
     async sign(userId) {
       const issuedAt = Math.floor(now().getTime() / 1000);
@@ -27,12 +34,12 @@ export function createAccessTokens(
         .setAudience(AUDIENCE)
         .setIssuedAt(issuedAt)
         .setExpirationTime(expiresAt)
-        .sign(key);
+        .sign(await key);
       return { token, expires: new Date(expiresAt * 1000) };
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key, {
           algorithms: ['HS256'],
           issuer: ISSUER,
           audience: AUDIENCE,
