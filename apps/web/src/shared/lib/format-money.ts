@@ -64,3 +64,17 @@ export function formatDate(iso: string, language: string): string {
   );
   return formatter.format(new Date(iso));
 }
+
+const numbers = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number format of the reader's language, kept by `key` (the options' name: "percent",
+ * "n2"…), since building one is the slow part.
+ */
+export function numberFormat(
+  language: string,
+  key: string,
+  options: Intl.NumberFormatOptions,
+): Intl.NumberFormat {
+  return cached(numbers, `${language}|${key}`, () => new Intl.NumberFormat(language, options));
+}

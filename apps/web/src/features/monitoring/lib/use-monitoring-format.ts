@@ -1,17 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDateTime, formatMoney } from '../../../shared/lib/format-money';
-
-const formats = new Map<string, Intl.NumberFormat>();
-
-function number(language: string, key: string, options: Intl.NumberFormatOptions) {
-  const id = `${language}|${key}`;
-  let format = formats.get(id);
-  if (!format) {
-    format = new Intl.NumberFormat(language, options);
-    formats.set(id, format);
-  }
-  return format;
-}
+import {
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  numberFormat as number,
+} from '../../../shared/lib/format-money';
 
 /**
  * The texts and formats of monitoring in the reader's language: fractions as percentages, money

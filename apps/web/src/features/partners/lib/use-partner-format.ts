@@ -1,17 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatMoney } from '../../../shared/lib/format-money';
-
-const formats = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(language: string, key: string, options: Intl.NumberFormatOptions) {
-  const id = `${language}|${key}`;
-  let format = formats.get(id);
-  if (!format) {
-    format = new Intl.NumberFormat(language, options);
-    formats.set(id, format);
-  }
-  return format;
-}
+import { formatDate, formatMoney, numberFormat } from '../../../shared/lib/format-money';
 
 /** The partner texts and formats in the reader's language: money, dates, counts, percentages. */
 export function usePartnerFormat() {
