@@ -90,7 +90,7 @@ export function createPartnerSummary(deps: Pick<ServiceDeps, 'db' | 'config' | '
     async summary(userId: number): Promise<AdminPartnerSummary> {
       const { user, referrer } = await personOf(deps.db, userId);
       const [info, levels, rewards] = await Promise.all([
-        partner.info(userId),
+        partner.figures(userId),
         partner.levels(userId),
         latestRewards(deps.db, userId, deps.config.partner.holdDays),
       ]);

@@ -33,8 +33,9 @@ export function createPartnerService({
   config,
   now,
 }: Pick<ServiceDeps, 'db' | 'config' | 'now'>) {
-  return {
-    async info(userId: number): Promise<PartnerInfo> {
+  const service = {
+    /** The partner's code, link, active referrals and balances (what `info` answers but the QR). */
+    async figures(userId: number): Promise<Omit<PartnerInfo, 'link_qr_url'>> {
       const [partner, active, percents] = await Promise.all([
         partnerRepository.partner(db, userId),
         partnerRepository.activeCounts(db, userId, now()),
@@ -46,7 +47,6 @@ export function createPartnerService({
       return {
         referral_code: partner.referralCode,
         link,
-        link_qr_url: await qrDataUrl(link),
         level_1_referral_active_count: active[0],
         level_2_referral_active_count: active[1],
         level_3_referral_active_count: active[2],
@@ -58,6 +58,11 @@ export function createPartnerService({
         hold_days: config.partner.holdDays,
         reward_percents: percents.map(percentOf),
       };
+    },
+
+    async info(userId: number): Promise<PartnerInfo> {
+      const figures = await service.figures(userId);
+      return { ...figures, link_qr_url: await qrDataUrl(figures.link) };
     },
 
     async levels(userId: number): Promise<PartnerLevelsResponse> {
@@ -146,4 +151,5 @@ export function createPartnerService({
       };
     },
   };
+  return service;
 }
