@@ -97,6 +97,7 @@ export const adjustmentResponseSchema = z.object({
   message: z.string(),
   code: z.optional(z.string()),
 });
+export type AdjustmentResponse = z.infer<typeof adjustmentResponseSchema>;
 
 export const AUDIT_ACTIONS = [
   'payment.confirm',

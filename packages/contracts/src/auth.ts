@@ -42,7 +42,8 @@ export const otpCodeSchema = z
   .string({ error: 'CODE_FORMAT' })
   .check(z.regex(/^\d{6}$/, { error: 'CODE_FORMAT' }));
 
-const nameSchema = z
+/** A person's name: trimmed, 1 to NAME_MAX characters (sign-up and the profile). */
+export const nameSchema = z
   .string({ error: 'NAME_REQUIRED' })
   .check(
     z.trim(),
@@ -50,10 +51,13 @@ const nameSchema = z
     z.maxLength(NAME_MAX, { error: 'NAME_TOO_LONG' }),
   );
 
-function passwordsMatch(value: { password: string; password_confirmation: string }): boolean {
+export function passwordsMatch(value: {
+  password: string;
+  password_confirmation: string;
+}): boolean {
   return value.password === value.password_confirmation;
 }
-const passwordsDiffer = { error: 'PASSWORDS_DIFFER', path: ['password_confirmation'] };
+export const passwordsDiffer = { error: 'PASSWORDS_DIFFER', path: ['password_confirmation'] };
 
 export const signupRequestSchema = z
   .object({

@@ -10,6 +10,9 @@ export const SUCCESS_MESSAGES = {
   CODE_VALID: 'The code is correct',
   PASSWORD_RESET: 'Your password has been changed. You can sign in now.',
   LANGUAGE_CHANGED: 'The language has been changed',
+  PASSWORD_CHANGED: 'Your password has been changed. Your other sessions are signed out.',
+  SESSIONS_REVOKED: 'You have signed out everywhere else',
+  TELEGRAM_UNLINKED: 'The Telegram chat has been unlinked',
   CLICK_RECORDED: 'The click has been recorded',
   PAYMENT_CREATED: 'The payment has been created. Complete it on the payment page.',
   BALANCE_MOVED: 'The partner balance has been moved to the balance',
@@ -21,6 +24,13 @@ export const SUCCESS_MESSAGES = {
   PAYMENT_CONFIRMED: 'The payment is confirmed and the balance credited',
   PAYMENT_REJECTED: 'The payment has been rejected',
   BALANCE_ADJUSTED: 'The balance has been adjusted',
+  TICKET_CREATED: 'The ticket has been created',
+  TICKET_MESSAGE_SENT: 'The message has been sent',
+  TICKET_RESUMED: 'The ticket has been resumed',
+  TICKET_CLOSE_DONE: 'The ticket has been closed',
+  FAQ_CREATED: 'The question has been added to the FAQ',
+  FAQ_UPDATED: 'The question has been saved',
+  FAQ_DELETED: 'The question has been deleted from the FAQ',
 } as const;
 
 export type SuccessCode = keyof typeof SUCCESS_MESSAGES;

@@ -82,7 +82,9 @@ describe('the ingestion protocol', () => {
         'margin_mode',
         'server_time_offset_sec',
         'ea_version',
+        'sessions',
       ],
+      session: ['day', 'from', 'to'],
       deals: ['login', 'deals'],
       deal: [
         'ticket',

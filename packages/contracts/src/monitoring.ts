@@ -553,6 +553,19 @@ const ticket = z
   .check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
 const text = (max: number) => z.string({ error: 'VALIDATION' }).check(z.maxLength(max));
 
+/** More sessions than a broker has (the publishers send none rather than more). */
+export const INGEST_SESSIONS_MAX = 700;
+
+/** One trade session of the broker's week, in the trade server's time (see the hello's `sessions`). */
+export const ingestSessionSchema = z
+  .object({
+    day: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(6)),
+    from: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(1439)),
+    to: z.int({ error: 'VALIDATION' }).check(z.minimum(1), z.maximum(1440)),
+  })
+  .check(z.refine((s) => s.from < s.to, { error: 'VALIDATION' }));
+export type IngestSession = z.infer<typeof ingestSessionSchema>;
+
 /** POST /api/ingest/v1/hello: the terminal says who it is, once per start. */
 export const ingestHelloSchema = z.object({
   platform: z.enum(PLATFORMS, { error: 'VALIDATION' }),
@@ -567,6 +580,14 @@ export const ingestHelloSchema = z.object({
     .int({ error: 'VALIDATION' })
     .check(z.minimum(-86_400), z.maximum(86_400)),
   ea_version: text(32),
+  /**
+   * When the broker trades: the union of the trade sessions of the symbols in Market Watch
+   * (SymbolInfoSessionTrade), in the trade server's time: `day` 0 (Sunday) to 6, `from` and `to`
+   * minutes of that day [from, to). Optional: older publishers do not send it.
+   */
+  sessions: z.optional(
+    z.array(ingestSessionSchema).check(z.maxLength(INGEST_SESSIONS_MAX, { error: 'VALIDATION' })),
+  ),
 });
 export type IngestHello = z.infer<typeof ingestHelloSchema>;
 
@@ -673,6 +694,7 @@ export type IngestSnapshot = z.infer<typeof ingestSnapshotSchema>;
  */
 export const INGEST_FIELDS = {
   hello: Object.keys(ingestHelloSchema.shape),
+  session: Object.keys(ingestSessionSchema.shape),
   deals: Object.keys(ingestDealsSchema.shape),
   deal: Object.keys(ingestDealSchema.shape),
   snapshot: Object.keys(ingestSnapshotSchema.shape),
