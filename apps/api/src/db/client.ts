@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { trackCommits } from './live.ts';
 import * as schema from './schema/index.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -14,5 +15,6 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
 }
 
 export function createDb(pool: pg.Pool): Db {
-  return drizzle({ client: pool, schema });
+  // db.transaction runs afterCommit's work (db/live.ts) once committed
+  return trackCommits(drizzle({ client: pool, schema }));
 }

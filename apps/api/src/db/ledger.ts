@@ -1,6 +1,9 @@
+import { centsToDollars, type LiveEvents } from '@tradehost/contracts';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { pgErrorOf } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
+import { publishLive } from './live.ts';
+import { executePrepared } from './prepared.ts';
 import { ledgerEntries, ledgerTransactions, type LedgerKindValue } from './schema/index.ts';
 
 export type UserPurse = 'balance' | 'balance_partner';
@@ -49,37 +52,50 @@ export const ledgerRepository = {
     ) {
       throw new Error(`unbalanced ledger transaction: ${JSON.stringify(legs)}`);
     }
-    const [row] = await tx
-      .insert(ledgerTransactions)
-      .values({
-        kind: transaction.kind,
-        actorId: transaction.actorId ?? null,
-        memo: transaction.memo ?? null,
-      })
-      .returning({ id: ledgerTransactions.id });
-    const transactionId = row!.id;
     const ordered = [...legs].sort(
       (a, b) =>
         (a.userId ?? Number.MAX_SAFE_INTEGER) - (b.userId ?? Number.MAX_SAFE_INTEGER) ||
         a.account.localeCompare(b.account),
     );
-    const entries = await tx
-      .insert(ledgerEntries)
-      .values(
-        ordered.map((leg) => ({
-          transactionId,
-          userId: leg.userId ?? null,
-          account: leg.account,
-          amountCents: leg.amountCents,
-        })),
-      )
-      .returning({
-        id: ledgerEntries.id,
-        userId: ledgerEntries.userId,
-        account: ledgerEntries.account,
-        amountCents: ledgerEntries.amountCents,
-        balanceAfterCents: ledgerEntries.balanceAfterCents,
-      });
+    // one statement, one round trip: the transaction's row, then its legs in that order (the
+    // trigger locks each user's row as its leg goes in)
+    const legRows = sql.join(
+      ordered.map(
+        (leg, i) =>
+          sql`(${i}::int, ${leg.userId ?? null}::bigint, ${leg.account}::text, ${leg.amountCents}::bigint)`,
+      ),
+      sql`, `,
+    );
+    const { rows } = await executePrepared<{
+      id: string;
+      transaction_id: string;
+      user_id: string | null;
+      account: string;
+      amount_cents: string;
+      balance_after_cents: string | null;
+    }>(
+      tx,
+      sql`with posted as (
+            insert into ${ledgerTransactions} (kind, actor_id, memo)
+            values (${transaction.kind}, ${transaction.actorId ?? null}::bigint, ${transaction.memo ?? null}::text)
+            returning id
+          )
+          insert into ${ledgerEntries} (transaction_id, user_id, account, amount_cents)
+          select posted.id, leg.user_id, leg.account, leg.amount_cents
+          from posted, (values ${legRows}) as leg (position, user_id, account, amount_cents)
+          order by leg.position
+          returning id, transaction_id, user_id, account, amount_cents, balance_after_cents`,
+    );
+    const entries: PostedEntry[] = rows.map((entry) => ({
+      id: Number(entry.id),
+      userId: entry.user_id === null ? null : Number(entry.user_id),
+      account: entry.account,
+      amountCents: Number(entry.amount_cents),
+      balanceAfterCents:
+        entry.balance_after_cents === null ? null : Number(entry.balance_after_cents),
+    }));
+    const transactionId = Number(rows[0]!.transaction_id);
+    publishBalances(tx, entries);
     return { transactionId, entries };
   },
 
@@ -118,6 +134,23 @@ export const ledgerRepository = {
     return Number(row?.sum ?? 0);
   },
 };
+
+/**
+ * Every balance change goes through `post`: each user whose purse it moved gets a live `balance`
+ * update with the purse's new amount, after the commit (db/live.ts).
+ */
+function publishBalances(tx: Executor, entries: PostedEntry[]): void {
+  const byUser = new Map<number, LiveEvents['balance']>();
+  for (const entry of entries) {
+    if (entry.userId === null || entry.balanceAfterCents === null) continue;
+    const data = byUser.get(entry.userId) ?? {};
+    const amount = centsToDollars(entry.balanceAfterCents);
+    if (entry.account === 'balance') data.balance = amount;
+    else if (entry.account === 'balance_partner') data.balance_partner = amount;
+    byUser.set(entry.userId, data);
+  }
+  for (const [userId, data] of byUser) publishLive(tx, userId, { event: 'balance', data });
+}
 
 /** Whether `error` is a purse going below zero (its CHECK): the caller's "insufficient funds". */
 export function isNegativeBalance(error: unknown): boolean {

@@ -46,6 +46,8 @@ export const refreshTokens = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
     rotatedAt: timestamptz('rotated_at'),
     revokedAt: timestamptz('revoked_at'),
+    /** The browser that signed in (its User-Agent, cut to 512), carried over on rotation: the sessions list's device. */
+    userAgent: text('user_agent'),
   },
   (t) => [
     uniqueIndex('refresh_tokens_token_hash_key').on(t.tokenHash),

@@ -6,3 +6,5 @@ export * from './money.ts';
 export * from './vps.ts';
 export * from './monitoring.ts';
 export * from './partners.ts';
+export * from './telegram.ts';
+export * from './support.ts';

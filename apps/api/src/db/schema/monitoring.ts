@@ -112,6 +112,24 @@ export const monitoringAccounts = pgTable(
     margin: doublePrecision('margin'),
     credit: doublePrecision('credit'),
     positions: jsonb('positions').notNull().default([]),
+    /** The address the publisher's latest requests came from (behind a proxy: with TRUST_PROXY). */
+    publisherIp: text('publisher_ip'),
+    /**
+     * When the broker trades, as the publisher's hello last told (the union of its Market Watch
+     * symbols' trade sessions): [start, end) minutes of the week from Sunday 00:00 UTC, merged and
+     * sorted. Null: not told (an older publisher), and the Forex week is assumed.
+     */
+    tradeSessions: jsonb('trade_sessions').$type<[number, number][]>(),
+    /** Alerts: the account's switch (the bot's /alerts) and where they go. */
+    alertsEnabled: boolean('alerts_enabled').notNull().default(true),
+    alertEmail: boolean('alert_email').notNull().default(true),
+    alertTelegram: boolean('alert_telegram').notNull().default(true),
+    /** Reports: which summaries, and where they go. */
+    reportDaily: boolean('report_daily').notNull().default(false),
+    reportWeekly: boolean('report_weekly').notNull().default(false),
+    reportMonthly: boolean('report_monthly').notNull().default(false),
+    reportEmail: boolean('report_email').notNull().default(true),
+    reportTelegram: boolean('report_telegram').notNull().default(true),
   },
   (t) => [
     // one publisher per trading account: the same login on the same server in two places is refused
@@ -210,4 +228,98 @@ export const monitoringViews = pgTable(
     visitor: text('visitor').notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.day, t.visitor] })],
+);
+
+export const ALERT_KINDS = [
+  'drawdown',
+  'equity_below',
+  'margin_level',
+  'daily_loss',
+  'no_data',
+  'positions',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/**
+ * An account's alert rules, one per kind the owner set up. `threshold`: percent (drawdown, margin
+ * level), the account's currency (equity below, daily loss), minutes (no data); none for positions.
+ * A rule fires when its line is crossed (`firedAt` set) and is armed again (`firedAt` null) only
+ * once the account has recovered, so a value hovering at the line does not storm.
+ */
+export const monitoringAlertRules = pgTable(
+  'monitoring_alert_rules',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<AlertKind>().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    threshold: doublePrecision('threshold'),
+    firedAt: timestamptz('fired_at'),
+    /**
+     * What the rule measures from, kept by the evaluation: drawdown, the peak of equity (without
+     * credit), moved by deposits and withdrawals as the growth index is; daily loss, the equity
+     * (without credit) the day began with, moved by the day's deposits and withdrawals.
+     */
+    base: doublePrecision('base'),
+    /** Daily loss: the start of the day `base` belongs to (in the account's time zone). */
+    baseAt: timestamptz('base_at'),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.kind] }),
+    check(
+      'monitoring_alert_rules_kind_check',
+      sql`${t.kind} in ('drawdown', 'equity_below', 'margin_level', 'daily_loss', 'no_data', 'positions')`,
+    ),
+    check(
+      'monitoring_alert_rules_threshold_check',
+      sql`(${t.kind} = 'positions') = (${t.threshold} is null)`,
+    ),
+  ],
+);
+
+export type AlertDelivery = 'pending' | 'sent' | 'failed' | 'skipped';
+
+/** The alert history: each firing (and each position opened or closed, when asked for). */
+export const monitoringAlertEvents = pgTable(
+  'monitoring_alert_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<AlertKind>().notNull(),
+    at: timestamptz('at').notNull(),
+    /** The value that crossed the line, and the line. */
+    value: doublePrecision('value'),
+    threshold: doublePrecision('threshold'),
+    /** What else the message names (the position; the server and its state for no data). */
+    details: jsonb('details').notNull().default({}),
+    emailStatus: text('email_status').$type<AlertDelivery>().notNull().default('pending'),
+    telegramStatus: text('telegram_status').$type<AlertDelivery>().notNull().default('pending'),
+  },
+  (t) => [index('monitoring_alert_events_account_idx').on(t.accountId, t.id)],
+);
+
+export type ReportPeriod = 'daily' | 'weekly' | 'monthly';
+
+/** Reports sent: one per account, period and its start (in the account's time zone), ever. */
+export const monitoringReportsSent = pgTable(
+  'monitoring_reports_sent',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    period: text('period').$type<ReportPeriod>().notNull(),
+    periodStart: timestamptz('period_start').notNull(),
+    sentAt: timestamptz('sent_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.period, t.periodStart] }),
+    check(
+      'monitoring_reports_sent_period_check',
+      sql`${t.period} in ('daily', 'weekly', 'monthly')`,
+    ),
+  ],
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "monitoring_accounts" ADD COLUMN "trade_sessions" jsonb;
