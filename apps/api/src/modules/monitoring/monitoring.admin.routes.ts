@@ -15,7 +15,7 @@ import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
-import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import type { MonitoringAdminService } from './monitoring.admin.service.ts';
 
 const extendedResponse = z.object({ subscription: adminSubscriptionSchema, message: z.string() });

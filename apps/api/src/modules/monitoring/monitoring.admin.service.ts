@@ -12,9 +12,9 @@ import {
 import { digitsOf, pageMeta, pagingOf } from '../../db/paging.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import { auditRepository } from '../../db/audit.ts';
 import type { ServiceDeps } from '../deps.ts';
-import type { Outcome } from '../idempotency/idempotency.ts';
+import type { Outcome } from '../../plugins/idempotency.ts';
 import { monitoringAdminRepository as adminRepo } from './monitoring.admin.repository.ts';
 import {
   isRunning,

@@ -68,7 +68,7 @@ export async function monitoringIngestRoutes(
         response: { 200: ingestHelloResponseSchema, ...failures },
       },
     },
-    async (request) => ingest.hello(keyOf(request), request.body),
+    async (request) => ingest.hello(keyOf(request), request.body, request.ip),
   );
 
   r.post(
@@ -99,6 +99,6 @@ export async function monitoringIngestRoutes(
         response: { 200: z.object({ stored: z.boolean() }), ...failures },
       },
     },
-    async (request) => ingest.snapshot(keyOf(request), request.body),
+    async (request) => ingest.snapshot(keyOf(request), request.body, request.ip),
   );
 }

@@ -5,6 +5,8 @@ import type { Db } from '../../db/client.ts';
 import { monitoringAccounts, monitoringSubscriptions } from '../../db/schema/index.ts';
 import { createBatcher } from '../../lib/batcher.ts';
 import { AppError, isUniqueViolation } from '../../lib/errors.ts';
+import type { AlertEngine, RawRule, StoredSnapshot } from './monitoring.alerts.engine.ts';
+import { tradeSessionsOf } from './monitoring.alerts.evaluate.ts';
 
 /** How often the publisher sends a snapshot. */
 export const SNAPSHOT_EVERY_SEC = 10;
@@ -15,13 +17,17 @@ const SNAPSHOT_STATEMENTS_AT_ONCE = 1;
 /**
  * The publisher's calls. Each finds the account by the key's hash and the login, and stores: no
  * statistics work on the request path. Snapshots, the frequent call, do both in one statement
- * shared with the other snapshots of the moment.
+ * shared with the other snapshots of the moment, which also reads the alert rules of their
+ * accounts: those with any are evaluated right after (`alerts`), before the snapshots are
+ * answered. Each call keeps the address it came from (`ip`), where a silent terminal's server
+ * is looked for.
  */
 export function createIngest(
   db: Db,
   pool: pg.Pool,
   now: () => Date,
   touch: (accountId: number, cause: 'deals' | 'snapshot') => void,
+  alerts: Pick<AlertEngine, 'onSnapshots' | 'onFlows'>,
 ) {
   /** The running subscription of the key's hash, and its account of that login. */
   async function resolve(keyHash: string, login: number) {
@@ -61,15 +67,19 @@ export function createIngest(
    * subscriptions, stores them and their minutes, and answers each snapshot's account id, or null
    * where none was found (nothing of it written).
    */
-  const snapshots = createBatcher<{ keyHash: string; snapshot: IngestSnapshot }, number | null>({
+  const snapshots = createBatcher<
+    { keyHash: string; snapshot: IngestSnapshot; ip: string },
+    number | null
+  >({
     max: SNAPSHOTS_PER_STATEMENT,
     concurrency: SNAPSHOT_STATEMENTS_AT_ONCE,
     keyOf: ({ keyHash, snapshot }) => `${keyHash}/${snapshot.login}`,
     write: async (items) => {
       const at = now();
-      const input = items.map(({ keyHash, snapshot: s }, i) => ({
+      const input = items.map(({ keyHash, snapshot: s, ip }, i) => ({
         i,
         key_hash: keyHash,
+        ip,
         login: s.login,
         time: s.time,
         balance: s.balance,
@@ -81,18 +91,21 @@ export function createIngest(
         terminal_connected: s.terminal_connected,
         positions: s.positions,
       }));
-      const { rows } = await pool.query<{ i: number; account_id: string }>({
+      const { rows } = await pool.query<StoredRow>({
         name: 'monitoring-store-snapshots',
         text: STORE_SNAPSHOTS,
         values: [JSON.stringify(input), at],
       });
       const accounts = new Map(rows.map((r) => [Number(r.i), Number(r.account_id)]));
+      await alerts.onSnapshots(
+        rows.filter((r) => r.rules !== null).map((r) => storedSnapshot(r, items[r.i]!.snapshot)),
+      );
       return items.map((_, i) => accounts.get(i) ?? null);
     },
   });
 
   return {
-    async hello(keyHash: string, hello: IngestHello) {
+    async hello(keyHash: string, hello: IngestHello, ip: string) {
       const account = await resolve(keyHash, hello.login);
       try {
         await db
@@ -107,6 +120,8 @@ export function createIngest(
             marginMode: hello.margin_mode,
             eaVersion: hello.ea_version,
             helloAt: now(),
+            publisherIp: ip,
+            tradeSessions: tradeSessionsOf(hello.sessions, hello.server_time_offset_sec),
           })
           .where(eq(monitoringAccounts.id, account.id));
       } catch (error) {
@@ -126,10 +141,19 @@ export function createIngest(
       };
     },
 
-    /** Upserted on (account, ticket): a resent batch changes nothing. */
+    /**
+     * Upserted on (account, ticket): a resent batch changes nothing. The new deposits and
+     * withdrawals move the alert rules' bases.
+     */
     async deals(keyHash: string, batch: IngestDeals) {
       const account = await resolve(keyHash, batch.login);
-      const { rows } = await db.execute<{ ticket: string }>(sql`
+      const { rows } = await db.execute<{
+        ticket: string;
+        type: string;
+        time: Date;
+        amount: number;
+        equity_before: number | null;
+      }>(sql`
         insert into monitoring_deals (account_id, ticket, "order", position_id, time, type, entry,
           symbol, digits, volume, price, profit, swap, commission, fee, magic, comment, equity_before)
         select ${account.id}, d.ticket, d."order", d.position_id, d.time, d.type, d.entry, d.symbol,
@@ -140,8 +164,15 @@ export function createIngest(
           volume float8, price float8, profit float8, swap float8, commission float8, fee float8,
           magic bigint, comment text, equity_before float8)
         on conflict (account_id, ticket) do nothing
-        returning ticket`);
+        returning ticket, type, time, profit + swap + commission + fee as amount, equity_before`);
       if (rows.length > 0) touch(account.id, 'deals');
+      await alerts.onFlows(
+        account.id,
+        rows
+          .filter((d) => d.type === 'balance')
+          .map((d) => ({ amount: d.amount, equityBefore: d.equity_before, time: new Date(d.time) }))
+          .sort((a, b) => a.time.getTime() - b.time.getTime()),
+      );
       return { accepted: rows.length, duplicate: batch.deals.length - rows.length };
     },
 
@@ -149,13 +180,13 @@ export function createIngest(
      * The account now, and its minute's equity point (the minute's low and high kept): written
      * with the other publishers' snapshots of the moment, in one statement.
      */
-    async snapshot(keyHash: string, snapshot: IngestSnapshot) {
-      let accountId = await snapshots.add({ keyHash, snapshot });
+    async snapshot(keyHash: string, snapshot: IngestSnapshot, ip: string) {
+      let accountId = await snapshots.add({ keyHash, snapshot, ip });
       if (accountId === null) {
         // not written: the precise refusal (an unknown key, an ended subscription, a login not
         // added), or, had the account been added meanwhile, one more try
         await resolve(keyHash, snapshot.login);
-        accountId = await snapshots.add({ keyHash, snapshot });
+        accountId = await snapshots.add({ keyHash, snapshot, ip });
         if (accountId === null) throw new AppError(404, 'MONITORING_LOGIN_NOT_ADDED');
       }
       touch(accountId, 'snapshot');
@@ -166,26 +197,54 @@ export function createIngest(
 
 export type Ingest = ReturnType<typeof createIngest>;
 
+/** A stored snapshot's row: its account, and, when the account has alert rules on, what they need. */
+interface StoredRow {
+  i: number;
+  account_id: string;
+  rules: RawRule[] | null;
+  old_positions: IngestSnapshot['positions'] | null;
+  had_data: boolean;
+  time_zone: string;
+  alert_email: boolean;
+  alert_telegram: boolean;
+}
+
+const storedSnapshot = (row: StoredRow, snapshot: IngestSnapshot): StoredSnapshot => ({
+  accountId: Number(row.account_id),
+  snapshot,
+  rules: row.rules ?? [],
+  oldPositions: row.old_positions,
+  hadData: row.had_data,
+  timeZone: row.time_zone,
+  alertEmail: row.alert_email,
+  alertTelegram: row.alert_telegram,
+});
+
 /**
  * Stores a batch of snapshots ($1, JSON; $2, now), each where its key hash belongs to a running
- * subscription holding an account of its login: the account's figures now, and its minute's
- * equity point. Answers the batch index and account id of each stored. A statement prepared once
- * per connection: planned once, not per batch.
+ * subscription holding an account of its login: the account's figures now (and the address the
+ * snapshot came from), and its minute's equity point. Answers the batch index and account id of
+ * each stored, and, for accounts with alerts on and any rule enabled, the rules (one index probe
+ * per account; none, the usual case, costs nothing more) with what they need from before the
+ * update: the previous positions (when positions are watched), whether it had published. A
+ * statement prepared once per connection: planned once, not per batch.
  */
 const STORE_SNAPSHOTS = `
   with input as (
-    select * from json_to_recordset($1::json) as s(i int, key_hash text, login bigint,
+    select * from json_to_recordset($1::json) as s(i int, key_hash text, ip text, login bigint,
       time timestamptz, balance float8, equity float8, margin float8, credit float8,
       equity_low float8, equity_high float8, terminal_connected boolean, positions jsonb)),
   target as (
-    select input.*, a.id as account_id from input
+    select input.*, a.id as account_id, a.alerts_enabled, a.positions as old_positions,
+      a.last_data_at is not null as had_data, a.time_zone, a.alert_email, a.alert_telegram
+    from input
     join monitoring_subscriptions sub on sub.key_hash = input.key_hash
       and (sub.ends_at is null or sub.ends_at > $2)
     join monitoring_accounts a on a.subscription_id = sub.id and a.login = input.login),
   account as (
     update monitoring_accounts a set balance = t.balance, equity = t.equity, margin = t.margin,
       credit = t.credit, terminal_connected = t.terminal_connected, positions = t.positions,
-      last_data_at = $2
+      last_data_at = $2, publisher_ip = t.ip
     from target t where a.id = t.account_id),
   minute as (
     insert into monitoring_equity (account_id, at, balance, equity, equity_low, equity_high,
@@ -197,4 +256,12 @@ const STORE_SNAPSHOTS = `
       equity = excluded.equity, margin = excluded.margin, credit = excluded.credit,
       equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
       equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high))
-  select i, account_id from target`;
+  select t.i, t.account_id, r.rules, case when r.positions then t.old_positions end as old_positions,
+    t.had_data, t.time_zone, t.alert_email, t.alert_telegram
+  from target t
+  left join lateral (
+    select json_agg(json_build_object('kind', kind, 'threshold', threshold, 'fired_at', fired_at,
+        'base', base, 'base_at', base_at, 'updated_at', updated_at)) as rules,
+      bool_or(kind = 'positions') as positions
+    from monitoring_alert_rules
+    where account_id = t.account_id and enabled and t.alerts_enabled) r on true`;

@@ -3,9 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
+import type { TelegramOutbox } from '../../integrations/telegram/port.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { monitoringExpiryWarningMail } from '../../integrations/mail/templates.ts';
 import type { Jobs } from '../../jobs/index.ts';
+import { createAlertJobs } from './monitoring.alerts.jobs.ts';
+import { createMonitoringLive } from './monitoring.live.ts';
 import { storeStatistics } from './monitoring.statistics.ts';
 
 /**
@@ -20,6 +23,7 @@ import { storeStatistics } from './monitoring.statistics.ts';
  *   one an hour; visitor hashes older than two days deleted.
  * Each step is a conditional statement on the rows it changes, so two ticks at once change
  * nothing more than one.
+ * Alerts' and reports' queues: monitoring.alerts.jobs.ts.
  */
 
 export const STATISTICS_QUEUE = 'monitoring-statistics';
@@ -43,6 +47,8 @@ export interface MonitoringJobsDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
+  /** Where monitoring alerts and reports go in Telegram (off without a bot token). */
+  telegram: TelegramOutbox;
   now: () => Date;
   log: FastifyBaseLogger;
   jobs: Jobs;
@@ -52,12 +58,19 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
   const { db, config, mailer, log } = deps;
   const daysFrom = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
 
+  // live `monitoring` updates: new data (touch) and new figures (the statistics job), throttled
+  const live = createMonitoringLive(db, log);
+
   const statistics = deps.jobs.define<{ accountId: number }>({
     queue: STATISTICS_QUEUE,
     policy: 'standard',
     expireInSeconds: 10 * 60,
     workers: 2,
-    run: ({ accountId }) => storeStatistics(db, Number(accountId), deps.now()),
+    run: async ({ accountId }) => {
+      await storeStatistics(db, Number(accountId), deps.now());
+      // the new figures: the owner's consoles read them again
+      live.touched(Number(accountId));
+    },
   });
 
   // ---- the marks of the ingestion path --------------------------------------------------
@@ -80,6 +93,7 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
 
   /** The account's figures are due: soon after new deals, now and then after snapshots. */
   function touch(accountId: number, cause: 'deals' | 'snapshot'): void {
+    live.touched(accountId);
     if (!config.vps.jobs) return;
     const seconds = cause === 'deals' ? DEALS_DEBOUNCE_SEC : SNAPSHOT_DEBOUNCE_SEC;
     marked.set(accountId, Math.min(marked.get(accountId) ?? seconds, seconds));
@@ -179,13 +193,21 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
     run: async () => log.info({ report: await tick() }, 'monitoring maintenance tick'),
   });
 
+  const alerts = createAlertJobs(deps);
+
   return {
     touch,
+    /** Alerts and reports: the ingest's evaluation, the ticks, the deliveries. */
+    alerts,
+    /** The Telegram outbox alerts and reports go through (whether it is on). */
+    telegram: deps.telegram,
     /** The statistics job's work for one account (the tests call it with jobs off). */
     recompute: (accountId: number) => storeStatistics(db, accountId, deps.now()),
     tick,
     /** Stops the flushes; marks not yet sent are dropped (the next data marks again). */
     stop() {
+      alerts.stop();
+      live.stop();
       if (timer) clearInterval(timer);
       timer = undefined;
       marked.clear();

@@ -25,7 +25,7 @@ import type { Config } from '../../config.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
-import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import type { MonitoringReads } from './monitoring.reads.ts';
 import type { MonitoringService } from './monitoring.service.ts';
 

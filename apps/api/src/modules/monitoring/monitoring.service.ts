@@ -24,9 +24,9 @@ import { openSecret, sealSecret } from '../../lib/crypto-box.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import { auditRepository } from '../../db/audit.ts';
 import type { ServiceDeps } from '../deps.ts';
-import type { Outcome } from '../idempotency/idempotency.ts';
+import type { Outcome } from '../../plugins/idempotency.ts';
 import type { MonitoringReads } from './monitoring.reads.ts';
 import {
   isRunning,

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import {
+  SUCCESS_MESSAGES,
+  type ChangePasswordRequest,
+  type MessageResponse,
+  type SignOutOthersResponse,
+  type User,
+  type UserSessionsResponse,
+} from '@tradehost/contracts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { notify } from '../../integrations/mail/notify.ts';
+import { passwordChangedMail } from '../../integrations/mail/profile-templates.ts';
+import type { Storage } from '../../integrations/storage/index.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/password.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { toUserResponse } from '../../db/user-response.ts';
+import { userRepository } from '../../db/users.ts';
+import { toAvatarWebp } from './avatar-image.ts';
+import { profileRepository } from './profile.repository.ts';
+import { describeUserAgent } from './user-agent.ts';
+
+/** Where the console loads an avatar from: `users.photo_path` is this plus the file's name. */
+export const AVATAR_URL_PREFIX = '/api/user/avatar/';
+/** 128 random bits, base64url, and the extension: unguessable, and new for every upload. */
+export const AVATAR_NAME = /^[A-Za-z0-9_-]{22}\.webp$/;
+
+const newAvatarName = () => `${randomBytes(16).toString('base64url')}.webp`;
+const avatarKey = (name: string) => `avatars/${name}`;
+
+/** The stored file behind a photo_path of ours; null for none (or a path the product never made). */
+function avatarNameOf(photoPath: string | null): string | null {
+  if (!photoPath?.startsWith(AVATAR_URL_PREFIX)) return null;
+  const name = photoPath.slice(AVATAR_URL_PREFIX.length);
+  return AVATAR_NAME.test(name) ? name : null;
+}
+
+const unauthorized = () => new AppError(401, 'UNAUTHORIZED');
+
+export type ProfileService = ReturnType<typeof createProfileService>;
+
+/** The profile page: name, avatar, password change and the sessions (sign-ins) of the account. */
+export function createProfileService({
+  db,
+  config,
+  mailer,
+  now,
+  log,
+  storage,
+}: ServiceDeps & { storage: Storage }) {
+  /** A file no row points to any more; a failure leaves an orphan behind, never a broken avatar. */
+  async function deleteAvatarFile(name: string | null) {
+    if (!name) return;
+    try {
+      await storage.delete(avatarKey(name));
+    } catch (error) {
+      log.error({ err: error, name }, 'could not delete a replaced avatar');
+    }
+  }
+
+  /**
+   * Points the user's photo_path at `name` (null: none) and deletes the file it pointed to, once
+   * the change has committed. The row is locked meanwhile, so of two uploads at once each one
+   * deletes exactly what it replaced.
+   */
+  async function replaceAvatar(userId: number, name: string | null): Promise<UserRow> {
+    const { row, previous } = await db.transaction(async (tx) => {
+      const current = await profileRepository.lockPhotoPath(tx, userId);
+      if (!current) throw unauthorized();
+      const updated = await profileRepository.setPhotoPath(
+        tx,
+        userId,
+        name === null ? null : AVATAR_URL_PREFIX + name,
+      );
+      if (!updated) throw unauthorized();
+      return { row: updated, previous: avatarNameOf(current.photoPath) };
+    });
+    if (previous !== name) await deleteAvatarFile(previous);
+    return row;
+  }
+
+  return {
+    async changeName(userId: number, name: string): Promise<User> {
+      const row = await profileRepository.setName(db, userId, name);
+      if (!row) throw unauthorized();
+      return toUserResponse(row);
+    },
+
+    /** Checks and re-encodes the upload (toAvatarWebp), stores it under a new name, and replaces the old one. */
+    async setAvatar(userId: number, upload: Buffer): Promise<User> {
+      const webp = await toAvatarWebp(upload);
+      const name = newAvatarName();
+      await storage.put(avatarKey(name), webp, 'image/webp');
+      try {
+        return toUserResponse(await replaceAvatar(userId, name));
+      } catch (error) {
+        await deleteAvatarFile(name);
+        throw error;
+      }
+    },
+
+    async removeAvatar(userId: number): Promise<User> {
+      return toUserResponse(await replaceAvatar(userId, null));
+    },
+
+    /** The stored WebP of an avatar's name (AVATAR_NAME), or null when there is none. */
+    async avatarFile(name: string): Promise<Buffer | null> {
+      return storage.get(avatarKey(name));
+    },
+
+    /**
+     * Checks the current password, sets the new one, signs out every other session (the one
+     * asking stays) and mails the owner, in their language, that it happened.
+     */
+    async changePassword(user: AuthUser, input: ChangePasswordRequest): Promise<MessageResponse> {
+      const row = await userRepository.findById(db, user.id);
+      if (!row) throw unauthorized();
+      if (!(await verifyPassword(row.passwordHash, input.current_password)))
+        throw fieldError(422, 'current_password', 'CURRENT_PASSWORD_WRONG');
+      const passwordHash = await hashPassword(input.password);
+      const at = now();
+      const signedOut = await db.transaction(async (tx) => {
+        await userRepository.setPasswordHash(tx, user.id, passwordHash);
+        return profileRepository.revokeOtherSessions(tx, user.id, user.sessionId, at);
+      });
+      await notify(mailer, log, row, (language) =>
+        passwordChangedMail(language, {
+          name: row.name,
+          at,
+          signedOut,
+          resetLink: `${config.publicUrl}/forgot-password`,
+        }),
+      );
+      return { message: SUCCESS_MESSAGES.PASSWORD_CHANGED, code: 'PASSWORD_CHANGED' };
+    },
+
+    async sessions(user: AuthUser): Promise<UserSessionsResponse> {
+      const rows = await profileRepository.liveSessions(db, user.id, now());
+      return {
+        data: rows.map((row) => ({
+          id: row.familyId,
+          ...describeUserAgent(row.userAgent),
+          created_at: row.createdAt.toISOString(),
+          last_used_at: row.lastUsedAt.toISOString(),
+          current: row.familyId === user.sessionId,
+        })),
+      };
+    },
+
+    /** Signs out every session but the one asking. */
+    async signOutOthers(user: AuthUser): Promise<SignOutOthersResponse> {
+      const revoked = await profileRepository.revokeOtherSessions(
+        db,
+        user.id,
+        user.sessionId,
+        now(),
+      );
+      return { message: SUCCESS_MESSAGES.SESSIONS_REVOKED, code: 'SESSIONS_REVOKED', revoked };
+    },
+  };
+}
