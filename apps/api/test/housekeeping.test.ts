@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { HousekeepingReport } from '../src/jobs/index.ts';
 import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
-import { requestHash } from '../src/modules/idempotency/idempotency.ts';
+import { requestHash } from '../src/plugins/idempotency.ts';
 import {
   balancesOf,
   fund,

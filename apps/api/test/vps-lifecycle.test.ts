@@ -1,6 +1,6 @@
 import { addMonths } from '@tradehost/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { LifecycleReport } from '../src/jobs/index.ts';
+import type { LifecycleReport } from '../src/modules/vps/vps.jobs.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import { renewServer } from '../src/modules/vps/vps.renewal.ts';
 import { vpsRepository } from '../src/modules/vps/vps.repository.ts';
@@ -42,7 +42,7 @@ const NOTHING: LifecycleReport = {
   redispatched: 0,
 };
 
-const tick = () => t.app.jobs.lifecycle.tick();
+const tick = () => t.app.vpsJobs.lifecycle.tick();
 const fromNow = (ms: number) => new Date(t.clock.now().getTime() + ms);
 const mailsTo = (email: string) => t.smtp.to(email).map((mail) => mail.subject);
 
@@ -56,7 +56,7 @@ async function mailCount(email: string, count: number) {
 
 async function runOperations(serverId: number) {
   for (const op of await operationsOf(t, serverId))
-    if (op.status === 'queued') await t.app.jobs.runner.run(Number(op.id));
+    if (op.status === 'queued') await t.app.vpsJobs.runner.run(Number(op.id));
 }
 
 describe('warnings', () => {
@@ -192,7 +192,7 @@ describe('block, reactivate, revoke', () => {
     expect(mail.subject).toBe(`TradeHost: server #${server.id} is blocked`);
     expect(mail.text).toContain('Its data is kept');
 
-    await t.app.jobs.runner.run(Number(ops[0].id));
+    await t.app.vpsJobs.runner.run(Number(ops[0].id));
     expect((await operationRow(t, Number(ops[0].id))).status).toBe('succeeded');
     expect((await serverRow(t, server.id)).power).toBe('stopped');
     expect((await machineRow(t, server.machineId!)).status).toBe('stopped');
@@ -216,7 +216,7 @@ describe('block, reactivate, revoke', () => {
     expect(await tick()).toEqual(NOTHING);
     expect((await serverRow(t, server.id)).status).toBe('active');
     expect(await mailCount(user.email, 0)).toBe(0);
-    await t.app.jobs.runner.run(reboot);
+    await t.app.vpsJobs.runner.run(reboot);
     expect(await tick()).toEqual({ ...NOTHING, blocked: 1 });
     expect((await serverRow(t, server.id)).status).toBe('blocked');
   });
@@ -240,7 +240,7 @@ describe('block, reactivate, revoke', () => {
       });
     });
     expect(renewed.operation?.kind).toBe('reactivate');
-    await t.app.jobs.runner.run(renewed.operation!.id);
+    await t.app.vpsJobs.runner.run(renewed.operation!.id);
 
     const row = await serverRow(t, server.id);
     expect(row).toMatchObject({ status: 'active', power: 'running', blocked_at: null });
@@ -282,7 +282,7 @@ describe('block, reactivate, revoke', () => {
     expect(row.status).toBe('revoked');
     expect(row.revoked_at).toBeInstanceOf(Date);
     const revoke = (await operationsOf(t, server.id)).find((op) => op.kind === 'revoke')!;
-    await t.app.jobs.runner.run(Number(revoke.id));
+    await t.app.vpsJobs.runner.run(Number(revoke.id));
     expect((await operationRow(t, Number(revoke.id))).status).toBe('succeeded');
     expect(await serverRow(t, server.id)).toMatchObject({ power: 'stopped', password_enc: null });
     expect((await machineRow(t, server.machineId!)).deleted_at).toBeInstanceOf(Date);
@@ -345,7 +345,7 @@ describe('upgrades and queued operations', () => {
     expect(ops.map((op) => [op.kind, op.status, op.payload])).toEqual([
       ['upgrade', 'queued', { upgradeId: dueUpgrade.id }],
     ]);
-    await t.app.jobs.runner.run(Number(ops[0].id));
+    await t.app.vpsJobs.runner.run(Number(ops[0].id));
     expect((await serverRow(t, due.id)).rate_id).toBe(pro.id);
     expect(await tick()).toEqual(NOTHING);
     expect(await operationsOf(t, later.id)).toEqual([]);
@@ -363,7 +363,7 @@ describe('upgrades and queued operations', () => {
     });
     const shutdown = await queueOperation(t, server.id, 'shutdown');
     expect((await tick()).upgradesStarted).toBe(0);
-    await t.app.jobs.runner.run(shutdown);
+    await t.app.vpsJobs.runner.run(shutdown);
     expect((await tick()).upgradesStarted).toBe(1);
   });
 
@@ -378,7 +378,7 @@ describe('upgrades and queued operations', () => {
       [reboot],
     );
     expect((await tick()).redispatched).toBe(1);
-    await t.app.jobs.runner.run(reboot);
+    await t.app.vpsJobs.runner.run(reboot);
     expect((await tick()).redispatched).toBe(0);
   });
 });

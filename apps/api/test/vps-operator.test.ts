@@ -441,7 +441,7 @@ describe('test servers', () => {
     const rates = await t.api.get('/api/user/vps/rates', { token: user.token });
     expect(rates.body.test_request).toMatchObject({ status: 'approved', server_id: server.id });
     // and the runner creates it
-    await t.app.jobs.runner.run(server.operation.id);
+    await t.app.vpsJobs.runner.run(server.operation.id);
     const ready = await t.api.get(`/api/user/vps/servers/${server.id}`, { token: user.token });
     expect(ready.body.server).toMatchObject({ status: 'active', is_trial: true });
   });
@@ -596,7 +596,7 @@ describe('servers and operations', () => {
         details: { kind: 'create', was: 'running' },
       });
       // the runner takes it again
-      await t.app.jobs.runner.run(id);
+      await t.app.vpsJobs.runner.run(id);
       const done = await call('GET', `${OPERATIONS}?server_id=${server.id}`, admin);
       expect(done.body.data[0]).toMatchObject({ id, status: 'succeeded', attempts: 2 });
       const finished = await call('POST', RETRY(id), admin);
@@ -654,7 +654,7 @@ describe('servers and operations', () => {
     }
     expect((await balancesOf(t, user.id)).balance).toBe(10_000);
     // a late result of the runner changes nothing
-    await t.app.jobs.runner.run(server.operation.id);
+    await t.app.vpsJobs.runner.run(server.operation.id);
     expect((await balancesOf(t, user.id)).balance).toBe(10_000);
   });
 
@@ -662,7 +662,7 @@ describe('servers and operations', () => {
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
     const { server } = await paidOrder(t, user);
-    await t.app.jobs.runner.run(server.operation.id);
+    await t.app.vpsJobs.runner.run(server.operation.id);
     const before = (await balancesOf(t, user.id)).balance;
     const pro = await rateNamed(t, 'Pro');
     const today = t.clock.now().toISOString().slice(0, 10);
@@ -701,7 +701,7 @@ describe('servers and operations', () => {
     const user = await quickUser(t);
     await fund(t, user.id, 100_000);
     const { server } = await paidOrder(t, user);
-    await t.app.jobs.runner.run(server.operation.id);
+    await t.app.vpsJobs.runner.run(server.operation.id);
     const reboot = await t.api.post(
       `/api/user/vps/servers/${server.id}/actions/reboot`,
       undefined,

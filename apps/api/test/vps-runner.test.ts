@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobs, type Jobs } from '../src/jobs/index.ts';
 import type { Mailer } from '../src/integrations/mail/index.ts';
 import { createSmtpMailer } from '../src/integrations/mail/smtp.ts';
 import { createSimulatedHypervisor } from '../src/integrations/hypervisor/simulated.ts';
 import { openSecret } from '../src/lib/crypto-box.ts';
+import { createVpsWork } from '../src/modules/vps/vps.jobs.ts';
 import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp } from './helpers.ts';
 import {
   charge,
@@ -59,18 +59,18 @@ async function countMachines(): Promise<number> {
   return rows[0].n;
 }
 
-/** A second jobs instance on the test app's database whose retries wait milliseconds. */
-let quick: Jobs;
+/** A second runner on the test app's database whose retries wait milliseconds. */
+let quick: ReturnType<typeof createVpsWork>;
 let quickMailer: Mailer;
 beforeAll(() => {
   quickMailer = createSmtpMailer(t.config.smtpUrl!, t.config.mailFrom);
-  quick = createJobs({
+  quick = createVpsWork({
     config: t.config,
     db: t.app.db,
-    pool: t.app.pg,
     mailer: quickMailer,
     now: t.clock.now,
     log: t.app.log,
+    operations: t.app.vpsJobs.operations,
     retryDelaysMs: [5, 5, 5],
   });
 });
@@ -79,7 +79,7 @@ afterAll(async () => quickMailer.close());
 describe('create', () => {
   it('creates, boots and secures the machine, storing the password sealed, and mails no password', async () => {
     const { user, server, operationId } = await ordered();
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
 
     const op = await operationRow(t, operationId);
     expect(op).toMatchObject({ status: 'succeeded', attempts: 1, error: null });
@@ -123,8 +123,11 @@ describe('create', () => {
   it('runs an operation once: a second delivery finds it claimed', async () => {
     const { user, server, operationId } = await ordered();
     const machines = await countMachines();
-    await Promise.all([t.app.jobs.runner.run(operationId), t.app.jobs.runner.run(operationId)]);
-    await t.app.jobs.runner.run(operationId);
+    await Promise.all([
+      t.app.vpsJobs.runner.run(operationId),
+      t.app.vpsJobs.runner.run(operationId),
+    ]);
+    await t.app.vpsJobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(await countMachines()).toBe(machines + 1);
     expect((await serverRow(t, server.id)).status).toBe('active');
@@ -138,8 +141,8 @@ describe('create', () => {
     expect(paid.balance).toBe(10_000 - trader.monthlyPriceCents);
     await injectFault(t, 'createFromTemplate', 'failed', 'storage pool is full');
 
-    await t.app.jobs.runner.run(operationId);
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
 
     const op = await operationRow(t, operationId);
     expect(op).toMatchObject({ status: 'failed', attempts: 1 });
@@ -174,7 +177,7 @@ describe('create', () => {
     const { user, server, operationId } = await ordered({ language: 'ru' });
     const machines = await countMachines();
     await injectFault(t, 'setPassword', 'not_found', 'no such VM');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect((await operationRow(t, operationId)).status).toBe('failed');
     expect((await serverRow(t, server.id)).status).toBe('failed');
     // created, started, then shut down and deleted again
@@ -194,7 +197,7 @@ describe('create', () => {
   it('fails a trial server without a refund (nothing was charged)', async () => {
     const { user, server, operationId } = await ordered({ trial: true });
     await injectFault(t, 'createFromTemplate', 'not_found', 'template 9000 does not exist');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     const row = await serverRow(t, server.id);
     expect(row.status).toBe('failed');
     expect(row.failure).toBe(
@@ -246,7 +249,7 @@ describe('create', () => {
       `update vps_operations set status = 'failed', error = 'failed by an operator' where id = $1`,
       [operationId],
     );
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect((await operationRow(t, operationId)).error).toBe('failed by an operator');
     expect((await serverRow(t, server.id)).status).toBe('provisioning');
   });
@@ -255,13 +258,13 @@ describe('create', () => {
     const { server, operationId } = await ordered();
     const sim = createSimulatedHypervisor(t.app.db, { delayMs: { min: 1, max: 1 } });
     const mailer = createSmtpMailer(t.config.smtpUrl!, t.config.mailFrom);
-    const jobs = createJobs({
+    const work = createVpsWork({
       config: t.config,
       db: t.app.db,
-      pool: t.app.pg,
       mailer,
       now: t.clock.now,
       log: t.app.log,
+      operations: t.app.vpsJobs.operations,
       hypervisor: {
         ...sim,
         // while this run boots the machine, an operator re-queues it and another run claims it
@@ -273,7 +276,7 @@ describe('create', () => {
         },
       },
     });
-    await jobs.runner.run(operationId);
+    await work.runner.run(operationId);
     await mailer.close();
     expect(await operationRow(t, operationId)).toMatchObject({ status: 'running', attempts: 2 });
     expect(await serverRow(t, server.id)).toMatchObject({
@@ -296,7 +299,7 @@ describe('start, shutdown, reboot', () => {
   ] as const)('%s of a %s machine leaves it %s', async (kind, before, after) => {
     const { server } = await activeServer(before);
     const operationId = await queueOperation(t, server.id, kind);
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({ status: 'succeeded', error: null });
     expect((await serverRow(t, server.id)).power).toBe(after);
     expect((await machineRow(t, server.machineId!)).status).toBe(after);
@@ -307,7 +310,7 @@ describe('start, shutdown, reboot', () => {
     await t.sql.query(`update vps_servers set power = 'unknown' where id = $1`, [server.id]);
     await injectFault(t, 'shutdown', 'failed', 'guest did not respond to ACPI');
     const operationId = await queueOperation(t, server.id, 'shutdown');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({
       status: 'failed',
       error: 'failed: guest did not respond to ACPI',
@@ -319,7 +322,7 @@ describe('start, shutdown, reboot', () => {
     const { server } = await activeServer('stopped');
     await t.sql.query(`update vps_servers set power = 'running' where id = $1`, [server.id]);
     const operationId = await queueOperation(t, server.id, 'reboot');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect((await operationRow(t, operationId)).status).toBe('failed');
     expect((await serverRow(t, server.id)).power).toBe('stopped');
   });
@@ -327,7 +330,7 @@ describe('start, shutdown, reboot', () => {
   it('a start the user asked for on a stale view of a running machine has reached its goal', async () => {
     const { server } = await activeServer('running');
     const operationId = await queueOperation(t, server.id, 'start');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect((await operationRow(t, operationId)).status).toBe('succeeded');
     expect((await serverRow(t, server.id)).power).toBe('running');
   });
@@ -345,7 +348,7 @@ describe('start, shutdown, reboot', () => {
     const user = await quickUser(t);
     const server = await seedServer(t, { userId: user.id, paidUntil: later(), machine: null });
     const operationId = await queueOperation(t, server.id, 'reboot');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({
       status: 'failed',
       error: 'the server has no machine',
@@ -376,7 +379,7 @@ describe('upgrade', () => {
 
   it('shuts down, resizes to the new rate, starts again and moves the server to the rate', async () => {
     const { user, server, upgrade, operationId } = await upgradeOf();
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({ status: 'succeeded', error: null });
     expect(await serverRow(t, server.id)).toMatchObject({ rate_id: pro.id, power: 'running' });
     expect(await machineRow(t, server.machineId!)).toMatchObject({
@@ -399,7 +402,7 @@ describe('upgrade', () => {
 
   it('keeps a stopped server stopped', async () => {
     const { server, operationId } = await upgradeOf('stopped');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect((await operationRow(t, operationId)).status).toBe('succeeded');
     expect(await serverRow(t, server.id)).toMatchObject({ rate_id: pro.id, power: 'stopped' });
   });
@@ -407,7 +410,7 @@ describe('upgrade', () => {
   it('a failed resize fails the upgrade, refunds it and leaves the server on its rate, running', async () => {
     const { user, server, upgrade, operationId } = await upgradeOf();
     await injectFault(t, 'resize', 'failed', 'storage cannot grow');
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({
       status: 'failed',
       error: 'failed: storage cannot grow',
@@ -432,7 +435,7 @@ describe('upgrade', () => {
   it('refuses an upgrade that is no longer pending, without a refund', async () => {
     const { user, upgrade, operationId } = await upgradeOf();
     await t.sql.query(`update vps_upgrades set status = 'cancelled' where id = $1`, [upgrade.id]);
-    await t.app.jobs.runner.run(operationId);
+    await t.app.vpsJobs.runner.run(operationId);
     expect(await operationRow(t, operationId)).toMatchObject({
       status: 'failed',
       error: 'the upgrade is cancelled, not pending',
@@ -455,8 +458,8 @@ describe('the real queue (pg-boss)', () => {
       paidUntil: new Date(Date.now() + 30 * DAY),
     });
     const operationId = await queueOperation(q, server.id, 'create');
-    await q.app.jobs.operations.dispatch(operationId);
-    await q.app.jobs.operations.dispatch(operationId);
+    await q.app.vpsJobs.operations.dispatch(operationId);
+    await q.app.vpsJobs.operations.dispatch(operationId);
 
     let op = await operationRow(q, operationId);
     for (let waited = 0; waited < 20_000 && op.status !== 'succeeded'; waited += 100) {
@@ -486,7 +489,9 @@ describe('the real queue (pg-boss)', () => {
     );
     expect(schedules).toEqual([
       { name: 'housekeeping', cron: '17 * * * *' },
+      { name: 'monitoring-alerts-tick', cron: '* * * * *' },
       { name: 'monitoring-maintenance', cron: '*/10 * * * *' },
+      { name: 'monitoring-reports', cron: '*/15 * * * *' },
       { name: 'partner-rewards', cron: '*/5 * * * *' },
       { name: 'vps-lifecycle', cron: '* * * * *' },
     ]);

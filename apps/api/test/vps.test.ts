@@ -905,9 +905,9 @@ describe('upgrade', () => {
     });
     expect(res.body.message).toContain('up to 1 hour');
     // the reboot ends (on this made-up machine it fails: it ends all the same), then a tick
-    await t.app.jobs.runner.run(reboot.body.operation.id);
+    await t.app.vpsJobs.runner.run(reboot.body.operation.id);
     expect((await get(SERVER(id), user)).body.server.operation).toBeNull();
-    const report = await t.app.jobs.lifecycle.tick();
+    const report = await t.app.vpsJobs.lifecycle.tick();
     expect(report.upgradesStarted).toBeGreaterThanOrEqual(1);
     const after = await get(SERVER(id), user);
     expect(after.body.server.operation).toMatchObject({ kind: 'upgrade', status: 'queued' });
@@ -1079,7 +1079,7 @@ describe('with the runner', () => {
     const res = await order(t, user);
     expectStatus(res, 201);
     const { server } = res.body;
-    await t.app.jobs.runner.run(server.operation.id);
+    await t.app.vpsJobs.runner.run(server.operation.id);
     const after = await get(SERVER(server.id), user);
     expect(after.body.server).toMatchObject({
       status: 'active',
@@ -1133,7 +1133,7 @@ describe('OpenAPI', () => {
 
 describe('dispatching operations', () => {
   it('hands an operation to the queue once its transaction has committed, never on a replay', async () => {
-    const queue = t.app.jobs.operations;
+    const queue = t.app.vpsJobs.operations;
     const original = queue.dispatch;
     const seen: { id: number; committed: boolean }[] = [];
     queue.dispatch = async (id: number) => {

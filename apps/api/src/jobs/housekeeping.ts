@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { balanceRepository } from '../modules/balance/balance.repository.ts';
-import { deleteAnsweredKeys } from '../modules/idempotency/idempotency.ts';
+import { deleteAnsweredKeys } from '../plugins/idempotency.ts';
 
 /**
  * Housekeeping, one tick an hour (pg-boss schedule `housekeeping`), on the app's clock (deps.now):

@@ -2,53 +2,36 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import { createHypervisor, type Hypervisor } from '../integrations/hypervisor/index.ts';
-import type { Mailer } from '../integrations/mail/index.ts';
-import type { OperationQueue } from '../modules/vps/vps.operations.ts';
+import type { Db, Executor } from '../db/client.ts';
+import { afterCommit, sessionOf } from '../db/live.ts';
 import { createHousekeeping, type Housekeeping } from './housekeeping.ts';
-import { createLifecycle, type Lifecycle } from './lifecycle.ts';
-import { createRunner, type Runner } from './runner.ts';
 
 export type { HousekeepingReport } from './housekeeping.ts';
-export type { LifecycleReport } from './lifecycle.ts';
 
 /**
- * The background half of VPS rental: pg-boss (version 10) on the app's own database and pool.
- * - queue `vps-operation`: one job per operation (singletonKey = its id, a `stately` queue, so a
- *   second dispatch while one waits is dropped); its workers call runner.run(id).
- * - queue `vps-lifecycle`, scheduled every minute (cron, UTC): lifecycle.tick(); a `singleton`
- *   queue, so ticks never overlap even with several instances.
+ * The app's background work: pg-boss (version 10) on the app's own database and pool. Modules
+ * own their queues (modules/<m>/<m>.jobs.ts) and `define` them here before the app is ready;
+ * this file only runs pg-boss: it creates each defined queue, starts its workers and schedule,
+ * sends jobs and stops it all.
  * - queue `housekeeping`, scheduled every hour at minute 17 (cron, UTC): housekeeping.tick()
- *   (expires payments left Processing, deletes old answered Idempotency-Keys); `singleton` too.
- * With config.vps.jobs false nothing starts and dispatch does nothing: the tests (and an instance
- * that should only serve HTTP) drive runner.run, lifecycle.tick and housekeeping.tick themselves.
+ *   (expires payments left Processing, deletes old answered Idempotency-Keys); a `singleton`.
+ * With config.vps.jobs false nothing starts and `send` does nothing: the tests (and an instance
+ * that should only serve HTTP) call the modules' work themselves. `sendIn` still writes its job
+ * in the caller's transaction (the instances running jobs work it).
  */
 
-export const OPERATION_QUEUE = 'vps-operation';
-export const LIFECYCLE_QUEUE = 'vps-lifecycle';
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
-/** Operations run at once per instance (each mostly waits on the hypervisor). */
-const OPERATION_WORKERS = 4;
-/** An upgrade (shutdown, resize, start, each retried) may take long; pg-boss must not expire it. */
-const OPERATION_EXPIRE_SECONDS = 3 * 3600;
-/** How long stop() waits for running operations before leaving them to show as stuck. */
+export const PGBOSS_SCHEMA = 'pgboss';
+/** How long stop() waits for running jobs before leaving them to pg-boss's expiry. */
 const STOP_TIMEOUT_MS = 30_000;
-/** The runner's pauses before retrying a transient hypervisor failure. */
-export const DEFAULT_RETRY_DELAYS_MS = [2_000, 10_000, 30_000] as const;
 
 export interface JobsDeps {
   config: Config;
   db: Db;
   /** The app's pool: pg-boss runs its SQL on it (no second pool, same database). */
   pool: pg.Pool;
-  mailer: Mailer;
   now: () => Date;
   log: FastifyBaseLogger;
-  /** Replaces the hypervisor the config names (tests). */
-  hypervisor?: Hypervisor;
-  /** Replaces DEFAULT_RETRY_DELAYS_MS (tests). */
-  retryDelaysMs?: readonly number[];
 }
 
 /**
@@ -57,13 +40,21 @@ export interface JobsDeps {
  */
 export interface JobDefinition<T extends object> {
   queue: string;
-  /** `singleton` for a scheduled tick (never two at once); `standard` for work per item. */
-  policy: 'standard' | 'singleton';
+  /**
+   * `singleton` for a scheduled tick (never two at once); `stately` for one job per
+   * `singletonKey` waiting and one running; `standard` for work per item.
+   */
+  policy: 'standard' | 'singleton' | 'stately';
   expireInSeconds: number;
   /** A schedule (cron, UTC) that sends the queue an empty job. */
   cron?: string;
   /** Workers per instance (1 unless told). */
   workers?: number;
+  /** A failed job is tried again this many times (none unless told), `retryDelaySeconds` apart, doubling. */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** The job's singleton key for `send` (a `stately` queue keeps one waiting per key). */
+  singletonKey?(data: T): string;
   run(data: T): Promise<unknown>;
 }
 
@@ -71,179 +62,171 @@ export interface JobQueue<T extends object> {
   /**
    * Sends a job; with `debounce`, at most one per `key` waits at a time and it starts after
    * `seconds` (pg-boss sendDebounced: the jobs that come meanwhile are folded into it).
+   * Never throws (a failure is logged): what the job does must be found again by a tick.
    */
   send(data: T, debounce?: { seconds: number; key: string }): Promise<void>;
+  /**
+   * Writes the job in `tx`'s transaction, so it exists exactly when what it reports was
+   * committed (the workers are woken after the commit), whether this instance runs jobs or not.
+   * On a database where pg-boss has never run (its schema or this queue missing: the tests with
+   * jobs off, an HTTP-only instance started before any other) the job is run once in this
+   * process after the commit instead, not awaited and not retried, its failure logged.
+   */
+  sendIn(tx: Executor, data: T): Promise<void>;
 }
 
 export interface Jobs {
-  /** What services call after committing an operation. */
-  operations: OperationQueue;
   define<T extends object>(definition: JobDefinition<T>): JobQueue<T>;
-  runner: Runner;
-  lifecycle: Lifecycle;
   housekeeping: Housekeeping;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-interface OperationJob {
-  operationId: number;
+/**
+ * A scheduled tick's `run`: its report logged as `<what> tick`; a failure logged as `<what> tick
+ * failed` and thrown (the schedule's next tick tries again).
+ */
+export function loggedTick(log: FastifyBaseLogger, what: string, tick: () => Promise<unknown>) {
+  return async () => {
+    try {
+      const report = await tick();
+      log.info({ report }, `${what} tick`);
+    } catch (error) {
+      log.error({ err: error }, `${what} tick failed`);
+      throw error;
+    }
+  };
+}
+
+/** The pg connection of `executor` (a transaction's client, or the pool) for pg-boss's SQL. */
+function clientOf(executor: Executor): PgBoss.Db {
+  const { client } = sessionOf(executor);
+  return { executeSql: (text, values) => client.query(text, values) };
 }
 
 export function createJobs(deps: JobsDeps): Jobs {
   const { config, log } = deps;
-  const hypervisor = deps.hypervisor ?? createHypervisor(config, deps.db);
   let boss: PgBoss | undefined;
   let starting: Promise<void> | undefined;
-  let workerIds: string[] = [];
+  /** Each queue's workers (woken after a send, instead of waiting for their next poll). */
+  const workerIds = new Map<string, string[]>();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each keeps its own T
   const definitions: JobDefinition<any>[] = [];
-
-  const operations: OperationQueue = {
-    async dispatch(operationId) {
-      if (!config.vps.jobs) return;
-      try {
-        await starting;
-        if (!boss) return; // not started (or stopping): the lifecycle dispatches it again
-        await boss.send(
-          OPERATION_QUEUE,
-          { operationId },
-          {
-            singletonKey: String(operationId),
-            retryLimit: 0,
-            expireInSeconds: OPERATION_EXPIRE_SECONDS,
-          },
-        );
-        for (const id of workerIds) boss.notifyWorker(id);
-      } catch (error) {
-        // the operation is committed and stays queued: the lifecycle dispatches it again
-        log.error({ err: error, operationId }, 'a VPS operation could not be dispatched');
-      }
-    },
+  const bossOptions = {
+    db: { executeSql: (text: string, values: unknown[]) => deps.pool.query(text, values) },
+    schema: PGBOSS_SCHEMA,
   };
+  /** Never started: only writes jobs through a connection it is given (sendIn). */
+  const writer = new PgBoss(bossOptions);
+  /** Once pg-boss's schema has been seen it stays. */
+  let installed = false;
 
-  const runner = createRunner({
-    config,
-    db: deps.db,
-    hypervisor,
-    mailer: deps.mailer,
-    now: deps.now,
-    log,
-    retryDelaysMs: deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-  });
-  const lifecycle = createLifecycle({
-    config,
-    db: deps.db,
-    mailer: deps.mailer,
-    now: deps.now,
-    log,
-    operations,
-  });
   const housekeeping = createHousekeeping({ config, db: deps.db, now: deps.now, log });
+  definitions.push({
+    queue: HOUSEKEEPING_QUEUE,
+    policy: 'singleton',
+    expireInSeconds: 15 * 60,
+    cron: '17 * * * *',
+    run: loggedTick(log, 'housekeeping', () => housekeeping.tick()),
+  } satisfies JobDefinition<object>);
+
+  function wake(queue: string) {
+    for (const id of workerIds.get(queue) ?? []) boss?.notifyWorker(id);
+  }
 
   async function startBoss(): Promise<void> {
-    const instance = new PgBoss({
-      db: { executeSql: (text: string, values: unknown[]) => deps.pool.query(text, values) },
-      schema: 'pgboss',
-    });
+    const instance = new PgBoss(bossOptions);
     // an unhandled 'error' event would end the process; a failed poll is retried by pg-boss
     instance.on('error', (error) => log.error({ err: error }, 'pg-boss error'));
     await instance.start();
-    await instance.createQueue(OPERATION_QUEUE, {
-      name: OPERATION_QUEUE,
-      policy: 'stately',
-      retryLimit: 0,
-      expireInSeconds: OPERATION_EXPIRE_SECONDS,
-    });
-    await instance.createQueue(LIFECYCLE_QUEUE, {
-      name: LIFECYCLE_QUEUE,
-      policy: 'singleton',
-      retryLimit: 0,
-      expireInSeconds: 15 * 60,
-    });
-    await instance.createQueue(HOUSEKEEPING_QUEUE, {
-      name: HOUSEKEEPING_QUEUE,
-      policy: 'singleton',
-      retryLimit: 0,
-      expireInSeconds: 15 * 60,
-    });
-    const ids: string[] = [];
-    for (let i = 0; i < OPERATION_WORKERS; i += 1) {
-      ids.push(
-        await instance.work<OperationJob>(
-          OPERATION_QUEUE,
-          { pollingIntervalSeconds: 2, batchSize: 1 },
-          async ([job]) => {
-            if (job) await runner.run(Number(job.data.operationId));
-          },
-        ),
-      );
-    }
-    await instance.work(LIFECYCLE_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
-      try {
-        const report = await lifecycle.tick();
-        log.info({ report }, 'VPS lifecycle tick');
-      } catch (error) {
-        // the next minute's tick tries again
-        log.error({ err: error }, 'VPS lifecycle tick failed');
-        throw error;
-      }
-    });
-    await instance.schedule(LIFECYCLE_QUEUE, '* * * * *', {}, { tz: 'UTC' });
-    await instance.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
-      try {
-        const report = await housekeeping.tick();
-        log.info({ report }, 'housekeeping tick');
-      } catch (error) {
-        // the next hour's tick tries again
-        log.error({ err: error }, 'housekeeping tick failed');
-        throw error;
-      }
-    });
-    await instance.schedule(HOUSEKEEPING_QUEUE, '17 * * * *', {}, { tz: 'UTC' });
+    const ids = new Map<string, string[]>();
     for (const definition of definitions) {
-      const { queue, policy, expireInSeconds } = definition;
-      await instance.createQueue(queue, { name: queue, policy, retryLimit: 0, expireInSeconds });
+      const { queue, policy, expireInSeconds, retryLimit = 0, retryDelaySeconds } = definition;
+      await instance.createQueue(queue, {
+        name: queue,
+        policy,
+        retryLimit,
+        ...(retryLimit > 0 ? { retryDelay: retryDelaySeconds ?? 30, retryBackoff: true } : {}),
+        expireInSeconds,
+      });
+      const queueIds: string[] = [];
       for (let i = 0; i < (definition.workers ?? 1); i += 1) {
-        await instance.work<object>(queue, { pollingIntervalSeconds: 2 }, async (batch) => {
-          for (const job of batch) {
+        let id = '';
+        id = await instance.work<object>(
+          queue,
+          { pollingIntervalSeconds: 2, batchSize: 1 },
+          async (batch) => {
             try {
-              await definition.run(job.data);
+              for (const job of batch) await definition.run(job.data);
             } catch (error) {
               log.error({ err: error, queue }, 'a job failed');
               throw error;
+            } finally {
+              // a worker waits its polling interval after each job unless woken: while jobs
+              // come, it fetches the next at once
+              if (batch.length > 0) instance.notifyWorker(id);
             }
-          }
-        });
+          },
+        );
+        queueIds.push(id);
       }
+      ids.set(queue, queueIds);
       if (definition.cron) await instance.schedule(queue, definition.cron, {}, { tz: 'UTC' });
     }
-    workerIds = ids;
+    for (const [queue, queueIds] of ids) workerIds.set(queue, queueIds);
     boss = instance;
   }
 
+  /** The job written through `tx`: its id, or null where pg-boss (or the queue) is missing. */
+  async function write<T extends object>(
+    tx: Executor,
+    definition: JobDefinition<T>,
+    data: T,
+  ): Promise<string | null> {
+    const db = clientOf(tx);
+    if (!installed) {
+      const { rows } = await db.executeSql(`select to_regclass($1) is not null as ok`, [
+        `${PGBOSS_SCHEMA}.job`,
+      ]);
+      installed = rows[0]?.ok === true;
+      if (!installed) return null;
+    }
+    return writer.send(definition.queue, data, { db });
+  }
+
   return {
-    operations,
     define(definition) {
       if (boss || starting) throw new Error(`queue ${definition.queue} defined after start`);
       definitions.push(definition);
+      const runHere = async (data: Parameters<typeof definition.run>[0]) => {
+        try {
+          await definition.run(data);
+        } catch (error) {
+          log.error({ err: error, queue: definition.queue }, 'a job run in-process failed');
+        }
+      };
       return {
         async send(data, debounce) {
           if (!config.vps.jobs) return;
           try {
             await starting;
             if (!boss) return;
+            const singletonKey = definition.singletonKey?.(data);
             if (debounce)
               await boss.sendDebounced(definition.queue, data, {}, debounce.seconds, debounce.key);
-            else await boss.send(definition.queue, data);
+            else await boss.send(definition.queue, data, singletonKey ? { singletonKey } : {});
+            wake(definition.queue);
           } catch (error) {
             log.error({ err: error, queue: definition.queue }, 'a job could not be sent');
           }
         },
+        async sendIn(tx, data) {
+          const id = await write(tx, definition, data);
+          if (id === null) afterCommit(tx, () => void runHere(data));
+          else afterCommit(tx, () => wake(definition.queue));
+        },
       };
     },
-    runner,
-    lifecycle,
     housekeeping,
     async start() {
       if (!config.vps.jobs) return;
@@ -260,7 +243,7 @@ export function createJobs(deps: JobsDeps): Jobs {
       }
       const instance = boss;
       boss = undefined;
-      workerIds = [];
+      workerIds.clear();
       await instance?.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS, close: false });
     },
   };

@@ -5,7 +5,7 @@ import {
   type MessageResponse,
 } from '@tradehost/contracts';
 import type { ServiceDeps } from '../deps.ts';
-import { userRepository } from './user.repository.ts';
+import { userRepository } from '../../db/users.ts';
 
 export type UserService = ReturnType<typeof createUserService>;
 

@@ -4,13 +4,14 @@ import type { Executor } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { vpsCreateFailedMail, vpsUpgradeFailedMail } from '../../integrations/mail/templates.ts';
 import { billing } from '../../db/billing.ts';
-import { auditServer, rateLabel, serversLink } from './vps.effects.ts';
+import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
+import { auditServer } from './vps.effects.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import type { OperationRow } from './vps.operations.ts';
 import { vpsRepository, type UpgradeRow } from './vps.repository.ts';
 
 /**
- * A failed create or upgrade, whoever fails it: the runner (jobs/runner.ts) when the hypervisor
+ * A failed create or upgrade, whoever fails it: the runner (vps.runner.ts) when the hypervisor
  * did not do it, or an operator failing a stuck operation by hand (modules/admin). The effects
  * are the same either way and are written in the caller's transaction, which has finished the
  * operation: a create leaves its server Failed with an honest `failure` and refunds the order;

@@ -18,7 +18,7 @@ import {
   vpsTestRequests,
   vpsUpgrades,
 } from '../../db/schema/index.ts';
-import { containing, startsWithDigits, type Paging } from '../../db/paging.ts';
+import { containing, type Paging } from '../../db/paging.ts';
 
 export type RateRow = typeof vpsRates.$inferSelect;
 export type ServerRow = typeof vpsServers.$inferSelect;
@@ -180,16 +180,75 @@ export interface ServerFilter {
   status?: ServerStatus | undefined;
 }
 
-function serverWhere(filter: ServerFilter): SQL | undefined {
-  const idPrefix = startsWithDigits(vpsServers.id, filter.search);
-  const email = filter.email
-    ? sql`${vpsServers.userId} in (select ${users.id} from ${users} where ${users.email} ilike ${containing(filter.email.toLowerCase())})`
+/**
+ * The filter's condition over placeholders (userId, status, digits, email), with their values:
+ * the same filter shape is the same statement whatever the values (see preparedServerViews).
+ */
+function serverWhere(filter: ServerFilter): {
+  shape: string;
+  where: SQL | undefined;
+  values: Record<string, unknown>;
+} {
+  const values: Record<string, unknown> = {};
+  if (filter.userId !== undefined) values.userId = filter.userId;
+  if (filter.status) values.status = filter.status;
+  if (filter.search) values.digits = `${filter.search}%`;
+  if (filter.email) values.email = containing(filter.email.toLowerCase());
+  const idPrefix = filter.search
+    ? sql`${vpsServers.id}::text like ${sql.placeholder('digits')}`
     : undefined;
-  return and(
-    filter.userId !== undefined ? eq(vpsServers.userId, filter.userId) : undefined,
-    filter.status ? eq(vpsServers.status, filter.status) : undefined,
+  const email = filter.email
+    ? sql`${vpsServers.userId} in (select ${users.id} from ${users} where ${users.email} ilike ${sql.placeholder('email')})`
+    : undefined;
+  const where = and(
+    filter.userId !== undefined ? eq(vpsServers.userId, sql.placeholder('userId')) : undefined,
+    filter.status ? eq(vpsServers.status, sql.placeholder('status')) : undefined,
     idPrefix && email ? sql`(${idPrefix} or ${email})` : (idPrefix ?? email),
   );
+  return { shape: Object.keys(values).join(','), where, values };
+}
+
+function buildServerPage(db: Executor, where: SQL | undefined, name: string) {
+  return {
+    // the page's ids and how many match in all (a window over the index, before the limit)
+    ids: db
+      .select({ id: vpsServers.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(vpsServers)
+      .where(where)
+      .orderBy(desc(vpsServers.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`vps_server_ids_${name}`),
+    // then their rows: the LATERAL subqueries run for the page's rows only, and the statement has
+    // no LIMIT parameter, so PostgreSQL keeps one generic plan instead of planning every call
+    rows: serverViews(db)
+      .where(sql`${vpsServers.id} = any(${sql.placeholder('ids')})`)
+      .orderBy(desc(vpsServers.id))
+      .prepare(`vps_server_page_${name}`),
+    // past the last page there are no ids to count
+    total: db
+      .select({ n: count() })
+      .from(vpsServers)
+      .where(where)
+      .prepare(`vps_server_count_${name}`),
+  };
+}
+
+/**
+ * The list's statements per filter shape (at most 16), built once per database or
+ * transaction and run as named prepared statements: building the list's statement (four joins,
+ * some forty columns) took more of the process's time than PostgreSQL took to run it.
+ */
+const serverPages = new WeakMap<Executor, Map<string, ReturnType<typeof buildServerPage>>>();
+function preparedServerPage(db: Executor, shape: string, where: SQL | undefined) {
+  let byShape = serverPages.get(db);
+  if (!byShape) serverPages.set(db, (byShape = new Map()));
+  let page = byShape.get(shape);
+  if (!page) {
+    page = buildServerPage(db, where, shape.replaceAll(',', '_') || 'all');
+    byShape.set(shape, page);
+  }
+  return page;
 }
 
 /** SQL of the VPS rental: the catalogue, servers, upgrades, test requests. */
@@ -340,16 +399,17 @@ export const vpsRepository = {
     return row;
   },
 
-  /** A page of servers, newest first, in one statement (and one to count them). */
+  /** A page of servers, newest first: its ids with the count, then their rows. */
   async serverViews(db: Executor, filter: ServerFilter, paging: Paging) {
-    const where = serverWhere(filter);
-    const rows = await serverViews(db)
-      .where(where)
-      .orderBy(desc(vpsServers.id))
-      .limit(paging.limit)
-      .offset(paging.offset);
-    const [total] = await db.select({ n: count() }).from(vpsServers).where(where);
-    return { rows, total: total?.n ?? 0 };
+    const { shape, where, values } = serverWhere(filter);
+    const page = preparedServerPage(db, shape, where);
+    const ids = await page.ids.execute({ ...values, ...paging });
+    if (ids.length === 0) {
+      const [total] = await page.total.execute(values);
+      return { rows: [], total: total?.n ?? 0 };
+    }
+    const rows = await page.rows.execute({ ids: ids.map((row) => row.id) });
+    return { rows, total: ids[0]!.total };
   },
 
   /** The server's queued or running operation, if any. */

@@ -26,7 +26,7 @@ import type { Tx } from '../../db/transaction.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
-import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import type { Dispatching, VpsService } from './vps.service.ts';
 
 /** /api/user/vps/*: rates, ordering, the servers list and its controls, test servers. */

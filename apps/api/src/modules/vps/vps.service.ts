@@ -21,11 +21,11 @@ import type { Executor } from '../../db/client.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { openSecret } from '../../lib/crypto-box.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import { auditRepository } from '../../db/audit.ts';
 import { pagingOf } from '../../db/paging.ts';
 import type { ServiceDeps } from '../deps.ts';
-import type { Outcome } from '../idempotency/idempotency.ts';
-import { userRepository } from '../user/user.repository.ts';
+import type { Outcome } from '../../plugins/idempotency.ts';
+import { userRepository } from '../../db/users.ts';
 import { billing } from '../../db/billing.ts';
 import { referrals } from '../../db/referrals.ts';
 import {

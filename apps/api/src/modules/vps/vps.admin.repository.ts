@@ -11,7 +11,7 @@ import {
   vpsServers,
 } from '../../db/schema/index.ts';
 import type { Paging } from '../../db/paging.ts';
-import { owner, personOf } from '../vps/vps.repository.ts';
+import { owner, personOf } from './vps.repository.ts';
 
 const actor = alias(users, 'actor');
 const partner = alias(users, 'partner');

@@ -1,30 +1,27 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import { vpsOperations, vpsServers, vpsUpgrades } from '../db/schema/index.ts';
-import { inTransaction, type Tx } from '../db/transaction.ts';
-import type { Mailer } from '../integrations/mail/index.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { vpsOperations, vpsServers, vpsUpgrades } from '../../db/schema/index.ts';
+import { inTransaction, type Tx } from '../../db/transaction.ts';
+import type { Mailer } from '../../integrations/mail/index.ts';
 import {
   vpsAutoRenewedMail,
   vpsAutoRenewFailedMail,
   vpsBlockedMail,
   vpsExpiryWarningMail,
   vpsRevokedMail,
-} from '../integrations/mail/templates.ts';
-import { AppError } from '../lib/errors.ts';
-import { userRepository } from '../modules/user/user.repository.ts';
-import { billing } from '../db/billing.ts';
-import { auditServer, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
-import { notify } from '../integrations/mail/notify.ts';
-import {
-  insertOperation,
-  type OperationQueue,
-  type OperationRow,
-} from '../modules/vps/vps.operations.ts';
-import { renewalPriceCents, renewServer } from '../modules/vps/vps.renewal.ts';
-import { vpsRepository, type ServerContext } from '../modules/vps/vps.repository.ts';
-import { jobsRepository } from './jobs.repository.ts';
+} from '../../integrations/mail/templates.ts';
+import { AppError } from '../../lib/errors.ts';
+import { userRepository } from '../../db/users.ts';
+import { billing } from '../../db/billing.ts';
+import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
+import { auditServer } from './vps.effects.ts';
+import { notify } from '../../integrations/mail/notify.ts';
+import { insertOperation, type OperationQueue, type OperationRow } from './vps.operations.ts';
+import { renewalPriceCents, renewServer } from './vps.renewal.ts';
+import { vpsRepository, type ServerContext } from './vps.repository.ts';
+import { vpsJobsRepository } from './vps.jobs.repository.ts';
 
 /**
  * The servers' lifecycle, one tick a minute (pg-boss schedule `vps-lifecycle`), on the app's
@@ -123,7 +120,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   async function autoRenew(now: Date): Promise<[number, number]> {
     const due = sql`${vpsServers.status} = 'active' and ${vpsServers.autoRenew}
       and ${vpsServers.paidUntil} <= ${plusDays(now, 1)}`;
-    const ids = await jobsRepository.serverIds(db, due);
+    const ids = await vpsJobsRepository.serverIds(db, due);
     let renewed = 0;
     let failed = 0;
     await each('auto-renewal', ids, async (id) => {
@@ -241,7 +238,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
    * operation under way is left for the next tick (its status unchanged).
    */
   async function transition(now: Date, due: SQL, kind: 'block' | 'revoke'): Promise<number> {
-    const ids = await jobsRepository.serverIds(db, due);
+    const ids = await vpsJobsRepository.serverIds(db, due);
     const moved = await each(kind, ids, async (id) => {
       const result = await inTransaction(db, async (tx) => {
         const ctx = await vpsRepository.lockDueServer(tx, id, due);

@@ -1,34 +1,31 @@
 import type { PowerState } from '@tradehost/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import { inTransaction } from '../db/transaction.ts';
-import { partnerRewards } from '../db/partner-rewards.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { publishLive } from '../../db/live.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { partnerRewards } from '../../db/partner-rewards.ts';
 import {
   isHypervisorError,
   machineAddress,
   type Hypervisor,
   type MachineId,
-} from '../integrations/hypervisor/index.ts';
-import type { Mailer } from '../integrations/mail/index.ts';
+} from '../../integrations/hypervisor/index.ts';
+import type { Mailer } from '../../integrations/mail/index.ts';
 import {
   vpsReactivatedMail,
   vpsReadyMail,
   vpsUpgradeDoneMail,
-} from '../integrations/mail/templates.ts';
-import { sealSecret } from '../lib/crypto-box.ts';
-import { auditServer, rateLabel, serversLink } from '../modules/vps/vps.effects.ts';
-import { notify } from '../integrations/mail/notify.ts';
-import {
-  failCreate,
-  failUpgrade,
-  tellFailure,
-  upgradeDetails,
-} from '../modules/vps/vps.failures.ts';
-import type { OperationRow } from '../modules/vps/vps.operations.ts';
-import { vpsRepository, type ServerContext } from '../modules/vps/vps.repository.ts';
-import { jobsRepository } from './jobs.repository.ts';
-import { randomServerPassword } from './password.ts';
+} from '../../integrations/mail/templates.ts';
+import { sealSecret } from '../../lib/crypto-box.ts';
+import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
+import { auditServer } from './vps.effects.ts';
+import { notify } from '../../integrations/mail/notify.ts';
+import { failCreate, failUpgrade, tellFailure, upgradeDetails } from './vps.failures.ts';
+import type { OperationRow } from './vps.operations.ts';
+import { vpsRepository, type ServerContext } from './vps.repository.ts';
+import { vpsJobsRepository } from './vps.jobs.repository.ts';
+import { randomServerPassword } from './vps.password.ts';
 
 /**
  * The operation runner: runs one `vps_operations` row on the hypervisor and records its outcome.
@@ -179,7 +176,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   }
 
   async function finishOnly(op: OperationRow, error: unknown): Promise<void> {
-    await inTransaction(db, (tx) => jobsRepository.finish(tx, op, errorText(error), now()));
+    await inTransaction(db, (tx) => vpsJobsRepository.finish(tx, op, errorText(error), now()));
   }
 
   // ---- create ----------------------------------------------------------------------------
@@ -228,7 +225,7 @@ export function createRunner(deps: RunnerDeps): Runner {
 
     if (outcome.ok) {
       const recorded = await inTransaction(db, async (tx) => {
-        if (!(await jobsRepository.finish(tx, op, null, now()))) return false;
+        if (!(await vpsJobsRepository.finish(tx, op, null, now()))) return false;
         await vpsRepository.updateServer(tx, server.id, {
           status: 'active',
           power: 'running',
@@ -279,7 +276,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       }
     }
     const failed = await inTransaction(db, async (tx) => {
-      if (!(await jobsRepository.finish(tx, op, operatorText, now()))) return null;
+      if (!(await vpsJobsRepository.finish(tx, op, operatorText, now()))) return null;
       return failCreate(tx, op, { error: operatorText, reason: reasonText(error) });
     });
     if (failed) await tellFailure(deps, failed, capitalize(reasonText(error)));
@@ -334,7 +331,8 @@ export function createRunner(deps: RunnerDeps): Runner {
 
     const at = now();
     const reactivated = await inTransaction(db, async (tx) => {
-      if (!(await jobsRepository.finish(tx, op, error ? errorText(error) : null, at))) return null;
+      if (!(await vpsJobsRepository.finish(tx, op, error ? errorText(error) : null, at)))
+        return null;
       // the machine is gone: nothing to log in to any more
       const updated = await vpsRepository.updateServer(
         tx,
@@ -417,7 +415,7 @@ export function createRunner(deps: RunnerDeps): Runner {
           ? `resized, but the machine did not start again: ${errorText(failure)}`
           : errorText(failure)
         : null;
-      if (!(await jobsRepository.finish(tx, op, error, now()))) return null;
+      if (!(await vpsJobsRepository.finish(tx, op, error, now()))) return null;
       if (!upgraded) {
         await vpsRepository.updateServer(tx, server.id, { power });
         const cause = { error: errorText(resizeError), reason: reasonText(resizeError) };
@@ -453,9 +451,23 @@ export function createRunner(deps: RunnerDeps): Runner {
     }
   }
 
+  /** The owner's consoles learn the server's state now its operation has ended (live update). */
+  async function tellConsoles(serverId: number): Promise<void> {
+    try {
+      const ctx = await vpsRepository.serverContext(db, serverId);
+      if (ctx)
+        publishLive(db, ctx.server.userId, {
+          event: 'server',
+          data: { id: ctx.server.id, status: ctx.server.status, power: ctx.server.power },
+        });
+    } catch (error) {
+      log.warn({ err: error, serverId }, 'the live update of a server was not sent');
+    }
+  }
+
   return {
     async run(operationId) {
-      const op = await inTransaction(db, (tx) => jobsRepository.claim(tx, operationId, now()));
+      const op = await inTransaction(db, (tx) => vpsJobsRepository.claim(tx, operationId, now()));
       if (!op) return;
       try {
         const ctx = await vpsRepository.serverContext(db, op.serverId);
@@ -466,6 +478,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         if (op.kind === 'create') await create(op, ctx);
         else if (op.kind === 'upgrade') await upgrade(op, ctx);
         else await control(op, ctx);
+        await tellConsoles(op.serverId);
       } catch (error) {
         // the recording itself failed (the database went away): the operation stays running and
         // shows as stuck, for an operator to retry or fail

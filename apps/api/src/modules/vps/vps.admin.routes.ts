@@ -29,7 +29,7 @@ import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
-import type { AdminVpsService } from './admin-vps.service.ts';
+import type { AdminVpsService } from './vps.admin.service.ts';
 
 // the answers of the operator's changes: the changed item under its name
 const rateResponse = z.object({ rate: adminRateSchema });

@@ -1,14 +1,14 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
-import { vpsOperations, vpsServers } from '../db/schema/index.ts';
-import type { OperationRow } from '../modules/vps/vps.operations.ts';
+import type { Executor } from '../../db/client.ts';
+import { vpsOperations, vpsServers } from '../../db/schema/index.ts';
+import type { OperationRow } from './vps.operations.ts';
 
 /**
- * The SQL of the background half of its own: claiming and finishing an operation (the runner),
- * picking due servers (the lifecycle). Servers, rates and upgrades are read and written through
- * modules/vps/vps.repository.ts, as the services do.
+ * The SQL of the VPS background work (vps.jobs.ts) of its own: claiming and finishing an
+ * operation (the runner), picking due servers (the lifecycle). Servers, rates and upgrades are
+ * read and written through vps.repository.ts, as the services do.
  */
-export const jobsRepository = {
+export const vpsJobsRepository = {
   /** queued -> running, once: a second claim (or a finished operation) returns undefined. */
   async claim(db: Executor, operationId: number, now: Date): Promise<OperationRow | undefined> {
     const [row] = await db

@@ -18,17 +18,17 @@ import {
   type RenderedMail,
 } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import { auditRepository } from '../../db/audit.ts';
 import { digitsOf, pageMeta, pagingOf } from '../../db/paging.ts';
 import type { ServiceDeps } from '../deps.ts';
-import { userRepository } from '../user/user.repository.ts';
-import { rateLabel, serversLink } from '../vps/vps.effects.ts';
+import { userRepository } from '../../db/users.ts';
+import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
 import { notify } from '../../integrations/mail/notify.ts';
-import { failEffects, tellFailure } from '../vps/vps.failures.ts';
-import { toAdminServer, toPeriods, toRate, toTestRequest } from '../vps/vps.mapper.ts';
-import { insertOperation, type OperationQueue, type OperationRow } from '../vps/vps.operations.ts';
-import { vpsRepository, type RateRow } from '../vps/vps.repository.ts';
-import { adminVpsRepository, type OperationStatusFilter } from './admin-vps.repository.ts';
+import { failEffects, tellFailure } from './vps.failures.ts';
+import { toAdminServer, toPeriods, toRate, toTestRequest } from './vps.mapper.ts';
+import { insertOperation, type OperationQueue, type OperationRow } from './vps.operations.ts';
+import { vpsRepository, type RateRow } from './vps.repository.ts';
+import { adminVpsRepository, type OperationStatusFilter } from './vps.admin.repository.ts';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;

@@ -1,0 +1,130 @@
+import {
+  adjustmentRequestSchema,
+  adjustmentResponseSchema,
+  adminPaymentResponseSchema,
+  adminPaymentsPageSchema,
+  adminPaymentsQuerySchema,
+  idParamsSchema,
+  rejectPaymentRequestSchema,
+} from '@tradehost/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+import { operatorArea } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/error-handler.ts';
+import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
+import type { BalanceAdminService } from './balance.admin.service.ts';
+
+/** The operator's money routes: the crypto review queue and balance corrections (role admin). */
+export async function balanceAdminRoutes(
+  app: FastifyInstance,
+  {
+    admin,
+    isAdmin,
+    idempotency,
+    config,
+  }: {
+    admin: BalanceAdminService;
+    isAdmin: (userId: number) => Promise<boolean>;
+    idempotency: Idempotency;
+    config: Config;
+  },
+) {
+  const { routeConfig, security, tags } = operatorArea(app, isAdmin, config.rateLimitUserMax);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/admin/payments',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Payments by status (the crypto review queue: under_review, oldest first)',
+        security,
+        querystring: adminPaymentsQuerySchema,
+        response: { 200: adminPaymentsPageSchema, ...errorResponses(401, 403, 422, 429) },
+      },
+    },
+    async (request) => admin.payments(request.query),
+  );
+
+  r.post(
+    '/admin/payments/:id/confirm',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Confirm a crypto payment: Paid, the balance credited',
+        security,
+        headers: idempotencyHeaders,
+        params: idParamsSchema,
+        response: {
+          200: adminPaymentResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      return idempotency.respond(
+        request,
+        reply,
+        (tx, adminId) => admin.confirm(tx, adminId, id),
+        // the user's notice once, after the commit: not again for a replayed answer
+        () => admin.tellConfirmed(id),
+      );
+    },
+  );
+
+  r.post(
+    '/admin/payments/:id/reject',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Reject a crypto payment with a reason shown to the user',
+        security,
+        headers: idempotencyHeaders,
+        params: idParamsSchema,
+        body: rejectPaymentRequestSchema,
+        response: {
+          200: adminPaymentResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      return idempotency.respond(request, reply, (tx, adminId) =>
+        admin.reject(tx, adminId, id, request.body.reason),
+      );
+    },
+  );
+
+  r.post(
+    '/admin/users/:id/adjustments',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Adjust a balance by a signed amount, with a reason (audited)',
+        security,
+        headers: idempotencyHeaders,
+        params: idParamsSchema,
+        body: adjustmentRequestSchema,
+        response: {
+          201: adjustmentResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      return idempotency.respond(
+        request,
+        reply,
+        (tx, adminId) => admin.adjust(tx, adminId, id, request.body),
+        (outcome) => admin.tellAdjusted(outcome.body),
+      );
+    },
+  );
+}
