@@ -17,11 +17,13 @@ import {
 } from './integrations/payments/index.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
-import { adminVpsRoutes } from './modules/admin/admin-vps.routes.ts';
-import { createAdminVpsService } from './modules/admin/admin-vps.service.ts';
+import { adminVpsRoutes } from './modules/vps/vps.admin.routes.ts';
+import { createAdminVpsService } from './modules/vps/vps.admin.service.ts';
 import { monitoringAdminRoutes } from './modules/monitoring/monitoring.admin.routes.ts';
 import { createMonitoringAdminService } from './modules/monitoring/monitoring.admin.service.ts';
 import { createIngest } from './modules/monitoring/monitoring.ingest.ts';
+import { monitoringAlertsRoutes } from './modules/monitoring/monitoring.alerts.routes.ts';
+import { createAlertsService } from './modules/monitoring/monitoring.alerts.service.ts';
 import { monitoringIngestRoutes } from './modules/monitoring/monitoring.ingest.routes.ts';
 import { monitoringJobsPlugin } from './modules/monitoring/monitoring.plugin.ts';
 import { partnerJobsPlugin } from './modules/partner/partner.plugin.ts';
@@ -36,18 +38,36 @@ import { monitoringPublicRoutes } from './modules/monitoring/monitoring.public.r
 import { createMonitoringReads } from './modules/monitoring/monitoring.reads.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { createMonitoringService } from './modules/monitoring/monitoring.service.ts';
+import { telegramPlugin } from './modules/telegram/telegram.plugin.ts';
+import { telegramRoutes } from './modules/telegram/telegram.routes.ts';
+import { createTelegramService } from './modules/telegram/telegram.service.ts';
+import { withTelegramNotices } from './integrations/telegram/notices.ts';
 import { vpsRoutes } from './modules/vps/vps.routes.ts';
 import { createVpsService } from './modules/vps/vps.service.ts';
+import { vpsJobsPlugin } from './modules/vps/vps.plugin.ts';
+import { balanceAdminRoutes } from './modules/balance/balance.admin.routes.ts';
+import { createBalanceAdminService } from './modules/balance/balance.admin.service.ts';
 import { balanceRoutes } from './modules/balance/balance.routes.ts';
 import { createBalanceService } from './modules/balance/balance.service.ts';
 import { webhookRoutes } from './modules/balance/webhook.routes.ts';
-import { createIdempotency } from './modules/idempotency/idempotency.ts';
+import { createIdempotency } from './plugins/idempotency.ts';
 import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
 import { createClicksService } from './modules/clicks/clicks.service.ts';
 import type { ServiceDeps } from './modules/deps.ts';
 import { frontRoutes } from './modules/front/front.routes.ts';
 import { createFrontService } from './modules/front/front.service.ts';
 import { userRoutes } from './modules/user/user.routes.ts';
+import { eventsRoutes } from './modules/events/events.routes.ts';
+import { profileRoutes } from './modules/profile/profile.routes.ts';
+import { faqAdminRoutes } from './modules/faq/faq.admin.routes.ts';
+import { faqRoutes } from './modules/faq/faq.routes.ts';
+import { createFaqService } from './modules/faq/faq.service.ts';
+import { supportAdminRoutes } from './modules/support/support.admin.routes.ts';
+import { supportJobsPlugin } from './modules/support/support.plugin.ts';
+import { supportRoutes } from './modules/support/support.routes.ts';
+import { createSupportService } from './modules/support/support.service.ts';
+import { createProfileService } from './modules/profile/profile.service.ts';
+import { createStorage } from './integrations/storage/index.ts';
 import { createUserService } from './modules/user/user.service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
@@ -55,8 +75,11 @@ import { docsPlugin } from './plugins/docs.ts';
 import { errorHandlerPlugin, notFoundHandler } from './plugins/error-handler.ts';
 import { inputGuardPlugin, JSON_DEPTH_MAX, jsonDepthExceeds } from './plugins/input-guard.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { pubsubPlugin } from './plugins/pubsub.ts';
+import { redisPlugin } from './plugins/redis.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { registerWebConsole } from './plugins/web-console.ts';
+import { apiCompressionPlugin } from './plugins/compression.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -69,6 +92,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Where the JSON log goes (default stdout). */
   logStream?: NodeJS.WritableStream;
+  /** The live updates' heartbeat period (tests shorten it). */
+  live?: { heartbeatMs?: number };
 }
 
 /** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
@@ -105,7 +130,11 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
 
   const now = deps.now ?? (() => new Date());
   const fromConfig = deps.mailer ? undefined : createMailer(config, now);
-  const mailer = deps.mailer ?? fromConfig!.mailer;
+  // every notify() mail is copied to the user's Telegram chat (app.telegram, once registered)
+  const mailer = withTelegramNotices(
+    deps.mailer ?? fromConfig!.mailer,
+    () => app.telegram?.notices,
+  );
   const devMailbox = fromConfig?.devMailbox;
   const tokens = createAccessTokens(config.jwtSecret, config.accessTokenTtl, now);
 
@@ -117,19 +146,38 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   });
   app.register(cookie);
   app.register(dbPlugin, { pool: deps.pool, databaseUrl: config.databaseUrl });
-  app.register(rateLimitPlugin);
+  // app.redis (REDIS_URL): the rate limits' shared counters and app.pubsub's publications
+  app.register(redisPlugin, { config });
+  app.register(rateLimitPlugin, { config });
+  app.register(pubsubPlugin, { config });
   app.register(authPlugin, { tokens });
   app.register(docsPlugin, { publicUrl: config.publicUrl });
-  // app.jobs (after the db plugin): `app.jobs.operations` is the OperationQueue for services
-  app.register(jobsPlugin, { config, mailer, now });
-  app.register(monitoringJobsPlugin, { config, mailer, now });
+  // app.jobs (after the db plugin): pg-boss, on which the modules' plugins define their queues
+  app.register(jobsPlugin, { config, now });
+  // app.vpsJobs: `app.vpsJobs.operations` is the OperationQueue for services
+  app.register(vpsJobsPlugin, { config, mailer, now });
+  app.register(telegramPlugin, { config });
+  app.register(monitoringJobsPlugin, (parent) => ({
+    config,
+    mailer,
+    now,
+    telegram: parent.telegram.outbox,
+  }));
   app.register(partnerJobsPlugin, { config, now });
+  app.register(supportJobsPlugin, { config, mailer });
 
   app.register(
     async (api) => {
+      // answers above 1 KB compressed per request (the console's files are, at build time)
+      await api.register(apiCompressionPlugin);
       const serviceDeps: ServiceDeps = { db: app.db, config, mailer, tokens, now, log: app.log };
       await api.register(authRoutes, { auth: createAuthService(serviceDeps), config });
       await api.register(userRoutes, { user: createUserService(serviceDeps), config });
+      // GET /api/user/events (live updates), and where db/live.ts's publishLive sends them
+      await api.register(eventsRoutes, { config, ...deps.live });
+      const storage = createStorage(config);
+      const profile = createProfileService({ ...serviceDeps, storage });
+      await api.register(profileRoutes, { profile, config });
       await api.register(frontRoutes, { front: createFrontService(serviceDeps), config });
       await api.register(clicksRoutes, { clicks: createClicksService(serviceDeps), config });
       const idempotency = createIdempotency(app.db);
@@ -138,7 +186,27 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(balanceRoutes, { balance, idempotency, config });
       await api.register(webhookRoutes, { balance });
       const admin = createAdminService(serviceDeps);
-      await api.register(adminRoutes, { admin, idempotency, config });
+      const faq = createFaqService(serviceDeps);
+      await api.register(faqRoutes, { faq, config });
+      await api.register(faqAdminRoutes, { faq, isAdmin: admin.isAdmin, config });
+      const support = createSupportService({
+        ...serviceDeps,
+        storage,
+        notices: app.supportJobs,
+      });
+      await api.register(supportRoutes, { support: support.user, config });
+      await api.register(supportAdminRoutes, {
+        support: support.admin,
+        isAdmin: admin.isAdmin,
+        config,
+      });
+      await api.register(adminRoutes, { admin, config });
+      await api.register(balanceAdminRoutes, {
+        admin: createBalanceAdminService(serviceDeps),
+        isAdmin: admin.isAdmin,
+        idempotency,
+        config,
+      });
       const withdrawals = createWithdrawals(serviceDeps);
       await api.register(partnerRoutes, {
         partner: createPartnerService(serviceDeps),
@@ -154,15 +222,20 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
         isAdmin: admin.isAdmin,
         config,
       });
-      const { operations } = app.jobs;
+      const { operations } = app.vpsJobs;
       const vps = createVpsService({ ...serviceDeps, operations });
       await api.register(vpsRoutes, { vps, idempotency, config });
+      const { bots } = app.telegram;
+      const telegram = createTelegramService({ ...serviceDeps, bots });
+      await api.register(telegramRoutes, { telegram, bots, servers: vps, config, now });
       const adminVps = createAdminVpsService({ ...serviceDeps, operations });
       await api.register(adminVpsRoutes, { adminVps, isAdmin: admin.isAdmin, config });
       const reads = createMonitoringReads(app.db, now, config.monitoring.secretKey);
       const monitoring = createMonitoringService(serviceDeps, reads);
       await api.register(monitoringRoutes, { monitoring, reads, idempotency, config });
       await api.register(monitoringPublicRoutes, { reads, config });
+      const alerts = createAlertsService(serviceDeps, app.monitoringJobs.telegram);
+      await api.register(monitoringAlertsRoutes, { alerts, config });
       const monitoringAdmin = createMonitoringAdminService(serviceDeps);
       await api.register(monitoringAdminRoutes, {
         monitoringAdmin,
@@ -170,7 +243,13 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
         idempotency,
         config,
       });
-      const ingest = createIngest(app.db, app.pg, now, app.monitoringJobs.touch);
+      const ingest = createIngest(
+        app.db,
+        app.pg,
+        now,
+        app.monitoringJobs.touch,
+        app.monitoringJobs.alerts.engine,
+      );
       await api.register(monitoringIngestRoutes, { ingest, config });
       if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
       if (shouldServeSandboxGateway(config)) await api.register(sandboxGatewayRoutes, { config });

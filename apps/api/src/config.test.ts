@@ -307,3 +307,185 @@ describe('loadConfig: VPS', () => {
     expect(config.vps.proxmox).toBeUndefined();
   });
 });
+
+describe('the chat-bot settings', () => {
+  it('is off without a token, and on with one (Telegram’s API root unless told)', () => {
+    expect(loadConfig({}, tempDir()).telegram).toBeUndefined();
+    const config = loadConfig({ TELEGRAM_BOT_TOKEN: '123:abc', JWT_SECRET: SECRET }, tempDir());
+    expect(config.telegram).toMatchObject({
+      botToken: '123:abc',
+      monitoringBotToken: undefined,
+      apiRoot: 'https://api.telegram.org',
+      webhookSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
+    const emulated = loadConfig(
+      { TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/' },
+      tempDir(),
+    );
+    expect(emulated.telegram!.apiRoot).toBe('http://127.0.0.1:8081');
+  });
+
+  it('refuses malformed tokens and secrets, a second bot alone or the same twice', () => {
+    expect(problemsOf({ TELEGRAM_BOT_TOKEN: 'no-colon' })).toEqual([
+      'TELEGRAM_BOT_TOKEN: a bot token as @BotFather gives it (digits:letters)',
+    ]);
+    expect(problemsOf({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: 'short' })).toEqual([
+      'TELEGRAM_WEBHOOK_SECRET: 16 to 256 letters, digits, _ or - (what Telegram allows)',
+    ]);
+    expect(problemsOf({ TELEGRAM_MON_BOT_TOKEN: '2:b' })).toEqual([
+      'TELEGRAM_MON_BOT_TOKEN: needs TELEGRAM_BOT_TOKEN (the account bot) too',
+    ]);
+    expect(problemsOf({ TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_MON_BOT_TOKEN: '1:a' })).toEqual([
+      'TELEGRAM_MON_BOT_TOKEN: must be another bot than TELEGRAM_BOT_TOKEN (leave it unset to use one bot)',
+    ]);
+  });
+
+  it('requires the webhook secret in production when a token is set', () => {
+    expect(problemsOf({ ...PRODUCTION, TELEGRAM_BOT_TOKEN: '1:a' })).toEqual([
+      'TELEGRAM_WEBHOOK_SECRET: is required in production when a bot token is set',
+    ]);
+    const secret = 'w'.repeat(32);
+    const config = loadConfig(
+      { ...PRODUCTION, TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: secret },
+      tempDir(),
+    );
+    expect(config.telegram!.webhookSecret).toBe(secret);
+  });
+});
+
+describe('the file storage settings', () => {
+  const S3 = {
+    S3_ENDPOINT: 'https://s3.example.com/',
+    S3_BUCKET: 'tradehost-files',
+    S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+    S3_SECRET_ACCESS_KEY: 'secret-example-key',
+  };
+
+  it('keeps files on the local disk without S3_BUCKET (empty counts as unset)', () => {
+    expect(loadConfig({}, tempDir()).s3).toBeUndefined();
+    expect(loadConfig({ S3_BUCKET: '', S3_PREFIX: '' }, tempDir()).s3).toBeUndefined();
+  });
+
+  it('reads the bucket with its defaults: us-east-1, path-style addressing, no prefix', () => {
+    expect(loadConfig(S3, tempDir()).s3).toEqual({
+      endpoint: 'https://s3.example.com',
+      region: 'us-east-1',
+      bucket: 'tradehost-files',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'secret-example-key',
+      forcePathStyle: true,
+    });
+  });
+
+  it('reads the region, the addressing style and the prefix', () => {
+    const config = loadConfig(
+      {
+        ...S3,
+        S3_REGION: 'eu-central-1',
+        S3_FORCE_PATH_STYLE: 'false',
+        S3_PREFIX: '/tradehost/files/',
+      },
+      tempDir(),
+    );
+    expect(config.s3).toMatchObject({
+      region: 'eu-central-1',
+      forcePathStyle: false,
+      prefix: 'tradehost/files',
+    });
+  });
+
+  it('refuses S3_BUCKET without the endpoint or the keys, listing the missing ones', () => {
+    expect(problemsOf({ S3_BUCKET: 'files' })).toEqual([
+      'S3_BUCKET: needs S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY',
+    ]);
+    const { S3_SECRET_ACCESS_KEY: _secret, ...env } = S3;
+    expect(problemsOf(env)).toEqual(['S3_BUCKET: needs S3_SECRET_ACCESS_KEY']);
+  });
+
+  it('refuses S3 settings without S3_BUCKET rather than keep files on this disk alone', () => {
+    const { S3_BUCKET: _bucket, ...env } = S3;
+    expect(problemsOf({ ...env, S3_FORCE_PATH_STYLE: 'true' })).toEqual([
+      'S3_BUCKET: is required with S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE (unset all S3_* to keep files on the local disk)',
+    ]);
+    expect(problemsOf({ S3_PREFIX: 'tradehost' })).toHaveLength(1);
+  });
+
+  it('refuses bad S3 values, naming each variable', () => {
+    const problems = problemsOf({
+      ...S3,
+      S3_ENDPOINT: 'ftp://s3.example.com',
+      S3_BUCKET: 'My_Bucket',
+      S3_REGION: 'EU West',
+      S3_FORCE_PATH_STYLE: 'maybe',
+      S3_PREFIX: '../files',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(
+      ['S3_BUCKET', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX', 'S3_REGION'].sort(),
+    );
+    expect(problems.find((p) => p.startsWith('S3_BUCKET'))).toMatch(/an S3 bucket name/);
+    expect(problemsOf({ ...S3, S3_PREFIX: 'a//b' })).toEqual([
+      'S3_PREFIX: slash-separated segments of letters, digits, _ and -, such as tradehost/files',
+    ]);
+  });
+
+  it('takes a bucket in production, and keeps its other rules there', () => {
+    expect(loadConfig({ ...PRODUCTION, ...S3 }, tempDir()).s3?.bucket).toBe('tradehost-files');
+    expect(problemsOf({ ...PRODUCTION, S3_BUCKET: 'files' })).toEqual([
+      'S3_BUCKET: needs S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY',
+    ]);
+  });
+});
+
+describe('the Redis settings', () => {
+  it('keeps rate limits and publish/subscribe in the process without REDIS_URL (empty counts as unset)', () => {
+    expect(loadConfig({}, tempDir()).redis).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: '', REDIS_PREFIX: '' }, tempDir()).redis).toBeUndefined();
+  });
+
+  it('reads the URL, with the th: prefix unless told, ending every prefix with a colon', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }, tempDir()).redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      prefix: 'th:',
+    });
+    const tls = 'rediss://:secret@redis.example.com:6380/2';
+    expect(loadConfig({ REDIS_URL: tls, REDIS_PREFIX: 'th:staging' }, tempDir()).redis).toEqual({
+      url: tls,
+      prefix: 'th:staging:',
+    });
+    expect(
+      loadConfig({ REDIS_URL: tls, REDIS_PREFIX: 'tradehost-2.a_b:' }, tempDir()).redis?.prefix,
+    ).toBe('tradehost-2.a_b:');
+  });
+
+  it('refuses a URL that is not redis:// or rediss:// with a host, and a malformed prefix', () => {
+    for (const url of [
+      'http://redis.example.com',
+      'redis://',
+      'redis.example.com:6379',
+      'nonsense',
+    ])
+      expect(problemsOf({ REDIS_URL: url }), url).toEqual([
+        'REDIS_URL: a redis:// or rediss:// URL with a host',
+      ]);
+    for (const prefix of ['a b', 'th::x', ':th', '::', 'ключ', 'th/x'])
+      expect(problemsOf({ REDIS_URL: 'redis://h', REDIS_PREFIX: prefix }), prefix).toEqual([
+        'REDIS_PREFIX: colon-separated words of letters, digits, _ . and -, such as th: or th:staging:',
+      ]);
+    expect(problemsOf({ REDIS_URL: 'redis://h', REDIS_PREFIX: 'x'.repeat(65) })).toEqual([
+      'REDIS_PREFIX: at most 64 characters',
+    ]);
+  });
+
+  it('refuses REDIS_PREFIX without REDIS_URL rather than ignore it', () => {
+    expect(problemsOf({ REDIS_PREFIX: 'th:' })).toEqual([
+      'REDIS_URL: is required with REDIS_PREFIX (unset REDIS_PREFIX to run without Redis)',
+    ]);
+  });
+
+  it('takes Redis in production, where it stays optional', () => {
+    expect(loadConfig(PRODUCTION, tempDir()).redis).toBeUndefined();
+    expect(
+      loadConfig({ ...PRODUCTION, REDIS_URL: 'rediss://redis.example.com' }, tempDir()).redis,
+    ).toEqual({ url: 'rediss://redis.example.com', prefix: 'th:' });
+  });
+});

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ProxmoxSettings } from './integrations/hypervisor/proxmox.ts';
+import type { S3StorageOptions } from './integrations/storage/s3.ts';
 
 /** The API's settings, read once from the environment at start-up. */
 export interface Config {
@@ -41,6 +42,12 @@ export interface Config {
     retentionDays: number;
   };
   partner: PartnerConfig;
+  /** The chat-bot; undefined (the feature is off) without TELEGRAM_BOT_TOKEN. */
+  telegram: TelegramConfig | undefined;
+  /** The bucket of uploaded files; undefined (the local disk, DATA_DIR/files) without S3_BUCKET. */
+  s3: S3StorageOptions | undefined;
+  /** Shared rate limits and publish/subscribe; undefined (both in this process) without REDIS_URL. */
+  redis: RedisConfig | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -51,6 +58,24 @@ export interface PartnerConfig {
   visitorKey: string;
   /** The withdrawal methods offered, in order, each with its minimum (PARTNER_WITHDRAWAL_METHODS). */
   withdrawalMethods: Array<{ id: WithdrawalMethodId; minimumCents: number }>;
+}
+
+export interface TelegramConfig {
+  /** The bot of account notifications, and of monitoring too unless it has its own. */
+  botToken: string;
+  /** The optional second bot, for monitoring's alerts and reports (TELEGRAM_MON_BOT_TOKEN). */
+  monitoringBotToken: string | undefined;
+  /** What Telegram sends in X-Telegram-Bot-Api-Secret-Token (derived from JWT_SECRET unless set). */
+  webhookSecret: string;
+  /** The Bot API server, without a trailing slash (an emulator in tests and development). */
+  apiRoot: string;
+}
+
+export interface RedisConfig {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://` (TLS). */
+  url: string;
+  /** Starts every key and channel name, so installations (or test runs) can share a Redis. */
+  prefix: string;
 }
 
 export type GatewayId = 'sandbox' | 'payeer';
@@ -148,10 +173,22 @@ export const JWT_SECRET_MIN = 32;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 const port = z.coerce.number().int().min(0).max(65_535);
+/** "123456789:AAH...": the bot's id, a colon, its secret. */
+const TELEGRAM_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/;
 const positiveInt = z.coerce.number().int().positive();
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** `redis://` or `rediss://` (TLS), with a host: what ioredis takes. */
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 const envSchema = z
   .object({
@@ -246,6 +283,52 @@ const envSchema = z
       .regex(/^[A-Za-z0-9._-]{1,20}$/, 'a Windows user name (letters, digits, . _ -)')
       .default('Administrator'),
     JOBS_ENABLED: flag.default(true),
+    TELEGRAM_BOT_TOKEN: z
+      .string()
+      .regex(TELEGRAM_TOKEN, 'a bot token as @BotFather gives it (digits:letters)')
+      .optional(),
+    TELEGRAM_MON_BOT_TOKEN: z
+      .string()
+      .regex(TELEGRAM_TOKEN, 'a bot token as @BotFather gives it (digits:letters)')
+      .optional(),
+    TELEGRAM_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,256}$/, '16 to 256 letters, digits, _ or - (what Telegram allows)')
+      .optional(),
+    TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org'),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    // no defaults here: whether a setting was given is what says S3_BUCKET is missing
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, 'a region name such as us-east-1')
+      .optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        '3 to 63 lower-case letters, digits, dots and hyphens (an S3 bucket name)',
+      )
+      .optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: flag.optional(),
+    S3_PREFIX: z
+      .string()
+      .max(200)
+      .regex(
+        /^\/?[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/?$/,
+        'slash-separated segments of letters, digits, _ and -, such as tradehost/files',
+      )
+      .optional(),
+    REDIS_URL: z.string().refine(isRedisUrl, 'a redis:// or rediss:// URL with a host').optional(),
+    REDIS_PREFIX: z
+      .string()
+      .max(64, 'at most 64 characters')
+      .regex(
+        /^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)*:?$/,
+        'colon-separated words of letters, digits, _ . and -, such as th: or th:staging:',
+      )
+      .optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -270,11 +353,27 @@ const envSchema = z
         'HYPERVISOR_DRIVER',
         'is required in production (proxmox, or simulated to run without real servers)',
       );
+    if (env.TELEGRAM_BOT_TOKEN && !env.TELEGRAM_WEBHOOK_SECRET)
+      refuse('TELEGRAM_WEBHOOK_SECRET', 'is required in production when a bot token is set');
     if (!env.VPS_SECRET_KEY)
       refuse(
         'VPS_SECRET_KEY',
         `is required in production (at least ${VPS_SECRET_MIN} characters; it seals the servers' passwords)`,
       );
+  })
+  .superRefine((env, ctx) => {
+    if (env.TELEGRAM_MON_BOT_TOKEN && !env.TELEGRAM_BOT_TOKEN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TELEGRAM_MON_BOT_TOKEN'],
+        message: 'needs TELEGRAM_BOT_TOKEN (the account bot) too',
+      });
+    if (env.TELEGRAM_MON_BOT_TOKEN && env.TELEGRAM_MON_BOT_TOKEN === env.TELEGRAM_BOT_TOKEN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TELEGRAM_MON_BOT_TOKEN'],
+        message: 'must be another bot than TELEGRAM_BOT_TOKEN (leave it unset to use one bot)',
+      });
   })
   .superRefine((env, ctx) => {
     const drivers = env.PAYMENT_DRIVERS?.split(',') ?? [];
@@ -283,6 +382,44 @@ const envSchema = z
         code: 'custom',
         path: ['PAYMENT_DRIVERS'],
         message: 'payeer needs PAYEER_SHOP_ID and PAYEER_SECRET_KEY',
+      });
+  })
+  .superRefine((env, ctx) => {
+    const settings = [
+      'S3_ENDPOINT',
+      'S3_REGION',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_FORCE_PATH_STYLE',
+      'S3_PREFIX',
+    ] as const;
+    if (!env.S3_BUCKET) {
+      // files would silently go to the local disk of this instance alone
+      const given = settings.filter((name) => env[name] !== undefined);
+      if (given.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['S3_BUCKET'],
+          message: `is required with ${given.join(', ')} (unset all S3_* to keep files on the local disk)`,
+        });
+      return;
+    }
+    const needed = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+    const missing = needed.filter((name) => env[name] === undefined);
+    if (missing.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: `needs ${missing.join(', ')}`,
+      });
+  })
+  .superRefine((env, ctx) => {
+    // a prefix alone would mean nothing: limits and updates stay in this process without REDIS_URL
+    if (env.REDIS_PREFIX !== undefined && !env.REDIS_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_URL'],
+        message: 'is required with REDIS_PREFIX (unset REDIS_PREFIX to run without Redis)',
       });
   })
   .superRefine((env, ctx) => {
@@ -341,6 +478,44 @@ function vpsConfig(e: z.infer<typeof envSchema>, jwtSecret: string): VpsConfig {
     rdpUsername: e.VPS_RDP_USERNAME,
     jobs: e.JOBS_ENABLED,
   };
+}
+
+function telegramConfig(
+  e: z.infer<typeof envSchema>,
+  jwtSecret: string,
+): TelegramConfig | undefined {
+  if (!e.TELEGRAM_BOT_TOKEN) return undefined;
+  return {
+    botToken: e.TELEGRAM_BOT_TOKEN,
+    monitoringBotToken: e.TELEGRAM_MON_BOT_TOKEN,
+    webhookSecret:
+      e.TELEGRAM_WEBHOOK_SECRET ??
+      createHmac('sha256', jwtSecret).update('tradehost telegram webhook').digest('base64url'),
+    apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
+  };
+}
+
+function s3Config(e: z.infer<typeof envSchema>): S3StorageOptions | undefined {
+  if (!e.S3_BUCKET) return undefined;
+  const prefix = e.S3_PREFIX?.replace(/^\/+|\/+$/g, '');
+  return {
+    endpoint: e.S3_ENDPOINT!.replace(/\/+$/, ''),
+    region: e.S3_REGION ?? 'us-east-1',
+    bucket: e.S3_BUCKET,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? true,
+    ...(prefix ? { prefix } : {}),
+  };
+}
+
+/** The prefix of every key and channel when REDIS_PREFIX is unset. */
+export const DEFAULT_REDIS_PREFIX = 'th:';
+
+function redisConfig(e: z.infer<typeof envSchema>): RedisConfig | undefined {
+  if (!e.REDIS_URL) return undefined;
+  const prefix = e.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX;
+  return { url: e.REDIS_URL, prefix: prefix.endsWith(':') ? prefix : `${prefix}:` };
 }
 
 function paymentsConfig(
@@ -460,6 +635,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         ).values(),
       ],
     },
+    telegram: telegramConfig(e, jwtSecret),
+    s3: s3Config(e),
+    redis: redisConfig(e),
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -3,7 +3,7 @@ import { ERROR_MESSAGES } from '@tradehost/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { payeerSign, PAYEER_STATUS_FIELDS } from '../src/integrations/payments/payeer.ts';
 import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
-import { requestHash } from '../src/modules/idempotency/idempotency.ts';
+import { requestHash } from '../src/plugins/idempotency.ts';
 import {
   balancesOf,
   fund,

@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -157,11 +160,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 
   const smtp = await startTestSmtp();
+  // the files the app stores (avatars) go to a directory of this app's own, removed with it
+  const dataDir = mkdtempSync(join(tmpdir(), 'th-test-data-'));
   const fixedPort = options.notifyItself ? await freePort() : 0;
   const config = loadConfig({
     NODE_ENV: 'test',
     PUBLIC_URL: 'http://localhost:5173',
     DATABASE_URL: databaseUrl(adminUrl, database),
+    DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     RATE_LIMIT_AUTH_MAX: '10000',
@@ -169,8 +175,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     WEB_DIST: '/nonexistent/tradehost-web-dist',
     LOG_LEVEL: 'info',
     SANDBOX_GATEWAY_DELAY_MS: '0',
-    // VPS: the tests drive the runner and the lifecycle by hand (app.jobs.runner.run,
-    // app.jobs.lifecycle.tick); the simulated hypervisor answers in milliseconds
+    // VPS: the tests drive the runner and the lifecycle by hand (app.vpsJobs.runner.run,
+    // app.vpsJobs.lifecycle.tick); the simulated hypervisor answers in milliseconds
     JOBS_ENABLED: 'false',
     HYPERVISOR_DRIVER: 'simulated',
     HYPERVISOR_SIM_DELAY_MS: '1-5',
@@ -209,6 +215,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await app.close();
       await sql.end();
       await smtp.close();
+      rmSync(dataDir, { recursive: true, force: true });
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
       await dropper.query(`drop database if exists ${database} with (force)`);

@@ -97,7 +97,7 @@ async function runQueued(serverId: number) {
     `select id from vps_operations where server_id = $1 and status = 'queued' order by id`,
     [serverId],
   );
-  for (const row of rows) await t.app.jobs.runner.run(Number(row.id));
+  for (const row of rows) await t.app.vpsJobs.runner.run(Number(row.id));
 }
 
 describe('attribution', () => {

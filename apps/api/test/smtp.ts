@@ -18,6 +18,13 @@ export interface TestSmtp {
   to(address: string): ReceivedMail[];
   /** The newest mail to `address`, waiting up to 5 s for one beyond the first `after` mails. */
   next(address: string, after?: number): Promise<ReceivedMail>;
+  /**
+   * Refuses the mails to `address` (every mail, without one) with a temporary failure (451 at
+   * RCPT TO, so the sender's mail fails) until `accept()`.
+   */
+  refuse(address?: string): void;
+  /** Takes every mail again. */
+  accept(): void;
   close(): Promise<void>;
 }
 
@@ -113,11 +120,24 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
 /** A real SMTP server on 127.0.0.1:<free port>, no auth, no TLS, keeping what it receives. */
 export async function startTestSmtp(): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
+  let refused: Set<string> | 'all' = new Set();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
     disableReverseLookup: true,
+    onRcptTo(address, _session, callback) {
+      const to = address.address.toLowerCase();
+      if (refused === 'all' || refused.has(to)) {
+        const error = new Error('Mailbox busy, try again later') as Error & {
+          responseCode: number;
+        };
+        error.responseCode = 451;
+        callback(error);
+        return;
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -143,6 +163,13 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       throw new Error(`no mail to ${address} arrived`);
+    },
+    refuse(address) {
+      if (address === undefined) refused = 'all';
+      else if (refused !== 'all') refused.add(address.toLowerCase());
+    },
+    accept() {
+      refused = new Set();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

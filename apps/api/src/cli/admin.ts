@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/client.ts';
-import { userRepository } from '../modules/user/user.repository.ts';
+import { userRepository } from '../db/users.ts';
 import { openCliDatabase } from './database.ts';
 
 const USAGE =

@@ -5,7 +5,7 @@ import { createDb } from '../db/client.ts';
 import { openSecret } from '../lib/crypto-box.ts';
 import { newActivationKey, newMonitoringId } from '../modules/monitoring/monitoring.service.ts';
 import { monitoringRepository as repo } from '../modules/monitoring/monitoring.repository.ts';
-import { userRepository } from '../modules/user/user.repository.ts';
+import { userRepository } from '../db/users.ts';
 import { openCliDatabase } from './database.ts';
 
 const USAGE =

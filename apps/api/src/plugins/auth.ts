@@ -6,6 +6,8 @@ import type { AccessTokens } from '../modules/auth/access-token.ts';
 
 export interface AuthUser {
   id: number;
+  /** The sign-in (refresh-token family) of the bearer token; null for a token without one. */
+  sessionId: string | null;
 }
 
 declare module 'fastify' {
@@ -77,9 +79,9 @@ export const authPlugin = fp(
       _reply: FastifyReply,
     ) {
       const token = bearerOf(request);
-      const id = token ? await tokens.verify(token) : null;
-      if (id === null) throw new AppError(401, 'UNAUTHORIZED');
-      request.user = { id };
+      const claims = token ? await tokens.verify(token) : null;
+      if (claims === null) throw new AppError(401, 'UNAUTHORIZED');
+      request.user = { id: claims.userId, sessionId: claims.sessionId };
     };
 
     const optionalUser: onRequestHookHandler = async function optionalUser(
@@ -87,8 +89,8 @@ export const authPlugin = fp(
       _reply: FastifyReply,
     ) {
       const token = bearerOf(request);
-      const id = token ? await tokens.verify(token) : null;
-      request.user = id === null ? null : { id };
+      const claims = token ? await tokens.verify(token) : null;
+      request.user = claims === null ? null : { id: claims.userId, sessionId: claims.sessionId };
     };
 
     app.addHook('onRoute', (route) => {

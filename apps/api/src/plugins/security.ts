@@ -6,7 +6,7 @@ import helmet from 'helmet';
  * origin, inline styles (React style props, Radix), images from data:/blob:
  * (avatars previews). /api/docs sets its own, looser CSP (plugins/docs.ts).
  *
- * Helmet's middleware is built once here and applied to each request: built
+ * Helmet's middleware is built once here and its headers recorded once: built
  * per request (as @fastify/helmet does), parsing the CSP cost more than a
  * publisher's whole snapshot call.
  */
@@ -29,8 +29,29 @@ export const securityPlugin = fp(
       },
       strictTransportSecurity: https ? undefined : false,
     });
-    app.addHook('onRequest', (request, reply, done) => {
-      headers(request.raw, reply.raw, () => done());
+    // helmet's headers are the same for every request: what it sets (and removes) is recorded
+    // once and replayed, without its dozen middlewares per request
+    const set: [string, string | number | readonly string[]][] = [];
+    const removed: string[] = [];
+    const recorder = {
+      setHeader: (name: string, value: string | number | readonly string[]) => {
+        set.push([name, value]);
+        return recorder;
+      },
+      removeHeader: (name: string) => {
+        removed.push(name);
+      },
+    };
+    headers(
+      {} as Parameters<typeof headers>[0],
+      recorder as unknown as Parameters<typeof headers>[1],
+      () => {},
+    );
+    app.addHook('onRequest', (_request, reply, done) => {
+      const raw = reply.raw;
+      for (const name of removed) raw.removeHeader(name);
+      for (const [name, value] of set) raw.setHeader(name, value);
+      done();
     });
   },
   { name: 'tradehost-security' },

@@ -6,7 +6,10 @@ import { errorBody } from './error-handler.ts';
 
 /**
  * Serves the built console (WEB_DIST) at /: hashed files under /assets/ are
- * cached for a year, index.html never. Returns the SPA fallback for the
+ * cached for a year, index.html never. Each file goes as its `.br` or `.gz`
+ * sibling when the request accepts that encoding and the build made one
+ * (apps/web/build/precompress.ts), so nothing is compressed per request; every
+ * answer says `Vary: Accept-Encoding`. Returns the SPA fallback for the
  * not-found handler, or undefined when there is no build.
  */
 export function registerWebConsole(
@@ -21,10 +24,14 @@ export function registerWebConsole(
     root: webDist,
     prefix: '/',
     cacheControl: false,
+    // brotli, then gzip, then the file itself (also for the fallback's sendFile)
+    preCompressed: true,
     setHeaders(res, path) {
+      // `path` is the file sent: `assets/x-hash.js.br` is still a hashed asset
       if (/[\\/]assets[\\/]/.test(path))
         res.setHeader('cache-control', 'public, max-age=31536000, immutable');
       else res.setHeader('cache-control', 'no-cache');
+      res.setHeader('vary', 'Accept-Encoding');
     },
   });
   return (request, reply) => {

@@ -10,4 +10,9 @@ export interface MailMessage {
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Copies a notice mailed to a user to the user's other channel (the linked Telegram chat:
+   * integrations/telegram/notices.ts); `notify()` calls it. Never throws.
+   */
+  copyToChat?(userId: number, mail: Omit<MailMessage, 'to'>): Promise<void>;
 }

@@ -11,8 +11,9 @@ export interface Recipient {
 }
 
 /**
- * Sends a mail after the transaction it reports has committed. A mail that cannot be sent is
- * logged, never thrown: the change it reports has happened and stays.
+ * Sends a mail after the transaction it reports has committed, and its copy to the user's
+ * Telegram chat (when the mailer has one: app.ts). A mail that cannot be sent is logged, never
+ * thrown: the change it reports has happened and stays.
  */
 export async function notify(
   mailer: Mailer,
@@ -20,9 +21,12 @@ export async function notify(
   to: Recipient,
   render: (language: Language) => RenderedMail,
 ): Promise<void> {
+  let mail: RenderedMail | undefined;
   try {
-    await mailer.send({ to: to.email, ...render(to.language) });
+    mail = render(to.language);
+    await mailer.send({ to: to.email, ...mail });
   } catch (error) {
     log.error({ err: error, userId: to.id }, 'a mail could not be sent');
   }
+  if (mail) await mailer.copyToChat?.(to.id, mail);
 }

@@ -7,10 +7,10 @@ export interface RenderedMail {
   html: string;
 }
 
-const BRAND = 'TradeHost';
+export const BRAND = 'TradeHost';
 
 /** Wraps paragraphs (already HTML) in a plain, inline-styled letter. */
-function layout(language: Language, title: string, paragraphs: string[]): string {
+export function layout(language: Language, title: string, paragraphs: string[]): string {
   return `<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
@@ -24,7 +24,7 @@ ${paragraphs.map((p) => `<p style="font-size:15px;line-height:1.5;margin:0 0 12p
 `;
 }
 
-const button = (href: string, label: string) =>
+export const button = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 18px;background:#1a5fd0;color:#ffffff;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a>`;
 
 export function verificationMail(
@@ -95,8 +95,8 @@ export function resetCodeMail(
 // ---- VPS rental ------------------------------------------------------------------------------
 
 /** "2026-03-05 14:00 UTC": one unambiguous form for both languages. */
-const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-const dollars = (cents: number) => `$${formatCents(cents)}`;
+export const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+export const dollars = (cents: number) => `$${formatCents(cents)}`;
 
 export interface VpsMailServer {
   name: string;
@@ -116,7 +116,7 @@ const openServers = (language: Language, link: string) => ({
  * A letter to a user: "TradeHost: <subject>", the greeting, plain paragraphs (escaped for HTML) and a
  * button, to the console's servers page unless told otherwise.
  */
-function userMail(
+export function userMail(
   language: Language,
   to: { name: string; link: string },
   subject: string,

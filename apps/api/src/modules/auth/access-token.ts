@@ -1,33 +1,51 @@
-import { jwtVerify, SignJWT } from 'jose';
+import { createSecretKey } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { verifyHs256 } from '../../lib/jwt-hs256.ts';
 
 const ISSUER = 'tradehost';
 const AUDIENCE = 'tradehost-console';
 
-export interface AccessTokens {
-  /** A signed HS256 JWT for `userId` and the moment it expires. */
-  sign(userId: number): Promise<{ token: string; expires: Date }>;
-  /** The user id, or null for a missing, forged, malformed or expired token. */
-  verify(token: string): Promise<number | null>;
+/** Who an access token speaks for. */
+export interface AccessClaims {
+  userId: number;
+  /** The sign-in (refresh-token family) it was issued to, in its `sid` claim; null without one. */
+  sessionId: string | null;
 }
+
+export interface AccessTokens {
+  /** A signed HS256 JWT for `userId` (of the sign-in `sessionId`) and the moment it expires. */
+  sign(userId: number, sessionId?: string): Promise<{ token: string; expires: Date }>;
+  /** Its claims, or null for a missing, forged, malformed or expired token. */
+  verify(token: string): Promise<AccessClaims | null>;
+}
+
+/** Verified tokens remembered at most (about 400 bytes each); all are forgotten when full. */
+const VERIFIED_MAX = 10_000;
 
 export function createAccessTokens(
   secret: string,
   ttlSeconds: number,
   now: () => Date,
 ): AccessTokens {
-  // imported once: given the raw bytes, jose imports a key for every token it signs or checks
-  const key = crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
+  // checked synchronously (lib/jwt-hs256.ts); for jose's signing, imported once: given the raw
+  // bytes, jose imports a key for every token it signs
+  const rawKey = Buffer.from(secret);
+  const verifyKey = createSecretKey(rawKey);
+  // tokens whose signature and claims passed, with the times that bound them (only good ones:
+  // a forged or malformed token is checked in full every time)
+  const verified = new Map<
+    string,
+    { claims: AccessClaims; exp: number; nbf: number | undefined }
+  >();
+  const key = crypto.subtle.importKey('raw', rawKey, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return {
-    async sign(userId) {
+    async sign(userId, sessionId) {
       const issuedAt = Math.floor(now().getTime() / 1000);
       const expiresAt = issuedAt + ttlSeconds;
-      const token = await new SignJWT({})
+      // the sign-in lets the profile tell "this device" and keep it when others are signed out
+      const token = await new SignJWT(sessionId ? { sid: sessionId } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(String(userId))
         .setIssuer(ISSUER)
@@ -38,19 +56,28 @@ export function createAccessTokens(
       return { token, expires: new Date(expiresAt * 1000) };
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, await key, {
-          algorithms: ['HS256'],
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          currentDate: now(),
-          requiredClaims: ['sub', 'exp'],
-        });
-        const id = Number(payload.sub);
-        return Number.isSafeInteger(id) && id > 0 ? id : null;
-      } catch {
-        return null;
+      const at = Math.floor(now().getTime() / 1000);
+      // a token checked before needs no HMAC or JSON again, only its times against the clock
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp > at && (known.nbf === undefined || known.nbf <= at)) return known.claims;
+        verified.delete(token);
       }
+      const payload = verifyHs256(token, verifyKey, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        now: at,
+      });
+      const userId = Number(payload?.sub);
+      if (!payload || !Number.isSafeInteger(userId) || userId <= 0) return null;
+      const claims = { userId, sessionId: typeof payload.sid === 'string' ? payload.sid : null };
+      if (verified.size >= VERIFIED_MAX) verified.clear();
+      verified.set(token, {
+        claims,
+        exp: payload.exp as number,
+        nbf: typeof payload.nbf === 'number' ? payload.nbf : undefined,
+      });
+      return claims;
     },
   };
 }

@@ -97,6 +97,7 @@ export const authRepository = {
       tokenHash: string;
       createdAt: Date;
       expiresAt: Date;
+      userAgent: string | null;
     },
   ): Promise<void> {
     await db.insert(refreshTokens).values(values);

@@ -78,7 +78,10 @@ export async function authRoutes(
       },
     },
     async (request, reply) =>
-      sendSession(await auth.login(request.body.email, request.body.password), reply),
+      sendSession(
+        await auth.login(request.body.email, request.body.password, request.headers['user-agent']),
+        reply,
+      ),
   );
 
   r.post(

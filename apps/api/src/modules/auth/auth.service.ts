@@ -20,15 +20,17 @@ import {
 } from '../../lib/secrets.ts';
 import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../deps.ts';
-import { toUserResponse } from '../user/user.mapper.ts';
+import { toUserResponse } from '../../db/user-response.ts';
 import { referrals } from '../../db/referrals.ts';
-import { userRepository } from '../user/user.repository.ts';
+import { userRepository } from '../../db/users.ts';
 import { authRepository } from './auth.repository.ts';
 
 export const VERIFY_LINK_TTL_MS = 48 * 3600_000;
 export const VERIFY_RESEND_INTERVAL_MS = 5 * 60_000;
 export const RESET_CODE_TTL_MS = 10 * 60_000;
 export const RESET_CODE_MAX_ATTEMPTS = 5;
+/** The longest User-Agent kept of a sign-in (real ones are a few hundred characters). */
+export const USER_AGENT_MAX = 512;
 
 export interface SignupInput {
   name: string;
@@ -116,9 +118,11 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     }
   }
 
+  /** A new token of the sign-in `familyId`; its browser (`userAgent`) names it in the profile's sessions. */
   async function startSession(
     userId: number,
     familyId: string,
+    userAgent: string | null,
     executor: Executor = db,
   ): Promise<Session> {
     const at = now();
@@ -129,8 +133,9 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       tokenHash: sha256Hex(refreshToken),
       createdAt: at,
       expiresAt: plus(at, config.refreshTokenTtl * 1000),
+      userAgent,
     });
-    const access = await tokens.sign(userId);
+    const access = await tokens.sign(userId, familyId);
     return { token: access.token, expires: access.expires.toISOString(), refreshToken };
   }
 
@@ -194,7 +199,8 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       return done('EMAIL_VERIFIED');
     },
 
-    async login(email: string, password: string): Promise<Session> {
+    /** `userAgent`: the browser's User-Agent header, kept (cut to 512) for the sessions list. */
+    async login(email: string, password: string, userAgent?: string): Promise<Session> {
       const user = await userRepository.findByEmail(db, email);
       if (!user) {
         await verifyDummyPassword(password);
@@ -211,7 +217,7 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
         }
         throw new AppError(403, 'EMAIL_NOT_VERIFIED');
       }
-      return startSession(user.id, randomUUID());
+      return startSession(user.id, randomUUID(), userAgent?.slice(0, USER_AGENT_MAX) || null);
     },
 
     /** Rotates the refresh token. Presenting an already rotated one revokes its whole family. */
@@ -220,7 +226,9 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       const tokenHash = sha256Hex(refreshToken);
       const session = await db.transaction(async (tx) => {
         const current = await authRepository.rotateRefreshToken(tx, tokenHash, now());
-        return current ? startSession(current.userId, current.familyId, tx) : undefined;
+        return current
+          ? startSession(current.userId, current.familyId, current.userAgent, tx)
+          : undefined;
       });
       if (session) return session;
       const known = await authRepository.findRefreshToken(db, tokenHash);

@@ -4,7 +4,14 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import type { Paging } from '../../db/paging.ts';
-import { charges, payments, transfers, users, withdrawals } from '../../db/schema/index.ts';
+import {
+  charges,
+  ledgerEntries,
+  payments,
+  transfers,
+  users,
+  withdrawals,
+} from '../../db/schema/index.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPaymentRow = typeof payments.$inferInsert;
@@ -25,6 +32,38 @@ function inPeriod(column: AnyPgColumn, period: Period): SQL[] {
 
 const sender = alias(users, 'sender');
 const recipient = alias(users, 'recipient');
+
+/**
+ * A transfer's two parties in one round trip: the sender by id and whoever has the recipient's
+ * e-mail (case-insensitive, through the unique index on lower(email)); the same row when the
+ * sender wrote their own address. A named prepared statement per database or transaction.
+ */
+const parties = new WeakMap<Executor, ReturnType<typeof buildParties>>();
+const buildParties = (db: Executor) =>
+  db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      emailVerifiedAt: users.emailVerifiedAt,
+      isRecipient: sql<boolean>`lower(${users.email}) = lower(${sql.placeholder('email')})`,
+    })
+    .from(users)
+    .where(
+      or(
+        eq(users.id, sql.placeholder('senderId')),
+        sql`lower(${users.email}) = lower(${sql.placeholder('email')})`,
+      ),
+    )
+    .prepare('transfer_parties');
+
+/** The entry of a ledger transaction that credited a user's main balance. */
+const creditedEntry = (transactionId: AnyPgColumn, userId: AnyPgColumn) =>
+  and(
+    eq(ledgerEntries.transactionId, transactionId),
+    eq(ledgerEntries.userId, userId),
+    eq(ledgerEntries.account, 'balance'),
+  );
 
 /** SQL of payments, transfers, charges and withdrawals. */
 export const balanceRepository = {
@@ -113,6 +152,16 @@ export const balanceRepository = {
     return { rows, total: total?.n ?? 0 };
   },
 
+  async transferParties(db: Executor, senderId: number, email: string) {
+    let query = parties.get(db);
+    if (!query) parties.set(db, (query = buildParties(db)));
+    const rows = await query.execute({ senderId, email });
+    return {
+      sender: rows.find((row) => row.id === senderId),
+      recipient: rows.find((row) => row.isRecipient),
+    };
+  },
+
   async insertTransfer(db: Executor, values: typeof transfers.$inferInsert) {
     const [row] = await db.insert(transfers).values(values).returning();
     if (!row) throw new Error('insert into transfers returned no row');
@@ -163,6 +212,47 @@ export const balanceRepository = {
   async insertCharge(db: Executor, values: typeof charges.$inferInsert) {
     const [row] = await db.insert(charges).values(values).returning();
     if (!row) throw new Error('insert into charges returned no row');
+    return row;
+  },
+
+  /**
+   * A paid top-up as its notice tells it: the user, the amount, the balance right after it (the
+   * user's entry in the payment's ledger transaction) and how it was paid.
+   */
+  async paidCredit(db: Executor, paymentId: number) {
+    const [row] = await db
+      .select({
+        user: { id: users.id, email: users.email, name: users.name, language: users.language },
+        payment: { method: payments.method, network: payments.network },
+        amountCents: ledgerEntries.amountCents,
+        balanceAfterCents: ledgerEntries.balanceAfterCents,
+      })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .innerJoin(ledgerEntries, creditedEntry(payments.ledgerTransactionId, payments.userId))
+      .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid')));
+    return row;
+  },
+
+  /** A transfer as its recipient's notice tells it: the sender, the amount, the balance after it. */
+  async receivedCredit(db: Executor, transferId: number) {
+    const [row] = await db
+      .select({
+        user: {
+          id: recipient.id,
+          email: recipient.email,
+          name: recipient.name,
+          language: recipient.language,
+        },
+        sender: { name: sender.name, email: sender.email },
+        amountCents: ledgerEntries.amountCents,
+        balanceAfterCents: ledgerEntries.balanceAfterCents,
+      })
+      .from(transfers)
+      .innerJoin(recipient, eq(recipient.id, transfers.toUserId))
+      .innerJoin(sender, eq(sender.id, transfers.fromUserId))
+      .innerJoin(ledgerEntries, creditedEntry(transfers.ledgerTransactionId, transfers.toUserId))
+      .where(eq(transfers.id, transferId));
     return row;
   },
 

@@ -24,7 +24,7 @@ import type { Config } from '../../config.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
-import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import { transferFailure, type BalanceService } from './balance.service.ts';
 
 const PAGE_SCHEMAS = {
@@ -163,8 +163,12 @@ export async function balanceRoutes(
     },
     async (request, reply) => {
       try {
-        return await idempotency.respond(request, reply, (tx, userId) =>
-          balance.transfer(tx, userId, request.body),
+        return await idempotency.respond(
+          request,
+          reply,
+          (tx, userId) => balance.transfer(tx, userId, request.body),
+          // the recipient's notice once, after the commit: not again for a replayed answer
+          (outcome) => balance.tellReceived(outcome.body.transfer.id),
         );
       } catch (error) {
         throw transferFailure(error);

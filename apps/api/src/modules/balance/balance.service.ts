@@ -28,9 +28,10 @@ import {
 import { qrDataUrl } from '../../lib/qr.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
-import type { Outcome } from '../idempotency/idempotency.ts';
-import { userRepository } from '../user/user.repository.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import type { Outcome } from '../../plugins/idempotency.ts';
+import { userRepository } from '../../db/users.ts';
+import { auditRepository } from '../../db/audit.ts';
+import { createCreditNotices } from './balance.credits.ts';
 import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
 import { pagingOf } from '../../db/paging.ts';
 import { balanceRepository, type Period } from './balance.repository.ts';
@@ -64,6 +65,7 @@ export type BalanceService = ReturnType<typeof createBalanceService>;
 export function createBalanceService(deps: BalanceDeps) {
   const { db, config, gateways, log } = deps;
   const { minimumCents, cryptoWallets } = config.payments;
+  const credits = createCreditNotices(deps);
 
   /** Each method's limits in cents and whether it can be used; the configuration fixes them. */
   const limits: Record<keyof typeof minimumCents, { max: number; available: boolean }> = {
@@ -255,9 +257,14 @@ export function createBalanceService(deps: BalanceDeps) {
       userId: number,
       request: { email: string; amount: number },
     ): Promise<Outcome<TransferResponse>> {
-      const recipient = await recipientOf(userId, request.email, tx);
-      // read before the ledger locks the two users' rows: the locks are held until commit
-      const me = await userOf(userId, tx);
+      // both parties read before the ledger locks their rows: the locks are held until commit
+      const { sender: me, recipient } = await balanceRepository.transferParties(
+        tx,
+        userId,
+        request.email,
+      );
+      if (!me) throw new AppError(401, 'UNAUTHORIZED');
+      checkRecipient(userId, recipient);
       let posted;
       try {
         posted = await ledgerRepository.post(tx, { kind: 'transfer' }, [
@@ -296,6 +303,9 @@ export function createBalanceService(deps: BalanceDeps) {
       };
     },
 
+    /** The recipient's notice of a transfer just committed. */
+    tellReceived: (transferId: number) => credits.transferReceived(transferId),
+
     async history(
       kind: HistoryKind,
       userId: number,
@@ -318,7 +328,8 @@ export function createBalanceService(deps: BalanceDeps) {
     /**
      * A gateway's notification. Verified, then credited once: the payment row is locked, and
      * only a payment not yet Paid is credited; a repeated or late notification is acknowledged
-     * and changes nothing. A wrong amount or currency is refused and audited.
+     * and changes nothing. A wrong amount or currency is refused and audited. The user is told
+     * of a credit once it has committed.
      */
     async handleNotification(
       driver: string,
@@ -382,6 +393,8 @@ export function createBalanceService(deps: BalanceDeps) {
         });
         return 'credited' as const;
       });
+      // committed: the user hears of the money (a failure to tell is logged, never thrown)
+      if (outcome === 'credited') await credits.paymentPaid(id);
       // a refusal is acknowledged in the gateway's own terms (a 2xx that says "error"): any
       // other status would only make the gateway deliver the same refused notification again
       const handled = outcome === 'credited' || outcome === 'done';
@@ -394,12 +407,19 @@ export function createBalanceService(deps: BalanceDeps) {
     },
   };
 
-  async function recipientOf(userId: number, email: string, on: Executor = db) {
-    const recipient = await userRepository.findByEmail(on, email);
+  async function recipientOf(userId: number, email: string) {
+    const recipient = await userRepository.findByEmail(db, email);
+    checkRecipient(userId, recipient);
+    return recipient;
+  }
+
+  function checkRecipient<T extends { id: number; emailVerifiedAt: Date | null }>(
+    userId: number,
+    recipient: T | undefined,
+  ): asserts recipient is T {
     if (!recipient || !recipient.emailVerifiedAt)
       throw fieldError(422, 'email', 'RECIPIENT_NOT_FOUND');
     if (recipient.id === userId) throw fieldError(422, 'email', 'TRANSFER_TO_SELF');
-    return recipient;
   }
 
   async function historyRows(

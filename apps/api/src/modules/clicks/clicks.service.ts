@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { SUCCESS_MESSAGES, type MessageResponse } from '@tradehost/contracts';
 import { fieldError } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
-import { userRepository } from '../user/user.repository.ts';
+import { userRepository } from '../../db/users.ts';
 import { clicksRepository } from './clicks.repository.ts';
 
 export type ClicksService = ReturnType<typeof createClicksService>;

@@ -10,7 +10,7 @@ import type { Executor } from '../../db/client.ts';
 import { promocodes } from '../../db/schema/index.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import { auditRepository } from '../../db/audit.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { partnerRepository } from './partner.repository.ts';
 

@@ -21,7 +21,7 @@ import type { Config } from '../../config.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
-import { idempotencyHeaders, type Idempotency } from '../idempotency/idempotency.ts';
+import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import type { Promocodes } from './partner.promocodes.ts';
 import type { PartnerService } from './partner.service.ts';
 import type { Withdrawals } from './partner.withdrawals.ts';

@@ -2,7 +2,7 @@ import type { PartnerSettings } from '@tradehost/contracts';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import { auditRepository } from '../../db/audit.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { partnerRepository } from './partner.repository.ts';
 

@@ -23,9 +23,9 @@ import {
   withdrawalReceivedMail,
 } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
-import { auditRepository } from '../audit/audit.repository.ts';
+import { auditRepository } from '../../db/audit.ts';
 import type { ServiceDeps } from '../deps.ts';
-import type { Outcome } from '../idempotency/idempotency.ts';
+import type { Outcome } from '../../plugins/idempotency.ts';
 
 type WithdrawalRow = typeof withdrawals.$inferSelect;
 const OPEN = ['received', 'under_review'] as const;

@@ -3,12 +3,13 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@tradehost/contract
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { currentUser } from '../../plugins/auth.ts';
-import type { Db, Executor } from '../../db/client.ts';
-import { idempotencyKeys } from '../../db/schema/index.ts';
-import { inTransaction, type Tx } from '../../db/transaction.ts';
-import { AppError, pgErrorOf } from '../../lib/errors.ts';
-import { errorBody } from '../../plugins/error-handler.ts';
+import { currentUser } from './auth.ts';
+import type { Db, Executor } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema/index.ts';
+import { inTransaction, type Tx } from '../db/transaction.ts';
+import { AppError, pgErrorOf } from '../lib/errors.ts';
+import { errorBody } from './error-handler.ts';
+import { executePrepared } from '../db/prepared.ts';
 
 /** A claim older than this whose request never answered died with its (rolled back) transaction. */
 export const STALE_CLAIM_SECONDS = 60;
@@ -86,11 +87,15 @@ export function createIdempotency(db: Db) {
   ): Promise<{ claimed: true; at: string } | { claimed: false; replay: Outcome }> {
     let inserted;
     try {
-      [inserted] = await db
-        .insert(idempotencyKeys)
-        .values({ userId, key, scope, requestHash: hash })
-        .onConflictDoNothing()
-        .returning({ at: claimedAt });
+      [inserted] = (
+        await executePrepared<{ at: string }>(
+          db,
+          sql`insert into ${idempotencyKeys} (user_id, key, scope, request_hash)
+              values (${userId}::bigint, ${key}::text, ${scope}::text, ${hash}::text)
+              on conflict do nothing
+              returning created_at::text as at`,
+        )
+      ).rows;
     } catch (error) {
       // a still valid token of an account deleted since: as signed out, not a 500
       if (pgErrorOf(error)?.constraint === 'idempotency_keys_user_id_users_id_fk')
@@ -168,13 +173,15 @@ export function createIdempotency(db: Db) {
     try {
       const outcome = await inTransaction(db, async (tx) => {
         const result = await work(tx);
-        const stored = await tx
-          .update(idempotencyKeys)
-          .set({ responseStatus: result.status, responseBody: result.body as object })
-          .where(mine)
-          .returning({ key: idempotencyKeys.key });
+        const stored = await executePrepared(
+          tx,
+          sql`update ${idempotencyKeys}
+              set response_status = ${result.status}::int, response_body = ${JSON.stringify(result.body)}::jsonb
+              where user_id = ${userId}::bigint and key = ${key}::text
+                and response_status is null and created_at = ${claimed.at}::timestamptz`,
+        );
         // taken over while this request ran: the other one does the work, this one undoes it
-        if (stored.length === 0) throw new ClaimLost();
+        if (stored.rowCount === 0) throw new ClaimLost();
         return result;
       });
       return { ...outcome, replayed: false };
