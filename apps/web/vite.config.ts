@@ -4,11 +4,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 const reactRouterDir = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
 
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  // precompress: brotli and gzip copies of dist's text files, served by Accept-Encoding
+  plugins: [react(), precompress()],
   // The production build leaves out what only development needs (scripts/bundle-size.ts weighs
   // the first view): react-router's own production build, whose only change is that its
   // development warnings are off (its package exports the development one to every bundler),
@@ -58,6 +60,9 @@ export default defineConfig(({ command }) => ({
     name: 'web',
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
+    // a page test types and clicks through jsdom: on two busy cores a few take 4-5 s, so the
+    // budget is 15 s (a hang still fails), not vitest's default 5 s
+    testTimeout: 15_000,
   },
 }));

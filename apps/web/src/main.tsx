@@ -3,7 +3,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { persistStore } from 'redux-persist';
 import { App } from './app/app';
+import { preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
+import { selectAuthorized } from './features/auth/model/auth-slice';
 import { recordReferral, takeReferralCode } from './features/auth/model/referral';
 import { i18nReady } from './shared/i18n';
 
@@ -13,6 +15,8 @@ const referralCode = takeReferralCode();
 const store = makeStore();
 const persistor = persistStore(store, null, () => {
   if (referralCode) store.dispatch(recordReferral(referralCode));
+  // the page's chunks are fetched while the app renders its first frame
+  preloadRoutes(selectAuthorized(store.getState()), window.location.pathname);
 });
 
 // At once in English; a reader who chose another language waits for its texts (a chunk of their own).

@@ -9,13 +9,13 @@
 //| activation key from the console (Online monitoring).             |
 //+------------------------------------------------------------------+
 #property copyright "TradeHost"
-#property version   "1.00"
+#property version   "1.10"
 #property strict
 
 input string ActivationKey = "";                       // Activation key (from the console)
 input string ServerUrl     = "https://my.tradehost.example"; // Server URL
 
-#define EA_VERSION "1.0.0"
+#define EA_VERSION "1.1.0"
 #define DEALS_PER_CALL 500
 
 // the protocol's state
@@ -66,6 +66,51 @@ string IsoUtc(long serverMsc)
   }
 
 //--- the messages -------------------------------------------------------------
+// one trade session: a day of the trade server's week and its minutes [from, to)
+string SessionJson(int day, int from, int to)
+  {
+   return "{" + JInt("day", day) + "," + JInt("from", from) + "," + JInt("to", to) + "}";
+  }
+
+// when the broker trades: the trade sessions of the Market Watch symbols, merged, in server time
+// (the server counts only these minutes for the "no data" alert)
+string SessionsList()
+  {
+   bool trades[];
+   ArrayResize(trades, 7 * 1440);
+   ArrayInitialize(trades, false);
+   for(int s = 0; s < SymbolsTotal(true); s++)
+     {
+      string name = SymbolName(s, true);
+      for(int day = 0; day < 7; day++)
+        {
+         datetime from = 0, to = 0;
+         for(uint i = 0; i < 16 && SymbolInfoSessionTrade(name, (ENUM_DAY_OF_WEEK)day, i, from, to); i++)
+           {
+            int a = (int)(((long)from % 86400) / 60);
+            int b = (long)to >= 86400 ? 1440 : (int)(((long)to % 86400) / 60);
+            for(int m = a; m < b; m++) trades[day * 1440 + m] = true;
+           }
+        }
+     }
+   string list = "";
+   int count = 0;
+   for(int day = 0; day < 7; day++)
+     {
+      int m = 0;
+      while(m < 1440)
+        {
+         if(!trades[day * 1440 + m]) { m++; continue; }
+         int start = m;
+         while(m < 1440 && trades[day * 1440 + m]) m++;
+         if(list != "") list += ",";
+         list += SessionJson(day, start, m);
+         count++;
+        }
+     }
+   return count <= 700 ? list : "";   // more than the server takes: none, and it assumes the Forex week
+  }
+
 string HelloJson()
   {
    long mode = AccountInfoInteger(ACCOUNT_TRADE_MODE);
@@ -75,7 +120,8 @@ string HelloJson()
           + JStr("server", AccountInfoString(ACCOUNT_SERVER)) + "," + JStr("company", AccountInfoString(ACCOUNT_COMPANY)) + ","
           + JStr("currency", AccountInfoString(ACCOUNT_CURRENCY)) + "," + JInt("leverage", AccountInfoInteger(ACCOUNT_LEVERAGE)) + ","
           + JStr("trade_mode", tradeMode) + "," + JStr("margin_mode", hedging ? "hedging" : "netting") + ","
-          + JInt("server_time_offset_sec", ServerOffsetSec()) + "," + JStr("ea_version", EA_VERSION) + "}";
+          + JInt("server_time_offset_sec", ServerOffsetSec()) + "," + JStr("ea_version", EA_VERSION) + ","
+          + "\"sessions\":[" + SessionsList() + "]}";
   }
 
 string DealType(long type)
@@ -305,6 +351,10 @@ bool SendSnapshot()
 //--- the terminal's events -------------------------------------------------------------
 int OnInit()
   {
+   // the terminal keeps globals over a change of the inputs: start afresh (a new key, a new try)
+   g_stopped = false;
+   g_helloDone = false;
+   g_nextTry = 0;
    if(StringLen(ActivationKey) < 10)
      {
       Stop("paste the activation key from the console into the inputs");

@@ -1,9 +1,10 @@
 import { waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import type { RouteObject } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../test/fetch-stub';
 import { testUser } from '../test/fixtures';
 import { renderApp } from '../test/render';
-import { signedInRoutes, signedOutRoutes } from './router';
+import { preloadRoutes, signedInRoutes, signedOutRoutes } from './router';
 
 function stubSignedInApi(permissions: unknown = { partner: true, monitoring: true }) {
   return stubFetch({
@@ -86,5 +87,38 @@ describe('signed-in routes', () => {
       signedIn: true,
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/vps'));
+  });
+});
+
+describe('preloadRoutes', () => {
+  /** The route at `path` below `routes`' layout, and a spy on its `lazy` (restored after). */
+  function spyOnLazy(routes: RouteObject[], path: string | undefined) {
+    const find = (list: RouteObject[]): RouteObject | undefined =>
+      list.reduce<RouteObject | undefined>(
+        (found, route) => found ?? (route.path === path ? route : find(route.children ?? [])),
+        undefined,
+      );
+    const route = find(routes);
+    if (!route || typeof route.lazy !== 'function') throw new Error(`no lazy route ${path}`);
+    return vi.spyOn(route as { lazy: () => Promise<unknown> }, 'lazy');
+  }
+
+  it('starts the modules of the routes matching the path, of the auth state, and no others', () => {
+    const login = spyOnLazy(signedOutRoutes, 'login');
+    const signup = spyOnLazy(signedOutRoutes, 'signup');
+    const layout = spyOnLazy(signedInRoutes, '/');
+    const vps = spyOnLazy(signedInRoutes, 'vps');
+    try {
+      preloadRoutes(false, '/login');
+      expect(login).toHaveBeenCalledTimes(1);
+      expect(signup).not.toHaveBeenCalled();
+      expect(layout).not.toHaveBeenCalled();
+      preloadRoutes(true, '/vps');
+      expect(layout).toHaveBeenCalledTimes(1);
+      expect(vps).toHaveBeenCalledTimes(1);
+      expect(login).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -1,6 +1,12 @@
 import type { Permissions } from '@tradehost/contracts';
 import { lazy, type ComponentType } from 'react';
-import { createBrowserRouter, redirect, RouterProvider, type RouteObject } from 'react-router';
+import {
+  createBrowserRouter,
+  matchRoutes,
+  redirect,
+  RouterProvider,
+  type RouteObject,
+} from 'react-router';
 import { selectAuthorized } from '../features/auth/model/auth-slice';
 import { loadTexts } from '../shared/i18n';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
@@ -136,6 +142,23 @@ const operatorRoute: RouteObject = {
           path: 'partner/settings',
           ...adminPage(() => import('../features/operator/pages/partner-settings-page')),
         },
+        {
+          path: 'support',
+          ...adminPage(() => import('../features/operator/pages/support-page')),
+        },
+        {
+          path: 'support/canned',
+          ...adminPage(() => import('../features/operator/pages/support-canned-page')),
+        },
+        {
+          path: 'support/departments',
+          ...adminPage(() => import('../features/operator/pages/support-departments-page')),
+        },
+        {
+          path: 'support/:ticketId',
+          ...adminPage(() => import('../features/operator/pages/support-ticket-page')),
+        },
+        { path: 'faq', ...adminPage(() => import('../features/operator/pages/faq-editor-page')) },
       ],
     },
   ],
@@ -205,12 +228,21 @@ export const signedInRoutes: RouteObject[] = [
           {
             path: 'support',
             children: [
-              { index: true, lazy: () => import('../features/support/pages/support-page') },
-              { path: ':ticketId', lazy: () => import('../features/support/pages/ticket-page') },
+              {
+                index: true,
+                lazy: () => withTexts('support', import('../features/support/pages/support-page')),
+              },
+              {
+                path: ':ticketId',
+                lazy: () => withTexts('support', import('../features/support/pages/ticket-page')),
+              },
             ],
           },
-          { path: 'profile', lazy: () => import('../features/profile/pages/profile-page') },
-          { path: 'faq', lazy: () => import('../features/faq/pages/faq-page') },
+          {
+            path: 'profile',
+            lazy: () => withTexts('profile', import('../features/profile/pages/profile-page')),
+          },
+          { path: 'faq', lazy: () => withTexts('faq', import('../features/faq/pages/faq-page')) },
           operatorRoute,
           ...legalRoutes,
           ...['login', 'signup', 'forgot-password', 'password-reset'].map((path) => ({
@@ -226,6 +258,19 @@ export const signedInRoutes: RouteObject[] = [
 
 export function routesFor(authorized: boolean): RouteObject[] {
   return authorized ? signedInRoutes : signedOutRoutes;
+}
+
+/**
+ * Starts loading the page modules of `pathname` (the matched routes' `lazy`) at start-up, beside
+ * the first render: the router calls the same imports only once it is made, after the session is
+ * restored and the providers have rendered, and the page's chunks would wait for that render
+ * (on a slow phone, hundreds of milliseconds of the first paint). A failure is the router's to
+ * report when it loads the route itself.
+ */
+export function preloadRoutes(authorized: boolean, pathname: string): void {
+  for (const { route } of matchRoutes(routesFor(authorized), pathname) ?? []) {
+    if (typeof route.lazy === 'function') route.lazy().catch(() => undefined);
+  }
 }
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;

@@ -43,6 +43,17 @@ describe('signed-in header', () => {
     await waitFor(() => expect(document.title).toBe('VPS servers · TradeHost'));
   });
 
+  it('counts the support tickets with new replies beside Support', async () => {
+    stubApi({ 'GET /user/support/unread': { body: { count: 2 } } });
+    await openVps();
+    await screen.findByRole('heading', { level: 1, name: 'VPS servers' });
+    expect(
+      await within(mainNav()).findByRole('link', {
+        name: 'Support, 2 tickets with new replies',
+      }),
+    ).toHaveAttribute('href', '/support');
+  });
+
   it('hides Partners when the partner flag is off', async () => {
     stubApi({ 'GET /front/permissions': { body: { partner: false, monitoring: true } } });
     await openVps();

@@ -3,10 +3,14 @@ import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { useGetPermissionsQuery } from '../../features/auth/api/auth-api';
 import { useCurrentUser } from '../../features/auth/api/use-current-user';
 import { LanguageSwitcher } from '../../features/settings/components/language-switcher';
+import { UNREAD_POLL_MS, useGetSupportUnreadQuery } from '../../features/support/api/support-api';
 import { ThemeToggle } from '../../features/settings/components/theme-toggle';
+import { usePageVisible } from '../../shared/lib/use-page-visible';
+import { useLiveConnected } from '../../shared/live/live-state';
 import { selectIsDesktop, selectIsMobile } from '../../shared/model/ui-slice';
 import { FullScreenSpinner } from '../../shared/ui/spinner/spinner';
 import { useAppSelector } from '../hooks';
+import { useLiveUpdates } from '../live-updates';
 import { BalanceBadge, LogoutButton, ProfileButton } from './components/account-controls';
 import { AlertBanner } from './components/alert-banner';
 import { Logo } from './components/logo';
@@ -17,11 +21,22 @@ import { SiteFooter } from './components/site-footer';
 import { MAIN_CONTENT_ID, SkipLink } from './components/skip-link';
 import styles from './layout.module.css';
 
-/** The signed-in navigation (nav-items.ts): the permission flags and, for Operator, the role. */
+/**
+ * The signed-in navigation (nav-items.ts): the permission flags and, for Operator, the role;
+ * Support counts the tickets with new replies (live updates bring it; asked every minute while
+ * the page shows and the live updates are down).
+ */
 export function useSignedInNav(): NavItem[] {
   const { data: permissions = DEFAULT_PERMISSIONS } = useGetPermissionsQuery();
   const role = useCurrentUser()?.role;
-  return signedInNavItems(permissions, role);
+  const visible = usePageVisible();
+  const live = useLiveConnected();
+  const { data: unread = 0 } = useGetSupportUnreadQuery(undefined, {
+    pollingInterval: visible && !live ? UNREAD_POLL_MS : 0,
+  });
+  return signedInNavItems(permissions, role).map((item) =>
+    item.to === '/support' && unread > 0 ? { ...item, badge: unread } : item,
+  );
 }
 
 /**
@@ -30,6 +45,8 @@ export function useSignedInNav(): NavItem[] {
  * Mobile: the theme and language toggles move there too.
  */
 export function SignedInLayout() {
+  // one live-updates stream per tab while signed in (balance, servers, monitoring, tickets)
+  useLiveUpdates();
   const navigation = useNavigation();
   const isDesktop = useAppSelector(selectIsDesktop);
   const isMobile = useAppSelector(selectIsMobile);

@@ -4,6 +4,7 @@
  * the shapes of the contracts (admin* schemas), the VPS screens' included.
  */
 import type {
+  AdminDepartment,
   AdminOperation,
   AdminPartnerNetworkNode,
   AdminPartnerSummary,
@@ -12,6 +13,12 @@ import type {
   AdminRate,
   AdminServer,
   AdminTestRequest,
+  AdminTicketSummary,
+  Attachment,
+  CannedReply,
+  FaqItem,
+  SupportQueue,
+  TicketMessage,
   AdminUser,
   AdminWithdrawal,
   AuditEntry,
@@ -327,6 +334,111 @@ export function partnerReferral(
     referrals: 2,
     turnover: 119.99,
     rewards: 12,
+    ...overrides,
+  };
+}
+
+// ---- the help desk and the FAQ editor ----
+
+/** The seeded departments, as the operator lists them (every operator gets their mail). */
+export function adminDepartment(overrides: Partial<AdminDepartment> = {}): AdminDepartment {
+  return {
+    id: 1,
+    code: 'technical',
+    name_en: 'Technical support',
+    name_ru: 'Техническая поддержка',
+    position: 1,
+    active: true,
+    operators: [],
+    ...overrides,
+  };
+}
+
+export const departments: AdminDepartment[] = [
+  adminDepartment(),
+  adminDepartment({ id: 2, code: 'billing', name_en: 'Billing', name_ru: 'Оплата', position: 2 }),
+];
+
+export function supportQueue(overrides: Partial<SupportQueue> = {}): SupportQueue {
+  const { operators: _operators, ...department } = adminDepartment();
+  return {
+    department,
+    new_count: 2,
+    processing_count: 1,
+    waiting_count: 2,
+    oldest_waiting_since: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+    ...overrides,
+  };
+}
+
+/** bob's new ticket in Technical support, waiting for an answer for three hours, nobody on it. */
+export function adminTicket(overrides: Partial<AdminTicketSummary> = {}): AdminTicketSummary {
+  const waiting = new Date(Date.now() - 3 * 3_600_000).toISOString();
+  return {
+    id: 12,
+    title: 'The terminal does not connect',
+    status: 'new',
+    department_id: 1,
+    created_at: waiting,
+    updated_at: waiting,
+    unread: false,
+    user: bob,
+    assignee: null,
+    waiting_since: waiting,
+    user_language: 'en',
+    ...overrides,
+  };
+}
+
+export function attachment(overrides: Partial<Attachment> = {}): Attachment {
+  return {
+    id: 70,
+    file_name: 'screenshot.png',
+    content_type: 'image/png',
+    size_bytes: 200 * 1024,
+    has_preview: true,
+    width: 1280,
+    height: 720,
+    ...overrides,
+  };
+}
+
+export function ticketMessage(overrides: Partial<TicketMessage> = {}): TicketMessage {
+  return {
+    id: 100,
+    kind: 'message',
+    author_kind: 'user',
+    author_name: 'Bob',
+    body: 'MetaTrader says "No connection" since this morning.',
+    created_at: '2025-03-05T09:00:00.000Z',
+    attachments: [],
+    ...overrides,
+  };
+}
+
+export function cannedReply(overrides: Partial<CannedReply> = {}): CannedReply {
+  return {
+    id: 4,
+    title: 'Restart the terminal',
+    body_en: 'Please restart the terminal and tell us whether it connects.',
+    body_ru: 'Перезапустите терминал и напишите, подключается ли он.',
+    updated_at: '2025-01-10T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function faqItem(overrides: Partial<FaqItem> = {}): FaqItem {
+  return {
+    id: 1,
+    group: 'support',
+    slug: 'how-to-open-a-ticket',
+    position: 1,
+    question_en: 'How do I open a ticket?',
+    answer_en: 'Go to Support and choose New ticket.',
+    question_ru: 'Как открыть обращение?',
+    answer_ru: 'Откройте раздел «Поддержка» и нажмите «Новое обращение».',
+    published: true,
+    updated_at: '2025-01-10T12:00:00.000Z',
     ...overrides,
   };
 }

@@ -5,10 +5,10 @@ import {
   type BaseQueryFn,
   type FetchArgs,
 } from '@reduxjs/toolkit/query/react';
-import { ERROR_MESSAGES } from '@tradehost/contracts';
 import { i18n } from '../i18n';
 import { registerApi } from './api-registry';
 import { errorText, toApiRequestError, type ApiRequestError } from '../lib/api-error';
+import { englishErrorText } from '../lib/error-codes';
 import { needsRefresh } from '../lib/token';
 import { notify } from '../ui/toast/notify';
 import { loggedOut, tokenReceived, type SessionView } from '../model/session';
@@ -38,7 +38,7 @@ const fetchApi = fetchBaseQuery({
 const SESSION_EXPIRED: ApiRequestError = {
   status: 401,
   code: 'SESSION_EXPIRED',
-  message: ERROR_MESSAGES.SESSION_EXPIRED,
+  message: englishErrorText('SESSION_EXPIRED'),
 };
 
 type RefreshOutcome = 'refreshed' | 'refused' | 'failed';

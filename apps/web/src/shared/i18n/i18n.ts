@@ -11,9 +11,12 @@ const files = import.meta.glob<Messages>(
   [
     '../../locales/en/*.json',
     '!../../locales/en/balance.json',
+    '!../../locales/en/faq.json',
     '!../../locales/en/monitoring.json',
     '!../../locales/en/operator.json',
     '!../../locales/en/partners.json',
+    '!../../locales/en/profile.json',
+    '!../../locales/en/support.json',
     '!../../locales/en/vps.json',
   ],
   { eager: true, import: 'default' },
@@ -26,9 +29,12 @@ const files = import.meta.glob<Messages>(
 const pageTexts = import.meta.glob<Messages>(
   [
     '../../locales/en/balance.json',
+    '../../locales/en/faq.json',
     '../../locales/en/monitoring.json',
     '../../locales/en/operator.json',
     '../../locales/en/partners.json',
+    '../../locales/en/profile.json',
+    '../../locales/en/support.json',
     '../../locales/en/vps.json',
   ],
   { import: 'default' },

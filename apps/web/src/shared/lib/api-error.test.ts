@@ -1,7 +1,9 @@
+import { ticketOpenConflictSchema } from '@tradehost/contracts';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n';
 import {
   applyFieldErrors,
+  errorBody,
   errorText,
   fieldErrorText,
   hasErrorCode,
@@ -111,6 +113,64 @@ describe('toApiRequestError', () => {
       message: 'x',
       errors: { email: ['EMAIL_INVALID'] },
     });
+  });
+});
+
+describe('the extra fields of an error body', () => {
+  const conflict = {
+    status: 409,
+    data: {
+      message: 'You already have an open ticket in this department',
+      code: 'TICKET_OPEN_EXISTS',
+      ticket_id: 7,
+      open: { department: 'billing' },
+    },
+  };
+
+  it('keeps the fields beside message, code and errors as details', () => {
+    expect(toApiRequestError(conflict)).toEqual({
+      status: 409,
+      code: 'TICKET_OPEN_EXISTS',
+      message: 'You already have an open ticket in this department',
+      details: { ticket_id: 7, open: { department: 'billing' } },
+    });
+    expect(
+      toApiRequestError({
+        status: 422,
+        data: { message: 'x', code: 'VALIDATION', errors: { text: ['TOO_LONG'] }, limit: 5 },
+      }),
+    ).toEqual({
+      status: 422,
+      code: 'VALIDATION',
+      message: 'x',
+      errors: { text: ['TOO_LONG'] },
+      details: { limit: 5 },
+    });
+  });
+
+  it('reads the whole body with a contract schema', () => {
+    const error = toApiRequestError(conflict);
+    expect(errorBody(error, ticketOpenConflictSchema)).toEqual({
+      message: 'You already have an open ticket in this department',
+      code: 'TICKET_OPEN_EXISTS',
+      ticket_id: 7,
+    });
+  });
+
+  it('reads nothing from a body of another shape, or from what is not a failed call', () => {
+    const withoutTicket = toApiRequestError({
+      status: 409,
+      data: { message: 'Conflict', code: 'TICKET_OPEN_EXISTS' },
+    });
+    expect(withoutTicket).not.toHaveProperty('details');
+    expect(errorBody(withoutTicket, ticketOpenConflictSchema)).toBeUndefined();
+    const otherCode = toApiRequestError({
+      status: 409,
+      data: { message: 'Closed', code: 'TICKET_CLOSED', ticket_id: 7 },
+    });
+    expect(errorBody(otherCode, ticketOpenConflictSchema)).toBeUndefined();
+    expect(errorBody(new Error('TICKET_OPEN_EXISTS'), ticketOpenConflictSchema)).toBeUndefined();
+    expect(errorBody(undefined, ticketOpenConflictSchema)).toBeUndefined();
   });
 });
 

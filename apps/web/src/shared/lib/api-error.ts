@@ -1,17 +1,21 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { ERROR_MESSAGES, errorCodeOf, isErrorCode, type ApiError } from '@tradehost/contracts';
+import type { ApiError } from '@tradehost/contracts';
 import type { TFunction } from 'i18next';
 import type { FieldValues, Path, UseFormSetError, UseFormSetFocus } from 'react-hook-form';
+import { englishErrorText, errorCodeOf, isErrorCode } from './error-codes';
 
 /** The code of a call that never got an answer (offline, DNS, CORS, server down). */
 export const NETWORK_ERROR_CODE = 'NETWORK';
 
 /**
  * Every failed call, as the base API hands it to the components: the API's error body
- * `{message, code, errors?}` and the HTTP status (0 when there was no answer).
+ * `{message, code, errors?}` and the HTTP status (0 when there was no answer). The body's other
+ * fields (a 409 TICKET_OPEN_EXISTS's `ticket_id`) are kept in `details`; `errorBody` reads them.
  */
 export interface ApiRequestError extends ApiError {
   status: number;
+  /** The error body's fields beside message, code and errors; absent when it has none. */
+  details?: Record<string, unknown>;
 }
 
 export function isApiRequestError(value: unknown): value is ApiRequestError {
@@ -75,7 +79,31 @@ export function toApiRequestError(error: FetchBaseQueryError): ApiRequestError {
         ? codeForStatus(status)
         : 'UNKNOWN';
   const errors = fieldErrors(body.errors);
-  return errors ? { status, code, message, errors } : { status, code, message };
+  const { message: _message, code: _code, errors: _errors, ...details } = body;
+  return {
+    status,
+    code,
+    message,
+    ...(errors ? { errors } : {}),
+    ...(Object.keys(details).length > 0 ? { details } : {}),
+  };
+}
+
+/** A schema of an error body (a contract's zod schema): what `errorBody` checks against. */
+export interface ErrorBodySchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/**
+ * A failed call's whole body (message and code with the details beside them) as `schema` reads
+ * it, or undefined when the call failed otherwise: `errorBody(error, ticketOpenConflictSchema)`
+ * gives the open ticket's `ticket_id` of a 409 TICKET_OPEN_EXISTS.
+ */
+export function errorBody<T>(error: unknown, schema: ErrorBodySchema<T>): T | undefined {
+  if (!isApiRequestError(error)) return undefined;
+  const { status: _status, details, ...fields } = error;
+  const parsed = schema.safeParse({ ...details, ...fields });
+  return parsed.success ? parsed.data : undefined;
 }
 
 const MISSING = '\u0000missing';
@@ -157,6 +185,6 @@ export function applyFieldErrors<T extends FieldValues>(
 export function fieldErrorText(t: TFunction, message: string | undefined): string | undefined {
   if (!message) return undefined;
   if (isErrorCode(message))
-    return t(`errors:${message}`, { defaultValue: ERROR_MESSAGES[message] });
+    return t(`errors:${message}`, { defaultValue: englishErrorText(message) });
   return message;
 }

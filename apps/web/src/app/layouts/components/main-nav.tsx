@@ -18,8 +18,21 @@ export function MainNav({ items, layout = 'row', onNavigate }: MainNavProps) {
       <ul className={styles.list}>
         {items.map((item) => (
           <li key={item.to}>
-            <NavLink to={item.to} className={styles.link} onClick={onNavigate}>
+            <NavLink
+              to={item.to}
+              className={styles.link}
+              onClick={onNavigate}
+              // the count in words (a hidden text in the link would read with a space before its comma)
+              aria-label={
+                item.badge ? `${t(item.label)}${t('nav.unread', { count: item.badge })}` : undefined
+              }
+            >
               {t(item.label)}
+              {item.badge ? (
+                <span className={styles.badge} aria-hidden="true">
+                  {item.badge > 99 ? '99+' : item.badge}
+                </span>
+              ) : null}
             </NavLink>
           </li>
         ))}

@@ -4,6 +4,8 @@ import type { Permissions, Role } from '@tradehost/contracts';
 export interface NavItem {
   to: string;
   label: string;
+  /** A count shown beside the label (Support: tickets with new replies); none when 0. */
+  badge?: number;
 }
 
 /**

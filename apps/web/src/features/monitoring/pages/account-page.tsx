@@ -21,6 +21,7 @@ import {
   useLazyGetTradesCsvQuery,
 } from '../api/monitoring-api';
 import { AccountSettings } from '../components/account-settings';
+import { AlertsSection } from '../components/alerts-section';
 import { AccountCharts } from '../components/charts';
 import styles from '../components/monitoring.module.css';
 import { PeriodTables } from '../components/period-tables';
@@ -28,6 +29,7 @@ import { PublicAccount } from '../components/public-account';
 import { StatisticsView } from '../components/statistics-view';
 import { PositionsTable, TradesTable } from '../components/trades-table';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
+import { useFallbackPolling } from '../../../shared/live/live-state';
 
 /** The figures refresh this often while the page is open (the publisher sends every 10 s). */
 const POLL_MS = 15_000;
@@ -39,7 +41,10 @@ const POLL_MS = 15_000;
 export function Component() {
   const { t } = useMonitoringFormat();
   const { monitoringId = '' } = useParams();
-  const accounts = useGetMonitoringAccountsQuery(undefined, { pollingInterval: POLL_MS });
+  // new data comes as live updates; polled only while those are down
+  const accounts = useGetMonitoringAccountsQuery(undefined, {
+    pollingInterval: useFallbackPolling(POLL_MS),
+  });
   const account = accounts.data?.find((a) => a.monitoring_id === monitoringId);
   useDocumentTitle(`${account?.name ?? t('account.titleUnknown')} · ${t('title')}`);
   if (accounts.isError)
@@ -61,7 +66,7 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
   const [selection, setSelection] = useState<PeriodSelection>(ALL_TIME);
   const [range, setRange] = useState<PeriodRange>({});
   const [page, setPage] = useState(1);
-  const poll = { pollingInterval: POLL_MS, skipPollingIfUnfocused: true };
+  const poll = { pollingInterval: useFallbackPolling(POLL_MS), skipPollingIfUnfocused: true };
   const statistics = useGetStatisticsQuery({ id: account.id }, poll);
   const ranged = Boolean(range.from || range.to);
   const tables = useGetStatisticsQuery({ id: account.id, ...range }, { skip: !ranged });
@@ -171,6 +176,8 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           <TradesTable page={trades.data} currency={account.currency} onPageChange={setPage} />
         ) : null}
       </section>
+
+      <AlertsSection account={account} />
 
       <AccountSettings key={account.id} account={account} />
     </article>

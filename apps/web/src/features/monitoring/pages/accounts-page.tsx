@@ -15,6 +15,7 @@ import { AddAccountDialog } from '../components/add-account-dialog';
 import { numberCell } from '../components/tone';
 import styles from '../components/monitoring.module.css';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
+import { useLiveConnected } from '../../../shared/live/live-state';
 
 /** While an account waits for its first data, the list asks again this often. */
 const WAITING_POLL_MS = 5000;
@@ -32,8 +33,10 @@ export function Component() {
   // the list as it is cached now decides how often it is asked for again
   const cached = monitoringApi.endpoints.getMonitoringAccounts.useQueryState();
   const anyWaiting = (cached.data ?? []).some((a) => !a.last_data_at);
+  const live = useLiveConnected();
   const accounts = useGetMonitoringAccountsQuery(undefined, {
-    pollingInterval: anyWaiting ? WAITING_POLL_MS : LIVE_POLL_MS,
+    // new data comes as live updates; the slow poll keeps the terminals' connection state fresh
+    pollingInterval: anyWaiting && !live ? WAITING_POLL_MS : LIVE_POLL_MS,
     skipPollingIfUnfocused: true,
   });
   const [adding, setAdding] = useState(false);

@@ -81,7 +81,7 @@ export const monitoringOperatorApi = api.injectEndpoints({
     }),
 
     /** Months added free of charge, with the reason the audit log keeps (one intent, one key). */
-    extendSubscription: build.mutation<
+    operatorExtendSubscription: build.mutation<
       { subscription: AdminSubscription; message: string },
       { id: number; months: number; reason: string; idempotencyKey: string }
     >({
@@ -112,6 +112,6 @@ export const {
   useGetMonitoringPricesQuery,
   useSaveMonitoringPricesMutation,
   useGetAdminSubscriptionsQuery,
-  useExtendSubscriptionMutation,
+  useOperatorExtendSubscriptionMutation,
   useGetAdminMonitoringAccountsQuery,
 } = monitoringOperatorApi;

@@ -182,7 +182,10 @@ export const vpsOperatorApi = api.injectEndpoints({
       providesTags: [PROMOCODES],
     }),
 
-    createPromocode: build.mutation<PromocodeResponse, { code: string; discount_percent: number }>({
+    createVpsPromocode: build.mutation<
+      PromocodeResponse,
+      { code: string; discount_percent: number }
+    >({
       query: (body) => ({ url: '/admin/vps/promocodes', method: 'POST', body }),
       extraOptions: SILENT,
       invalidatesTags: onSuccess(PROMOCODES, AUDIT),
@@ -281,7 +284,7 @@ export const {
   useUpdateVpsRateMutation,
   useSaveVpsDiscountsMutation,
   useGetAdminPromocodesQuery,
-  useCreatePromocodeMutation,
+  useCreateVpsPromocodeMutation,
   useUpdatePromocodeMutation,
   useGetAdminTestRequestsQuery,
   useApproveTestRequestMutation,

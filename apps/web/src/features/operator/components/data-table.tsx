@@ -12,6 +12,12 @@ export interface Column<T> {
   numeric?: boolean;
   /** The row's buttons: no label on a card, at its foot. */
   actions?: boolean;
+  /**
+   * The column's width on a table (a CSS length or percentage). With widths given the table lays
+   * out fixed, its columns as wide as said whatever the rows hold (the column left without one
+   * takes the rest): tables of the same columns one under another line up.
+   */
+  width?: string;
 }
 
 export interface DataTableProps<T> {
@@ -32,6 +38,7 @@ export function DataTable<T>({ labelledBy, columns, rows, rowKey, busy }: DataTa
   const isMobile = useAppSelector(selectIsMobile);
   const data = columns.filter((column) => !column.actions);
   const actions = columns.filter((column) => column.actions);
+  const fixed = columns.some((column) => column.width);
 
   if (isMobile) {
     return (
@@ -69,11 +76,18 @@ export function DataTable<T>({ labelledBy, columns, rows, rowKey, busy }: DataTa
   return (
     <div className={tableStyles.frame}>
       <table
-        className={`${tableStyles.table} ${styles.table}`}
+        className={`${tableStyles.table} ${styles.table}${fixed ? ` ${styles.fixed}` : ''}`}
         aria-labelledby={labelledBy}
         aria-busy={busy || undefined}
         data-busy={busy || undefined}
       >
+        {fixed ? (
+          <colgroup>
+            {columns.map((column) => (
+              <col key={column.id} style={column.width ? { width: column.width } : undefined} />
+            ))}
+          </colgroup>
+        ) : null}
         <thead>
           <tr>
             {columns.map((column) => (

@@ -4,11 +4,12 @@ import { useState, type RefObject } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { applyFieldErrors } from '../../../shared/lib/api-error';
-import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { TextField } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
-import { useCreatePromocodeMutation } from '../api/vps-operator-api';
+import { useCreateVpsPromocodeMutation } from '../api/vps-operator-api';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
-import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
+import { Dialog } from '../../../shared/ui/dialog/dialog';
+import { FormDialogFooter } from './form-dialog-footer';
 import styles from './vps.module.css';
 
 interface PromocodeFormValues {
@@ -47,7 +48,7 @@ export interface PromocodeDialogProps {
 export function PromocodeDialog({ open, onOpenChange, returnFocusTo }: PromocodeDialogProps) {
   const { t } = useTranslation('operator');
   const errorText = useOperatorError();
-  const [create] = useCreatePromocodeMutation();
+  const [create] = useCreateVpsPromocodeMutation();
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -119,25 +120,13 @@ export function PromocodeDialog({ open, onOpenChange, returnFocusTo }: Promocode
           error={message('discount_percent')}
           {...register('discount_percent')}
         />
-        {failure ? (
-          <div className={styles.wide}>
-            <FormAlert tone="error">{failure}</FormAlert>
-          </div>
-        ) : null}
-        <div className={styles.wide}>
-          <DialogActions>
-            <Button variant="secondary" disabled={isSubmitting} onClick={() => onOpenChange(false)}>
-              {t('dialog.cancel')}
-            </Button>
-            <Button
-              type="submit"
-              loading={isSubmitting}
-              loadingText={t('vps.promocodes.form.adding')}
-            >
-              {t('vps.promocodes.form.submit')}
-            </Button>
-          </DialogActions>
-        </div>
+        <FormDialogFooter
+          failure={failure}
+          submitting={isSubmitting}
+          onCancel={() => onOpenChange(false)}
+          submitLabel={t('vps.promocodes.form.submit')}
+          submittingLabel={t('vps.promocodes.form.adding')}
+        />
       </form>
     </Dialog>
   );

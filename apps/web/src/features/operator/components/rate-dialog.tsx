@@ -10,7 +10,7 @@ import { useState, type RefObject } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { applyFieldErrors } from '../../../shared/lib/api-error';
-import { Button, Checkbox, FormAlert, TextField } from '../../../shared/ui/form';
+import { Checkbox, TextField } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import {
   useCreateVpsRateMutation,
@@ -19,7 +19,8 @@ import {
 } from '../api/vps-operator-api';
 import { toCents } from '../lib/format';
 import { useOperatorError } from '../lib/use-operator-error';
-import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
+import { Dialog } from '../../../shared/ui/dialog/dialog';
+import { FormDialogFooter } from './form-dialog-footer';
 import styles from './vps.module.css';
 
 /** What the form holds: numbers and the price as typed ("12.50", "12,5"). */
@@ -258,21 +259,13 @@ export function RateDialog({ rate, open, onOpenChange, returnFocusTo }: RateDial
             {...register('active')}
           />
         </div>
-        {failure ? (
-          <div className={styles.wide}>
-            <FormAlert tone="error">{failure}</FormAlert>
-          </div>
-        ) : null}
-        <div className={styles.wide}>
-          <DialogActions>
-            <Button variant="secondary" disabled={isSubmitting} onClick={() => onOpenChange(false)}>
-              {t('dialog.cancel')}
-            </Button>
-            <Button type="submit" loading={isSubmitting} loadingText={t('vps.rates.form.saving')}>
-              {rate ? t('vps.rates.form.save') : t('vps.rates.form.add')}
-            </Button>
-          </DialogActions>
-        </div>
+        <FormDialogFooter
+          failure={failure}
+          submitting={isSubmitting}
+          onCancel={() => onOpenChange(false)}
+          submitLabel={rate ? t('vps.rates.form.save') : t('vps.rates.form.add')}
+          submittingLabel={t('vps.rates.form.saving')}
+        />
       </form>
     </Dialog>
   );

@@ -8,7 +8,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import {
-  useExtendSubscriptionMutation,
+  useOperatorExtendSubscriptionMutation,
   useGetAdminSubscriptionsQuery,
 } from '../api/monitoring-operator-api';
 import type { Column } from '../components/data-table';
@@ -49,7 +49,7 @@ export function Component() {
   const plan = oneOf(PLANS, params.get('plan'));
   const [page, setPage] = usePageParam();
   const query = useGetAdminSubscriptionsQuery({ search, state, plan, page });
-  const [extend] = useExtendSubscriptionMutation();
+  const [extend] = useOperatorExtendSubscriptionMutation();
   const [months, setMonths] = useState(1);
 
   const columns: Column<AdminSubscription>[] = [

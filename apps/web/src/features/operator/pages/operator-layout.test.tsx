@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditEntry, openOperator, page, stubOperatorApi } from '../test-utils';
 
 describe('operator sections', () => {
-  it('lists every section, the VPS, monitoring and partner ones included, and marks the current one', async () => {
+  it('lists every section, the VPS, monitoring, partner, support and FAQ ones included, and marks the current one', async () => {
     stubOperatorApi({ 'GET /admin/vps/servers': { body: page([]) } });
     await openOperator('/operator/vps/servers', { width: 375 });
     const nav = await screen.findByRole(
@@ -25,6 +25,8 @@ describe('operator sections', () => {
       ['Monitoring prices', '/operator/monitoring/prices'],
       ['Withdrawals', '/operator/partner/withdrawals'],
       ['Partner settings', '/operator/partner/settings'],
+      ['Support', '/operator/support'],
+      ['FAQ', '/operator/faq'],
       ['Audit log', '/operator/audit'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Servers' })).toHaveAttribute(
@@ -91,5 +93,37 @@ describe('operator sections', () => {
     expect(paid).toHaveTextContent('ReferencePAYEER-778899');
     expect(settings).toHaveTextContent('Changed the partner settings');
     expect(settings).toHaveTextContent('Partner settings');
+  });
+
+  it('names the help desk and FAQ actions in the audit log', async () => {
+    stubOperatorApi({
+      'GET /admin/audit': {
+        body: page([
+          auditEntry({
+            action: 'support.note',
+            subject_type: 'support_ticket',
+            subject_id: '12',
+            details: { title: 'No connection', files: 0 },
+          }),
+          auditEntry({
+            id: 2,
+            action: 'faq.delete',
+            subject_type: 'faq_item',
+            subject_id: '3',
+            target_user: null,
+            details: { slug: 'ticket-files' },
+          }),
+        ]),
+      },
+    });
+    await openOperator('/operator/audit');
+    const table = await screen.findByRole('table', { name: 'Audit log' }, { timeout: 5000 });
+    const [note, faq] = within(table).getAllByRole('row').slice(1);
+    expect(note).toHaveTextContent('Added an internal note to a ticket');
+    expect(note).toHaveTextContent('Ticket #12');
+    expect(note).toHaveTextContent('TitleNo connection');
+    expect(faq).toHaveTextContent('Deleted a FAQ question');
+    expect(faq).toHaveTextContent('FAQ question #3');
+    expect(faq).toHaveTextContent('Link nameticket-files');
   });
 });

@@ -18,6 +18,8 @@ const TABS = [
   { to: '/operator/monitoring/prices', label: 'tabs.monitoringPrices', end: false },
   { to: '/operator/partner/withdrawals', label: 'tabs.partnerWithdrawals', end: false },
   { to: '/operator/partner/settings', label: 'tabs.partnerSettings', end: false },
+  { to: '/operator/support', label: 'tabs.support', end: false },
+  { to: '/operator/faq', label: 'tabs.faq', end: false },
   { to: '/operator/audit', label: 'tabs.audit', end: false },
 ] as const;
 

@@ -9,20 +9,25 @@ import { LoginDetails } from './login-details';
 import { hasActions, ServerActions } from './server-actions';
 import { PaidUntilCell, StatusCell, TariffCell } from './server-cells';
 import styles from './vps.module.css';
+import { useLiveConnected } from '../../../shared/live/live-state';
 
 /** How often a server with an operation under way is asked about (SPEC 4: it takes 1-2 minutes). */
 export const OPERATION_POLL_MS = 2500;
+/** While live updates bring each operation's end: a slow check for one ended elsewhere (an operator). */
+export const OPERATION_LIVE_POLL_MS = 30_000;
 
 /**
  * Follows a server while an operation runs on it (or it is being created): GET /servers/:id
- * every 2.5 s; each answer replaces its row in the list (vps-api), and the polling stops once
+ * every 2.5 s while the live updates are down (they tell when the operation ends: every 30 s
+ * then); each answer replaces its row in the list (vps-api), and the polling stops once
  * the operation has ended.
  */
 function useFollow(server: Server) {
   const busy = isBusy(server);
+  const live = useLiveConnected();
   useGetVpsServerQuery(server.id, {
     skip: !busy,
-    pollingInterval: busy ? OPERATION_POLL_MS : 0,
+    pollingInterval: busy ? (live ? OPERATION_LIVE_POLL_MS : OPERATION_POLL_MS) : 0,
     skipPollingIfUnfocused: false,
   });
 }

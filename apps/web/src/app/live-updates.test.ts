@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { authApi } from '../features/auth/api/auth-api';
+import { supportApi } from '../features/support/api/support-api';
+import { vpsApi } from '../features/vps/api/vps-api';
+import { stubFetch } from '../test/fetch-stub';
+import { applyLiveEvent, resyncAfterDrop } from './live-updates';
+import { makeStore } from './store';
+
+const USER = {
+  id: 7,
+  created_at: '2026-01-01T00:00:00.000Z',
+  email: 'rita@example.com',
+  name: 'Rita',
+  language: 'en',
+  role: 'user',
+  email_verified_at: '2026-01-01T00:00:00.000Z',
+  referral_code: 'ABCD1234',
+  photo_path: null,
+  telegram_link: null,
+  telegram_mon_link: null,
+  balance: 10,
+  balance_partner: 2,
+};
+const SERVERS = { data: [], meta: { page: 1, per_page: 20, total: 0 } };
+
+describe('what live updates change in the console', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  async function signedInStore() {
+    const fetch = stubFetch({
+      'GET /user/auth': { body: USER },
+      'GET /user/support/unread': { body: { count: 0 } },
+      'GET /user/vps/servers': { body: SERVERS },
+    });
+    const store = makeStore();
+    store.dispatch({
+      type: 'auth/tokenReceived',
+      payload: { token: 'jwt', expires: '2030-01-01T00:00:00.000Z' },
+    });
+    const subscriptions = [
+      store.dispatch(authApi.endpoints.getUser.initiate()),
+      store.dispatch(supportApi.endpoints.getSupportUnread.initiate()),
+      store.dispatch(vpsApi.endpoints.getVpsServers.initiate({ page: 1, perPage: 20 })),
+    ];
+    await Promise.all(subscriptions);
+    return { store, fetch };
+  }
+
+  const userOf = (store: ReturnType<typeof makeStore>) =>
+    authApi.endpoints.getUser.select()(store.getState() as never).data;
+
+  it('patches the header balance from a `balance` event, without a request', async () => {
+    const { store, fetch } = await signedInStore();
+    const before = fetch.calls.length;
+    applyLiveEvent(store.dispatch, { event: 'balance', data: { balance: 35.5 } });
+    expect(userOf(store)).toMatchObject({ balance: 35.5, balance_partner: 2 });
+    applyLiveEvent(store.dispatch, { event: 'balance', data: { balance_partner: 4 } });
+    expect(userOf(store)).toMatchObject({ balance: 35.5, balance_partner: 4 });
+    expect(fetch.callsTo('GET', '/user/auth')).toHaveLength(1);
+    expect(fetch.calls.length).toBe(before);
+  });
+
+  it('sets the unread count from a `ticket` event; a `server` event reads the list again', async () => {
+    const { store, fetch } = await signedInStore();
+    applyLiveEvent(store.dispatch, { event: 'ticket', data: { ticket_id: 3, unread: 2 } });
+    expect(supportApi.endpoints.getSupportUnread.select()(store.getState() as never).data).toBe(2);
+    applyLiveEvent(store.dispatch, {
+      event: 'server',
+      data: { id: 9, status: 'active', power: 'running' },
+    });
+    await vi.waitFor(() => expect(fetch.callsTo('GET', '/user/vps/servers')).toHaveLength(2));
+  });
+
+  it('reads everything shown again after a drop (updates may have been missed)', async () => {
+    const { store, fetch } = await signedInStore();
+    resyncAfterDrop(store.dispatch);
+    await vi.waitFor(() => {
+      expect(fetch.callsTo('GET', '/user/auth')).toHaveLength(2);
+      expect(fetch.callsTo('GET', '/user/support/unread')).toHaveLength(2);
+      expect(fetch.callsTo('GET', '/user/vps/servers')).toHaveLength(2);
+    });
+  });
+});

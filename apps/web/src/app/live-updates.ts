@@ -1,0 +1,119 @@
+import type { LiveEvent } from '@tradehost/contracts';
+import { useEffect } from 'react';
+import { authApi } from '../features/auth/api/auth-api';
+import { supportApi } from '../features/support/api/support-api';
+import { baseApi } from '../shared/api/base-api';
+import { startLiveClient, type LiveState } from '../shared/live/live-client';
+import { setLiveState } from '../shared/live/live-state';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import type { RootState } from './store';
+import { useAppStore } from './hooks';
+
+// An absolute address so that fetch accepts it outside a browser too (tests); the same origin.
+const EVENTS_URL = new URL('/api/user/events', globalThis.location?.href ?? 'http://localhost')
+  .href;
+
+/** The store's dispatch, thunks included (the API's state joins the store when it loads). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type LiveDispatch = ThunkDispatch<any, unknown, UnknownAction>;
+
+/**
+ * Tags of features this module does not import: importing their APIs would load them with the
+ * signed-in layout and inject their endpoints before the operator's of the same name.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const invalidate = (tags: readonly unknown[]) => baseApi.util.invalidateTags(tags as any);
+
+/** The VPS balance, patched only where the VPS feature has loaded its endpoint. */
+function patchVpsBalance(dispatch: LiveDispatch, balance: number) {
+  if (!('getVpsBalance' in baseApi.endpoints)) return;
+  const update = baseApi.util.updateQueryData as unknown as (
+    name: string,
+    arg: undefined,
+    recipe: () => number,
+  ) => UnknownAction;
+  dispatch(update('getVpsBalance', undefined, () => balance));
+}
+
+/** What a live update changes in the RTK Query cache: patched where it carries the value, else refetched. */
+export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEvent): void {
+  switch (event) {
+    case 'balance':
+      dispatch(
+        authApi.util.updateQueryData('getUser', undefined, (user) => {
+          if (data.balance !== undefined) user.balance = data.balance;
+          if (data.balance_partner !== undefined) user.balance_partner = data.balance_partner;
+        }),
+      );
+      if (data.balance !== undefined) patchVpsBalance(dispatch, data.balance);
+      // the histories of payments, transfers and charges show the new entry
+      dispatch(authApi.util.invalidateTags(['Payments', 'Transfers', 'Charges', 'Withdrawals']));
+      return;
+    case 'server':
+      dispatch(
+        invalidate([
+          { type: 'VpsServers', id: data.id },
+          { type: 'VpsServers', id: 'LIST' },
+        ]),
+      );
+      return;
+    case 'monitoring':
+      dispatch(
+        invalidate(['MonitoringAccounts', { type: 'MonitoringAlertHistory', id: data.account_id }]),
+      );
+      return;
+    case 'ticket':
+      dispatch(supportApi.util.updateQueryData('getSupportUnread', undefined, () => data.unread));
+      dispatch(
+        supportApi.util.invalidateTags([
+          { type: 'SupportTickets', id: data.ticket_id },
+          { type: 'SupportTickets', id: 'LIST' },
+        ]),
+      );
+      return;
+  }
+}
+
+/** After a drop, updates may have been missed: what they would have changed is read again. */
+export function resyncAfterDrop(dispatch: LiveDispatch): void {
+  dispatch(authApi.util.invalidateTags(['User', 'Payments', 'Transfers', 'Charges']));
+  dispatch(invalidate(['VpsServers', 'MonitoringAccounts']));
+  dispatch(supportApi.util.invalidateTags(['SupportTickets', 'SupportUnread']));
+}
+/**
+ * The live updates of the signed-in console (one stream per tab, while the signed-in layout is
+ * shown): events patch the cache (applyLiveEvent); the connection's state tells the pages
+ * whether to poll (shared/live/live-state.ts).
+ */
+export function useLiveUpdates(): void {
+  const store = useAppStore();
+  useEffect(() => {
+    const token = () => {
+      const { auth } = store.getState() as RootState;
+      return auth.authorized ? auth.token : null;
+    };
+    let wasOpen = false;
+    let dropped = false;
+    const stop = startLiveClient({
+      url: EVENTS_URL,
+      token,
+      onEvent: (event) => applyLiveEvent(store.dispatch, event),
+      onState: (state: LiveState) => {
+        setLiveState(state);
+        if (state === 'open') {
+          if (dropped) resyncAfterDrop(store.dispatch);
+          wasOpen = true;
+          dropped = false;
+        } else if (state === 'down') {
+          dropped = wasOpen;
+        }
+      },
+      // an expired token: a user fetch refreshes it (or ends the session) through the base query
+      onUnauthorized: () => store.dispatch(authApi.util.invalidateTags(['User'])),
+    });
+    return () => {
+      stop();
+      setLiveState('down');
+    };
+  }, [store]);
+}

@@ -1,0 +1,233 @@
+import { screen, within } from '@testing-library/react';
+import type { AlertEvent, AlertSettings, MonitoringAccount } from '@tradehost/contracts';
+import { describe, expect, it } from 'vitest';
+import type { Handler } from '../../../test/fetch-stub';
+import { testUser } from '../../../test/fixtures';
+import { openSignedIn, stubSignedInApi } from '../../../test/signed-in';
+
+const ACCOUNT: MonitoringAccount = {
+  id: 7,
+  monitoring_id: 'AbCdEfGhIjKlMnOp',
+  subscription_id: 1,
+  login: 5012345,
+  platform: 'MT5',
+  name: 'Main',
+  email: 'r@example.com',
+  created_at: '2026-01-01T00:00:00.000Z',
+  is_public: false,
+  hide_login: true,
+  hide_broker: false,
+  hide_money: false,
+  hide_positions: false,
+  hide_history: false,
+  time_zone: 'Europe/Moscow',
+  views: 0,
+  server: null,
+  company: null,
+  currency: 'USD',
+  leverage: null,
+  ea_version: null,
+  last_data_at: null,
+  terminal_connected: false,
+  balance: null,
+  equity: null,
+  summary: null,
+};
+
+const SETTINGS: AlertSettings = {
+  alerts_enabled: true,
+  alert_email: true,
+  alert_telegram: true,
+  report_daily: false,
+  report_weekly: true,
+  report_monthly: false,
+  report_email: true,
+  report_telegram: true,
+  rules: [
+    { kind: 'drawdown', enabled: true, threshold: 20, fired_at: '2026-03-02T10:00:00.000Z' },
+    { kind: 'equity_below', enabled: false, threshold: null, fired_at: null },
+    { kind: 'margin_level', enabled: false, threshold: null, fired_at: null },
+    { kind: 'daily_loss', enabled: false, threshold: null, fired_at: null },
+    { kind: 'no_data', enabled: false, threshold: 30, fired_at: null },
+    { kind: 'positions', enabled: false, threshold: null, fired_at: null },
+  ],
+  email: 'r@example.com',
+  currency: 'USD',
+  telegram: { available: false, linked: false },
+};
+
+const NO_DATA: AlertEvent = {
+  id: 3,
+  kind: 'no_data',
+  at: '2026-03-03T12:31:00.000Z',
+  value: 31,
+  threshold: 30,
+  details: {
+    minutes: 31,
+    last_data_at: '2026-03-03T12:00:00.000Z',
+    publisher_ip: '203.0.113.9',
+    servers: [{ id: 12, state: 'shut_down', rate: 'Trader, London', comment: '' }],
+  },
+  email_status: 'sent',
+  telegram_status: 'skipped',
+};
+
+const empty = { body: { data: [], meta: { page: 1, per_page: 10, total: 0 } } };
+
+/** The account's page with its other calls answered, and the alerts' calls given. */
+function stub(alerts: Record<string, Handler>, language: 'en' | 'ru' = 'en') {
+  const base = `/user/monitoring/accounts/${ACCOUNT.id}`;
+  return stubSignedInApi(
+    {
+      'GET /user/monitoring/accounts': { body: { accounts: [ACCOUNT] } },
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [] } },
+      [`GET ${base}/trades`]: { body: { data: [], meta: { page: 1, per_page: 20, total: 0 } } },
+      [`GET ${base}/positions`]: { body: { at: null, positions: [] } },
+      [`GET ${base}/chart`]: { body: { points: [] } },
+      [`GET ${base}/alerts`]: { body: SETTINGS },
+      [`GET ${base}/alerts/history`]: empty,
+      ...Object.fromEntries(
+        Object.entries(alerts).map(([key, handler]) => [key.replace('$', base), handler]),
+      ),
+    },
+    { ...testUser, language },
+  );
+}
+
+const open = (language: 'en' | 'ru' = 'en', width = 1440) =>
+  openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`, { language, width });
+
+describe('the account’s alerts', () => {
+  it('shows each rule with its line, the channels, the reports and an empty history', async () => {
+    stub({});
+    await open();
+    const section = (
+      await screen.findByRole('heading', { name: 'Alerts and reports' }, { timeout: 5000 })
+    ).closest('section')!;
+    const view = within(section);
+    expect(
+      await view.findByRole('checkbox', { name: 'Drawdown from the peak reaches the line' }),
+    ).toBeChecked();
+    expect(view.getByRole('textbox', { name: 'Drawdown line, %' })).toHaveValue('20');
+    expect(view.getByRole('textbox', { name: 'Equity line, USD' })).toHaveValue('');
+    expect(view.getByRole('textbox', { name: 'No data line, minutes' })).toHaveValue('30');
+    expect(view.getByText(/Fired .*: waits for the account to recover/)).toBeVisible();
+    expect(view.getByRole('checkbox', { name: 'By e-mail to r@example.com' })).toBeChecked();
+    expect(view.getByRole('checkbox', { name: 'Weekly' })).toBeChecked();
+    expect(view.getByText(/Telegram bot is not set up here/)).toBeVisible();
+    expect(await view.findByText('No alerts yet.')).toBeVisible();
+  });
+
+  it('saves the rules, the channels and the reports as set', async () => {
+    const api = stub({
+      'PATCH $/alerts': {
+        body: {
+          ...SETTINGS,
+          report_daily: true,
+          rules: SETTINGS.rules.map((r) =>
+            r.kind === 'equity_below' ? { ...r, enabled: true, threshold: 950.5 } : r,
+          ),
+        },
+      },
+    });
+    const { user } = await open();
+    const section = within(
+      (
+        await screen.findByRole('heading', { name: 'Alerts and reports' }, { timeout: 5000 })
+      ).closest('section')!,
+    );
+    await user.click(await section.findByRole('checkbox', { name: 'Equity falls below the line' }));
+    await user.type(section.getByRole('textbox', { name: 'Equity line, USD' }), '950,5');
+    await user.click(section.getByRole('checkbox', { name: 'Daily' }));
+    await user.click(section.getByRole('button', { name: 'Save alerts and reports' }));
+    expect(await section.findByText('Saved')).toBeVisible();
+    const [sent] = api.callsTo('PATCH', `/user/monitoring/accounts/${ACCOUNT.id}/alerts`);
+    expect(sent!.body).toMatchObject({
+      alerts_enabled: true,
+      report_daily: true,
+      report_weekly: true,
+      rules: {
+        drawdown: { enabled: true, threshold: 20 },
+        equity_below: { enabled: true, threshold: 950.5 },
+        no_data: { enabled: false, threshold: 30 },
+        positions: { enabled: false },
+      },
+    });
+    // rules left off without a line are not sent
+    expect(sent!.body).not.toHaveProperty('rules.margin_level');
+  });
+
+  it('refuses a bad line in the reader’s language before sending, and shows the server’s field error', async () => {
+    const api = stub(
+      {
+        'PATCH $/alerts': {
+          status: 422,
+          body: {
+            message: 'Enter whole minutes from 5 to 1440',
+            code: 'MONITORING_ALERT_MINUTES_RANGE',
+            errors: { 'rules.no_data.threshold': ['Enter whole minutes from 5 to 1440'] },
+          },
+        },
+      },
+      'ru',
+    );
+    const { user } = await open('ru');
+    const section = within(
+      (
+        await screen.findByRole('heading', { name: 'Оповещения и отчёты' }, { timeout: 5000 })
+      ).closest('section')!,
+    );
+    const drawdown = await section.findByRole('textbox', { name: 'Просадка: граница, %' });
+    await user.clear(drawdown);
+    await user.type(drawdown, '100');
+    await user.click(section.getByRole('button', { name: 'Сохранить оповещения и отчёты' }));
+    expect(await section.findByText('Введите процент больше 0 и меньше 100')).toBeVisible();
+    expect(drawdown).toHaveAttribute('aria-invalid', 'true');
+    expect(drawdown).toHaveFocus();
+    expect(api.callsTo('PATCH', `/user/monitoring/accounts/${ACCOUNT.id}/alerts`)).toHaveLength(0);
+
+    await user.clear(drawdown);
+    await user.type(drawdown, '25');
+    await user.click(section.getByRole('button', { name: 'Сохранить оповещения и отчёты' }));
+    expect(await section.findByText('Введите целое число минут от 5 до 1440')).toBeVisible();
+    expect(section.getByRole('textbox', { name: 'Нет данных: граница, минуты' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+  });
+
+  it('lists the alerts that fired, with the silent terminal’s server and each channel’s delivery', async () => {
+    stub({
+      'GET $/alerts/history': {
+        body: { data: [NO_DATA], meta: { page: 1, per_page: 10, total: 11 } },
+      },
+    });
+    await open('en', 375);
+    const history = (
+      await screen.findByRole('heading', { name: 'Alert history' }, { timeout: 5000 })
+    ).parentElement!;
+    const [first] = await within(history).findAllByRole('listitem');
+    const item = within(first!);
+    expect(item.getByText('No data')).toBeVisible();
+    expect(item.getByText('No data for 31 min of market time (line 30 min)')).toBeVisible();
+    expect(item.getByText('Server #12 (Trader, London): shut down')).toBeVisible();
+    expect(item.getByText('E-mail: sent')).toBeVisible();
+    expect(item.getByText('Telegram: not sent')).toBeVisible();
+    expect(
+      within(history).getByRole('navigation', { name: 'Pages of the alert history' }),
+    ).toBeVisible();
+  });
+
+  it('says when the history cannot be loaded, with a retry', async () => {
+    stub({
+      'GET $/alerts/history': {
+        status: 500,
+        body: { message: 'Internal server error', code: 'INTERNAL' },
+      },
+    });
+    await open();
+    expect(
+      await screen.findByText('The alert history could not be loaded', {}, { timeout: 5000 }),
+    ).toBeVisible();
+  });
+});

@@ -1,0 +1,149 @@
+import type { UserSession } from '@tradehost/contracts';
+import type { TFunction } from 'i18next';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../../shared/lib/api-error';
+import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
+import { Button, FormAlert } from '../../../shared/ui/form';
+import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
+import { useGetSessionsQuery, useSignOutOthersMutation } from '../api/profile-api';
+import { ProfileSection } from './profile-section';
+import styles from './profile.module.css';
+
+/** "Chrome on Windows" in the reader's language, from the names the API read off the User-Agent. */
+export function deviceName(t: TFunction<'profile'>, { browser, os }: UserSession): string {
+  if (browser && os) return t('sessions.device', { browser, os });
+  if (browser) return t('sessions.browserOnly', { browser });
+  if (os) return t('sessions.osOnly', { os });
+  return t('sessions.unknownDevice');
+}
+
+function SessionRow({ session, format }: { session: UserSession; format: Intl.DateTimeFormat }) {
+  const { t } = useTranslation('profile');
+  return (
+    <li className={styles.session}>
+      <span className={styles.sessionDevice}>
+        {deviceName(t, session)}
+        {session.current ? <span className={styles.badge}>{t('sessions.thisDevice')}</span> : null}
+      </span>
+      <dl className={styles.sessionTimes}>
+        <div>
+          <dt>{t('sessions.signedIn')}:</dt>
+          <dd>
+            <time dateTime={session.created_at}>{format.format(new Date(session.created_at))}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('sessions.lastUsed')}:</dt>
+          <dd>
+            <time dateTime={session.last_used_at}>
+              {format.format(new Date(session.last_used_at))}
+            </time>
+          </dd>
+        </div>
+      </dl>
+    </li>
+  );
+}
+
+type Outcome = { tone: 'success' | 'error'; text: string; serial: number };
+
+/**
+ * Where the account is signed in (one row per sign-in, this device marked, newest use first) and
+ * "sign out everywhere else" after a confirmation.
+ */
+export function SessionsSection() {
+  const { t, i18n } = useTranslation('profile');
+  const { data: sessions, isLoading, isError, error, refetch } = useGetSessionsQuery();
+  const [signOutOthers, { isLoading: signingOut }] = useSignOutOthersMutation();
+  const [confirming, setConfirming] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const format = new Intl.DateTimeFormat(i18n.language, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  const others = sessions?.filter((session) => !session.current).length ?? 0;
+
+  const report = (tone: Outcome['tone'], text: string) =>
+    setOutcome((previous) => ({ tone, text, serial: (previous?.serial ?? 0) + 1 }));
+
+  const confirm = async () => {
+    try {
+      const { revoked } = await signOutOthers().unwrap();
+      report(
+        'success',
+        revoked > 0 ? t('sessions.signedOut', { count: revoked }) : t('sessions.noneSignedOut'),
+      );
+    } catch (failure) {
+      report('error', errorText(t, failure));
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  let body;
+  if (isLoading) body = <LoadingState>{t('sessions.loading')}</LoadingState>;
+  else if (isError || !sessions)
+    body = (
+      <ErrorState
+        title={t('sessions.loadFailed')}
+        detail={errorText(t, error)}
+        retryLabel={t('retry')}
+        onRetry={() => void refetch()}
+      />
+    );
+  else if (sessions.length === 0) body = <EmptyState>{t('sessions.empty')}</EmptyState>;
+  else
+    body = (
+      <ul className={styles.sessions} aria-label={t('sessions.title')}>
+        {sessions.map((session) => (
+          <SessionRow key={session.id} session={session} format={format} />
+        ))}
+      </ul>
+    );
+
+  return (
+    <ProfileSection title={t('sessions.title')} lead={t('sessions.lead')} wide>
+      {outcome ? (
+        <FormAlert key={outcome.serial} tone={outcome.tone}>
+          {outcome.text}
+        </FormAlert>
+      ) : null}
+      {body}
+      {sessions && sessions.length > 0 ? (
+        <div className={styles.actions}>
+          {others > 0 ? (
+            <Button variant="secondary" onClick={() => setConfirming(true)}>
+              {t('sessions.signOutOthers')}
+            </Button>
+          ) : (
+            <p className={styles.muted}>{t('sessions.onlyThis')}</p>
+          )}
+        </div>
+      ) : null}
+      {confirming ? (
+        <Dialog
+          open
+          onOpenChange={setConfirming}
+          title={t('sessions.confirmTitle')}
+          description={t('sessions.confirmText')}
+          closeLabel={t('close')}
+          busy={signingOut}
+        >
+          <DialogActions>
+            <Button variant="secondary" disabled={signingOut} onClick={() => setConfirming(false)}>
+              {t('cancel')}
+            </Button>
+            <Button
+              loading={signingOut}
+              loadingText={t('sessions.signingOut')}
+              onClick={() => void confirm()}
+            >
+              {t('sessions.confirm')}
+            </Button>
+          </DialogActions>
+        </Dialog>
+      ) : null}
+    </ProfileSection>
+  );
+}

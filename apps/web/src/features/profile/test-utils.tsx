@@ -1,0 +1,122 @@
+/**
+ * Test helpers of the profile page: the page signed in on a memory router, its API stubbed at the
+ * global fetch (the avatar upload, a multipart body, answered raw), and fixtures.
+ */
+import type { User, UserSession } from '@tradehost/contracts';
+import { vi } from 'vitest';
+import { stubFetch, type Handler } from '../../test/fetch-stub';
+import { testUser } from '../../test/fixtures';
+import { renderSignedInPage, type RenderPageOptions } from '../../test/render';
+import { Component as ProfilePage } from './pages/profile-page';
+
+export { deferred, type Handler } from '../../test/fetch-stub';
+
+export const USER: User = { ...testUser, name: 'Alice Trader', email: 'alice@example.com' };
+export const AVATAR_PATH = '/api/user/avatar/AAAAAAAAAAAAAAAAAAAAAA.webp';
+
+export function session(overrides: Partial<UserSession> = {}): UserSession {
+  return {
+    id: '6f1c1a1e-0000-4000-8000-000000000001',
+    browser: 'Chrome',
+    os: 'Windows',
+    created_at: '2026-11-20T08:00:00.000Z',
+    last_used_at: '2026-11-23T10:30:00.000Z',
+    current: true,
+    ...overrides,
+  };
+}
+
+export const SESSIONS: UserSession[] = [
+  session(),
+  session({
+    id: '6f1c1a1e-0000-4000-8000-000000000002',
+    browser: 'Safari',
+    os: 'iOS',
+    current: false,
+    last_used_at: '2026-11-22T19:00:00.000Z',
+  }),
+  session({ id: '6f1c1a1e-0000-4000-8000-000000000003', browser: null, os: null, current: false }),
+];
+
+/** The chat-bot section's status when no bot is configured (its own tests: chat-bot-section.test.tsx). */
+const TELEGRAM_OFF = {
+  enabled: false,
+  account: { linked: false, title: null, linked_at: null, bot_link: null },
+  monitoring: { linked: false, title: null, linked_at: null, bot_link: null },
+};
+
+type Reply = { status?: number; body?: unknown };
+
+/**
+ * The profile's API for `user.current` (the user stub answers whatever it is when asked, so a
+ * test changes it as the server would); `routes` replace. An avatar upload is answered by
+ * `onUpload` with the file the form carried. (jsdom's FormData does not survive the Request that
+ * RTK Query builds, so the file is taken where the component appends it.)
+ */
+export function stubProfileApi(
+  routes: Record<string, Handler> = {},
+  options: { user?: { current: User }; onUpload?: (file: File) => Reply | Promise<Reply> } = {},
+) {
+  const user = options.user ?? { current: USER };
+  const api = stubFetch({
+    'GET /user/auth': () => ({ body: user.current }),
+    'GET /front/permissions': { body: { partner: true, monitoring: true } },
+    'GET /user/alert': { body: { alert: null } },
+    'GET /user/sessions': { body: { data: SESSIONS } },
+    'GET /user/telegram': { body: TELEGRAM_OFF },
+    ...routes,
+  });
+  const uploads: File[] = [];
+  const appended: unknown[] = [];
+  const JsdomFormData = globalThis.FormData;
+  vi.stubGlobal(
+    'FormData',
+    class extends JsdomFormData {
+      override append(name: string, value: string | Blob, filename?: string) {
+        if (name === 'file') appended.push(value);
+        if (filename === undefined) super.append(name, value as string);
+        else super.append(name, value as Blob, filename);
+      }
+    },
+  );
+  const stubbed = globalThis.fetch;
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    if (request.method !== 'POST' || new URL(request.url).pathname !== '/api/user/avatar')
+      return stubbed(request);
+    const file = appended.at(-1) as File;
+    uploads.push(file);
+    const reply = options.onUpload
+      ? await options.onUpload(file)
+      : { status: 500, body: { message: 'no upload expected', code: 'INTERNAL' } };
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  return { ...api, uploads, user };
+}
+
+/** The profile page, signed in. */
+export function renderProfile(options: RenderPageOptions = {}) {
+  return renderSignedInPage(
+    [{ path: '/profile', Component: ProfilePage }],
+    '/profile',
+    'profile-test-token',
+    options,
+  );
+}
+
+/** jsdom has no object URLs: a fake one per file, for the preview. */
+export function stubObjectUrls() {
+  const create = vi.fn((file: Blob) => `blob:preview-${(file as File).name}`);
+  const revoke = vi.fn();
+  vi.stubGlobal(
+    'URL',
+    class extends URL {
+      static override createObjectURL = create;
+      static override revokeObjectURL = revoke;
+    },
+  );
+  return { create, revoke };
+}

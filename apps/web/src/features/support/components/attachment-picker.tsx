@@ -1,0 +1,114 @@
+import { ATTACHMENT_ACCEPT, ATTACHMENTS_PER_MESSAGE } from '@tradehost/contracts';
+import { useId, useState, type ChangeEvent } from 'react';
+import { buttonClassName, FormAlert } from '../../../shared/ui/form';
+import { addAttachments, type Refusal } from '../lib/attachments';
+import { useSupportFormat } from '../lib/use-support-format';
+import styles from './support.module.css';
+
+export interface AttachmentPickerProps {
+  files: File[];
+  onChange: (files: File[]) => void;
+  disabled?: boolean;
+}
+
+/**
+ * Files for a message: a picker (JPEG, PNG, GIF or PDF, each up to 5 MB, five at most, checked
+ * here first and by the server on their content), the chosen ones by name and size, each
+ * removable before sending, and what was refused and why (announced).
+ */
+export function AttachmentPicker({ files, onChange, disabled = false }: AttachmentPickerProps) {
+  const f = useSupportFormat();
+  const { t } = f;
+  const inputId = useId();
+  const rulesId = useId();
+  const [refused, setRefused] = useState<Refusal[]>([]);
+  const full = files.length >= ATTACHMENTS_PER_MESSAGE;
+
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+    const picked = [...(event.target.files ?? [])];
+    event.target.value = ''; // the same file chosen again is a change too
+    if (picked.length === 0) return;
+    const result = addAttachments(files, picked);
+    setRefused(result.refused);
+    if (result.files.length !== files.length) onChange(result.files);
+  };
+
+  const remove = (index: number) => {
+    setRefused([]);
+    onChange(files.filter((_, i) => i !== index));
+  };
+
+  return (
+    <div className={styles.attachments}>
+      <div className={styles.pickerRow}>
+        <input
+          id={inputId}
+          type="file"
+          multiple
+          accept={ATTACHMENT_ACCEPT}
+          className={`visually-hidden ${styles.fileInput}`}
+          aria-describedby={rulesId}
+          disabled={disabled || full}
+          onChange={choose}
+        />
+        <label
+          htmlFor={inputId}
+          className={buttonClassName({ variant: 'secondary', className: styles.pickerButton })}
+          data-disabled={disabled || full || undefined}
+        >
+          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+            <path
+              d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+          {t('files.choose')}
+        </label>
+        <p id={rulesId} className={styles.muted}>
+          {t('files.rules', { max: ATTACHMENTS_PER_MESSAGE })}
+        </p>
+      </div>
+      {refused.length > 0 ? (
+        <FormAlert tone="error">
+          <ul className={styles.refusals}>
+            {refused.map((refusal, index) => (
+              <li key={`${refusal.name}-${index}`}>
+                {t('files.refused', { name: refusal.name, reason: t(`errors:${refusal.problem}`) })}
+              </li>
+            ))}
+          </ul>
+        </FormAlert>
+      ) : null}
+      {files.length > 0 ? (
+        <ul className={styles.chosen} aria-label={t('files.chosen')}>
+          {files.map((file, index) => (
+            <li key={`${file.name}-${file.size}-${index}`} className={styles.chosenFile}>
+              <span className={styles.fileName}>{file.name}</span>
+              <span className={styles.muted}>{f.size(file.size)}</span>
+              <button
+                type="button"
+                className={styles.removeFile}
+                aria-label={t('files.remove', { name: file.name })}
+                disabled={disabled}
+                onClick={() => remove(index)}
+              >
+                <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+                  <path
+                    d="M6 6l12 12M18 6L6 18"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                  />
+                </svg>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
