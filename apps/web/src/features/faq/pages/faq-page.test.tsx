@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { searchOf } from '../../../test/render';
 import { deferred, FAQ_ITEMS, renderFaq, stubFaqApi } from '../test-utils';
+import { SEARCH_DEBOUNCE_MS } from './faq-page';
 
 const question = (name: string | RegExp) => screen.getByRole('button', { name });
 const marks = (element: HTMLElement) =>
@@ -144,6 +145,29 @@ describe('the FAQ page', () => {
     // the groups give way to the results; the best answer's department
     expect(screen.queryByRole('region', { name: 'Online monitoring' })).not.toBeInTheDocument();
     expect(contactLink()).toHaveAttribute('href', '/support?new=partnership');
+  });
+
+  it('keeps the keys typed while a paused query reaches the address, and searches for all of them', async () => {
+    stubFaqApi();
+    const { router } = renderFaq();
+    const box = await screen.findByRole('searchbox', { name: 'Search the questions' });
+    vi.useFakeTimers();
+    try {
+      fireEvent.change(box, { target: { value: 'wit' } });
+      act(() => {
+        // the pause puts "wit" in the address (the router renders that as a transition) …
+        vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS);
+        // … and the next key comes before that render
+        fireEvent.change(box, { target: { value: 'with' } });
+      });
+      expect(searchOf(router).get('q')).toBe('wit');
+      expect(box).toHaveValue('with');
+      act(() => void vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS));
+      expect(searchOf(router).get('q')).toBe('with');
+      expect(box).toHaveValue('with');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('finds Russian word forms, forgives a typo and highlights the forms found', async () => {

@@ -44,18 +44,22 @@ export function Component() {
   // the box: what is typed now; the address gets it once the typing pauses
   const [text, setText] = useState(query);
   const [seenQuery, setSeenQuery] = useState(query);
+  // the query this page put in the address itself: the router renders it as a transition, after
+  // any key typed meanwhile, so arriving it must not take those keys back out of the box
+  const [committed, setCommitted] = useState<string | null>(null);
   if (query !== seenQuery) {
-    // Back, Forward or a link changed the query: the box shows it
     setSeenQuery(query);
-    if (text.trim() !== query) setText(query);
+    if (query === committed) setCommitted(null);
+    // Back, Forward or a link changed the query: the box shows it
+    else if (text.trim() !== query) setText(query);
   }
   const [wanted, setWanted] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const queryRef = useRef(query);
   useEffect(() => {
     queryRef.current = query;
-    return () => clearTimeout(timer.current);
   }, [query]);
+  useEffect(() => () => clearTimeout(timer.current), []);
 
   const commit = useCallback(
     (value: string) => {
@@ -63,6 +67,7 @@ export function Component() {
       const next = value.trim();
       const current = queryRef.current;
       if (next === current) return;
+      setCommitted(next);
       setParams(
         (previous) => {
           const updated = new URLSearchParams(previous);
