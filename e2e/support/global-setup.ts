@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedUrl } from '../../apps/api/src/db/embedded.ts';
 import { startTestSmtp } from '../../apps/api/test/smtp.ts';
+import { startTelegramEmulator } from '../../apps/api/test/telegram-emulator.ts';
+import { E2E_BOT } from './telegram.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -63,6 +65,7 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const mail = await startMailServers();
+  const telegram = (await startTelegramEmulator()).addBot(E2E_BOT.token, E2E_BOT.username);
   const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-e2e-'));
   // reachable by the postgres user the embedded cluster runs as under root
   chmodSync(dataDir, 0o755);
@@ -105,6 +108,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // the simulated hypervisor: long enough to see "Rebooting…", short enough for a journey
       HYPERVISOR_DRIVER: 'simulated',
       HYPERVISOR_SIM_DELAY_MS: process.env.E2E_SIM_DELAY_MS ?? '2500',
+      // the chat-bot against the emulator: it sets its webhook to PUBLIC_URL at start-up
+      TELEGRAM_BOT_TOKEN: E2E_BOT.token,
+      TELEGRAM_API_ROOT: telegram.url,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -114,6 +120,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_INBOX_URL = mail.inboxUrl;
+  // the emulator's control API (/_emulator/...): support/telegram.ts
+  process.env.E2E_TELEGRAM_URL = telegram.url;
   // the server's database and data directory: support/money.ts makes operators with the admin
   // command and moves operations into the past for the period filters
   process.env.E2E_DB_URL =
@@ -128,6 +136,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     await mail.close();
+    await telegram.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (process.env.E2E_SERVER_LOG) console.log(output);
   };

@@ -74,7 +74,7 @@ export class ApiSession {
 
   /** A call; a money-moving POST gets `idempotencyKey` (the same key on the retry after a 401). */
   async call(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     url: string,
     options: { data?: unknown; idempotencyKey?: string } = {},
   ): Promise<APIResponse> {
@@ -93,7 +93,7 @@ export class ApiSession {
 
   /** The JSON of a call that must answer `status`. */
   async json<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     url: string,
     status: number,
     options: { data?: unknown; idempotencyKey?: string } = {},

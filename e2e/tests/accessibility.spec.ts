@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createVerifiedUser, signIn, uniqueEmail } from '../support/app.ts';
+import { monitoredAccount, publishingTerminal } from '../support/monitoring.ts';
 import { randomUUID } from 'node:crypto';
 import {
   ApiSession,
@@ -11,6 +11,7 @@ import {
   transferByApi,
   uniqueTxid,
 } from '../support/money.ts';
+import { seriousViolations } from '../support/axe.ts';
 
 // axe takes a few seconds a page: a test walks through a dozen screens
 test.describe.configure({ timeout: 150_000 });
@@ -40,16 +41,6 @@ const signedIn = [
   '/privacy-policy',
 ];
 
-async function serious(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-}
-
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe finds no serious or critical violation on the signed-out pages (${scheme})`, async ({
     page,
@@ -59,7 +50,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+      expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
     }
   });
 
@@ -73,7 +64,7 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const path of signedIn) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+      expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
     }
   });
 }
@@ -84,13 +75,13 @@ async function expectClean(page: Page, path: string, ready: Locator, scheme: str
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
   await expect(ready).toBeVisible();
-  expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+  expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
 }
 
 /** The same for a state reached on the page (a dialog, a step, a refused form). */
 async function expectCleanState(page: Page, state: string, ready: Locator, scheme: string) {
   await expect(ready).toBeVisible();
-  expect(await serious(page), `${state} (${scheme})`).toEqual([]);
+  expect(await seriousViolations(page), `${state} (${scheme})`).toEqual([]);
 }
 
 for (const scheme of ['light', 'dark'] as const) {
@@ -466,6 +457,45 @@ for (const scheme of ['light', 'dark'] as const) {
       page,
       `/operator/users/${id}`,
       page.getByRole('heading', { name: 'Partner programme' }),
+      scheme,
+    );
+  });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation in a monitoring account's alerts (${scheme})`, async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    // an account whose terminal crossed an equity line: the rules, the channels and a history
+    const monitored = await monitoredAccount(request, { accountName: 'Axe swing' });
+    const terminal = await publishingTerminal(baseURL!, monitored);
+    const line = Math.floor(terminal.balance / 2);
+    await monitored.api.json(
+      'PATCH',
+      `/api/user/monitoring/accounts/${monitored.account.id}/alerts`,
+      200,
+      { data: { rules: { equity_below: { enabled: true, threshold: line } } } },
+    );
+    await terminal.equity(line - 100);
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, monitored.user.email);
+
+    const alerts = page.getByRole('region', { name: 'Alerts and reports' });
+    await expectClean(
+      page,
+      `/online-monitoring/${monitored.account.monitoring_id}`,
+      alerts.getByRole('listitem').filter({ hasText: /Equity .+ \(line .+\)/ }),
+      scheme,
+    );
+    await alerts.getByRole('checkbox', { name: 'Drawdown from the peak reaches the line' }).check();
+    await alerts.getByRole('textbox', { name: 'Drawdown line, %' }).fill('120');
+    await alerts.getByRole('button', { name: 'Save alerts and reports' }).click();
+    await expectCleanState(
+      page,
+      'a refused alert line',
+      alerts.getByText('Enter a percentage greater than 0 and less than 100'),
       scheme,
     );
   });

@@ -420,3 +420,34 @@ test.describe('the histories', () => {
     await amounts().toEqual(['-$1.00', '-$2.00']);
   });
 });
+
+test('money sent by another user shows in the open console’s header balance at once, without a reload (live updates)', async ({
+  page,
+  request,
+}) => {
+  const sender = await createVerifiedUser(request, { name: 'Lou Sender' });
+  const recipient = await createVerifiedUser(request, { name: 'Liv Recipient' });
+  await topUpByCard(request, sender.email, '30');
+
+  // the tab's live stream: open once its answer has begun (the subscription is made before)
+  const streamOpen = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/user/events' && response.ok(),
+  );
+  await signIn(page, recipient.email);
+  await expect(headerBalance(page)).toHaveText('$0');
+  await streamOpen;
+  // from now on the user fetches report the old balance: only the live update can show the new one
+  await page.route('**/api/user/auth', async (route) => {
+    try {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), balance: 0 } });
+    } catch {
+      // the page dropped this request meanwhile (its answer is disposed): it still gets no
+      // balance from a user fetch
+      await route.abort().catch(() => undefined);
+    }
+  });
+
+  await transferByApi(request, sender.email, recipient.email, '12.5');
+  await expect(headerBalance(page)).toHaveText('$12.5');
+});

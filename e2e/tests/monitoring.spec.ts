@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { addMonths } from '../../packages/contracts/src/vps.ts';
 import { createTerminal } from '../../packages/simulator/src/index.ts';
 import { createVerifiedUser, signIn } from '../support/app.ts';
 import { ApiSession, makeOperator, topUpByCard } from '../support/money.ts';
+import { seriousViolations } from '../support/axe.ts';
 
 /**
  * Online monitoring in the browser against the real server: a simulated MetaTrader terminal
@@ -13,13 +13,6 @@ import { ApiSession, makeOperator, topUpByCard } from '../support/money.ts';
  */
 
 const LOGIN = () => 60_000_000 + Math.floor(Math.random() * 9_000_000);
-
-async function serious(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** Signs in through the API and gives the user the free plan with one account; its key and ids. */
 async function monitoredAccount(request: APIRequestContext, login: number) {
@@ -118,7 +111,7 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
   // the owner shares it with money hidden
   await page.getByLabel('Anyone with the link can see this account').check();
   await page.getByLabel('Hide money figures (percentages only)').check();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Saved', { exact: true })).toBeVisible();
   await expect(page.getByText(`/online-monitoring/${monitoringId}`)).toBeVisible();
 
@@ -181,7 +174,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
       await expect(ready).toBeVisible();
-      expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+      expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
     }
   });
 
@@ -199,19 +192,19 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
     await page.getByRole('button', { name: 'Regenerate the key' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    expect(await serious(page), `regenerate dialog (${scheme})`).toEqual([]);
+    expect(await seriousViolations(page), `regenerate dialog (${scheme})`).toEqual([]);
 
     // the public page, signed out
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.goto(`/online-monitoring/${account.monitoring_id}`);
     await page.getByLabel('Anyone with the link can see this account').check();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Saved', { exact: true })).toBeVisible();
     const visitor = await browser.newContext({ colorScheme: scheme });
     const publicPage = await visitor.newPage();
     await publicPage.goto(`/online-monitoring/${account.monitoring_id}`);
     await expect(publicPage.getByRole('heading', { name: 'Swing' })).toBeVisible();
-    expect(await serious(publicPage), `public page (${scheme})`).toEqual([]);
+    expect(await seriousViolations(publicPage), `public page (${scheme})`).toEqual([]);
     await visitor.close();
   });
 }
@@ -310,7 +303,7 @@ test("an operator finds a trader's account with its publisher's version, extends
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
       await expect(ready).toBeVisible();
-      expect(await serious(page), `${path} (${scheme})`).toEqual([]);
+      expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
     }
     await page.getByRole('link', { name: 'Monitoring subscriptions' }).click();
     await page
@@ -319,7 +312,7 @@ test("an operator finds a trader's account with its publisher's version, extends
       .getByRole('button', { name: `Extend subscription #${id}` })
       .click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    expect(await serious(page), `extend dialog (${scheme})`).toEqual([]);
+    expect(await seriousViolations(page), `extend dialog (${scheme})`).toEqual([]);
     await page.getByRole('button', { name: 'Cancel' }).click();
   }
 });

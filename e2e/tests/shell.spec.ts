@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Response } from '@playwright/test';
 import { createVerifiedUser, signIn, PASSWORD, uniqueEmail } from '../support/app.ts';
 
 test('the theme and the language are kept across reloads', async ({ page }) => {
@@ -104,4 +104,19 @@ test('a referral link counts a click, fills the partner code, and sign-up accept
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { name: /confirm your e-mail/i })).toBeVisible();
+});
+
+test('the console’s script arrives as brotli, made at build time, cached for a year', async ({
+  page,
+}) => {
+  const responses = new Map<string, Response>();
+  page.on('response', (response) => responses.set(new URL(response.url()).pathname, response));
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const main = await page.locator('script[type="module"]').getAttribute('src');
+  const script = responses.get(main!);
+  expect(script, `no response for ${main}`).toBeDefined();
+  expect(await script!.headerValue('content-encoding')).toBe('br');
+  expect(await script!.headerValue('vary')).toBe('Accept-Encoding');
+  expect(await script!.headerValue('cache-control')).toBe('public, max-age=31536000, immutable');
 });
