@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
 import { createTerminal } from '../packages/simulator/src/index.ts';
+import sharp from 'sharp';
 
 const SANDBOX_SECRET = 'screenshots-sandbox-secret-screenshots-sandbox';
 
@@ -261,6 +262,80 @@ try {
     { method: 'USDT-TRC20', wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '50' },
     key(),
   );
+  // support: Maxim's billing ticket with a screenshot, answered; Olga's technical one, with an
+  // internal note in the help desk; a canned reply
+  const { data: departments } = (await (
+    await fetch(`${url}/api/user/support/departments`, { headers: as })
+  ).json()) as { data: { id: number; code: string | null }[] };
+  const departmentOf = (code: string) => departments.find((d) => d.code === code)!.id;
+  const openTicket = async (
+    headers: Record<string, string>,
+    code: string,
+    title: string,
+    text: string,
+    file?: Buffer,
+  ) => {
+    const form = new FormData();
+    form.set('department_id', String(departmentOf(code)));
+    form.set('title', title);
+    form.set('text', text);
+    if (file)
+      form.append('files', new Blob([new Uint8Array(file)], { type: 'image/png' }), 'chart.png');
+    const res = await fetch(`${url}/api/user/support/tickets`, {
+      method: 'POST',
+      headers,
+      body: form,
+    });
+    return ((await res.json()) as { ticket: { id: number } }).ticket.id;
+  };
+  const staffMessage = async (ticketId: number, text: string, internal = false) => {
+    const form = new FormData();
+    form.set('text', text);
+    form.set('internal', String(internal));
+    await fetch(`${url}/api/admin/support/tickets/${ticketId}/messages`, {
+      method: 'POST',
+      headers: as,
+      body: form,
+    });
+  };
+  const chart = await sharp({
+    create: { width: 960, height: 540, channels: 3, background: '#1f3b5c' },
+  })
+    .png()
+    .toBuffer();
+  const billing = await openTicket(
+    as,
+    'billing',
+    'Charged twice for a renewal',
+    'My server was renewed twice this morning, please refund the second charge. Screenshot attached.',
+    chart,
+  );
+  await staffMessage(billing, 'Thank you, we have refunded the second charge to your balance.');
+  const technical = await openTicket(
+    { authorization: `Bearer ${friendToken}` },
+    'technical',
+    'MetaTrader disconnects every hour',
+    'The terminal on my VPS loses the connection to the broker about once an hour.',
+  );
+  await staffMessage(technical, 'Check the broker server list and the VPS ping first.', true);
+  await post(
+    '/api/admin/support/canned',
+    {
+      title: 'Refund done',
+      body_en: 'We have refunded the charge to your balance.',
+      body_ru: 'Мы вернули списание на ваш баланс.',
+    },
+    as,
+  );
+  signedIn.push(
+    `/support/${billing}`,
+    '/faq?q=withdrawal',
+    '/operator/support',
+    `/operator/support/${technical}`,
+    '/operator/support/canned',
+    '/operator/support/departments',
+    '/operator/faq',
+  );
 
   for (const theme of ['light', 'dark'] as const) {
     for (const language of ['en', 'ru'] as const) {
@@ -277,7 +352,10 @@ try {
         const shoot = async (path: string) => {
           if (only.length && !only.some((prefix) => path.startsWith(prefix))) return;
           await page.goto(`${url}${path}`);
-          await page.waitForLoadState('networkidle');
+          // not 'networkidle': a signed-in tab keeps its live-updates stream open
+          await page.waitForLoadState('load');
+          await page.getByRole('heading', { level: 1 }).first().waitFor();
+          await page.waitForFunction('document.fonts.status === "loaded"');
           const slug = path.slice(1).replace(/[/?&=]+/g, '_') || 'root';
           const name = `${slug}-${width}-${theme}-${language}.png`;
           await page.screenshot({ path: join(out, name), fullPage: true });

@@ -35,6 +35,7 @@ const sorted = (names: readonly string[]) => [...names].sort();
 describe.each(SOURCES)('$name', ({ text }) => {
   it('writes the protocol’s fields, no more and no fewer, in each message', () => {
     expect(keysOf(body(text, 'HelloJson'))).toEqual(sorted(INGEST_FIELDS.hello));
+    expect(keysOf(body(text, 'SessionJson'))).toEqual(sorted(INGEST_FIELDS.session));
     expect(keysOf(body(text, 'DealJson'))).toEqual(sorted(INGEST_FIELDS.deal));
     expect(keysOf(body(text, 'DealsJson'))).toEqual(sorted(INGEST_FIELDS.deals));
     expect(keysOf(body(text, 'SnapshotJson'))).toEqual(sorted(INGEST_FIELDS.snapshot));
@@ -55,5 +56,13 @@ describe.each(SOURCES)('$name', ({ text }) => {
     expect(text).toMatch(/#define DEALS_PER_CALL 500/);
     expect(text).toContain('input string ActivationKey');
     expect(text).toContain('input string ServerUrl');
+  });
+
+  it('tells the broker’s trade sessions of the Market Watch symbols in its hello', () => {
+    const list = body(text, 'SessionsList');
+    expect(list).toContain('SymbolsTotal(true)');
+    expect(list).toContain('SymbolInfoSessionTrade(name, (ENUM_DAY_OF_WEEK)day, i, from, to)');
+    expect(list).toContain('SessionJson(day, start, m)');
+    expect(body(text, 'HelloJson')).toContain('"\\"sessions\\":[" + SessionsList() + "]}"');
   });
 });
