@@ -63,8 +63,10 @@ describe('GET /api/user/alert', () => {
       alert: { id: expect.any(Number), level: 'info', text_en: 'old', text_ru: 'старое' },
     });
 
+    // starting a second ago: the database's clock counts microseconds and the API's milliseconds,
+    // so a window starting at the database's now() may still be ahead of the API's now
     await t.sql.query(
-      `insert into alerts (level, text_en, text_ru) values ('warning', 'Maintenance tonight', 'Сегодня техработы')`,
+      `insert into alerts (level, text_en, text_ru, starts_at) values ('warning', 'Maintenance tonight', 'Сегодня техработы', now() - interval '1 second')`,
     );
     expect((await t.api.get('/api/user/alert', { token })).body.alert).toMatchObject({
       level: 'warning',
