@@ -138,13 +138,14 @@ export function createIdempotency(db: Db) {
      * A money-moving route's answer: `work` runs once per Idempotency-Key of the signed-in user.
      * The key's scope is the route; the request it stands for is the route's parameters and
      * validated body (so "12.5" and 12.50 are the same request). `afterCommit` runs once the
-     * work has committed (a mail), not for a replayed answer.
+     * work has committed (a mail), not for a replayed answer; it gets the work's outcome as the
+     * work returned it, with whatever the outcome carries beside its status and body.
      */
-    async respond<T>(
+    async respond<O extends Outcome>(
       request: FastifyRequest,
       reply: FastifyReply,
-      work: (tx: Tx, userId: number) => Promise<Outcome<T>>,
-      afterCommit?: (outcome: Outcome<T>, userId: number) => Promise<void>,
+      work: (tx: Tx, userId: number) => Promise<O>,
+      afterCommit?: (outcome: O, userId: number) => Promise<void>,
     ) {
       const userId = currentUser(request).id;
       const outcome = await run(
@@ -162,13 +163,14 @@ export function createIdempotency(db: Db) {
   };
   return api;
 
-  async function run<T>(
+  /** The work's own outcome when it ran, or the stored answer (status and body) when replayed. */
+  async function run<O extends Outcome>(
     ref: { userId: number; key: string; scope: string; request: unknown },
-    work: (tx: Tx) => Promise<Outcome<T>>,
-  ): Promise<Outcome<T> & { replayed: boolean }> {
+    work: (tx: Tx) => Promise<O>,
+  ): Promise<(O & { replayed: false }) | (Outcome & { replayed: true })> {
     const { userId, key, scope } = ref;
     const claimed = await claim(userId, key, scope, requestHash(ref.request));
-    if (!claimed.claimed) return { ...(claimed.replay as Outcome<T>), replayed: true };
+    if (!claimed.claimed) return { ...claimed.replay, replayed: true };
     const mine = whereClaim(userId, key, claimed.at);
     try {
       const outcome = await inTransaction(db, async (tx) => {
@@ -184,7 +186,7 @@ export function createIdempotency(db: Db) {
         if (stored.rowCount === 0) throw new ClaimLost();
         return result;
       });
-      return { ...outcome, replayed: false };
+      return { ...outcome, replayed: false as const };
     } catch (error) {
       if (error instanceof ClaimLost) throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
       // only this request's own claim is answered or released, never one that took it over

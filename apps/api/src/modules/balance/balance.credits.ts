@@ -20,6 +20,14 @@ const isTopUp = (method: string): method is TopUpMethod =>
  */
 type Channels = 'mail-and-chat' | 'chat';
 
+/** A transfer as its recipient is told of it: the sender, the amount, the balance after it. */
+export interface ReceivedTransfer {
+  to: Recipient & { name: string };
+  amountCents: number;
+  balanceAfterCents: number;
+  from: { name: string; email: string };
+}
+
 type Told =
   { to: Recipient & { name: string }; credit: BalanceCredit; channels: Channels } | undefined;
 
@@ -69,21 +77,17 @@ export function createCreditNotices(deps: Pick<ServiceDeps, 'db' | 'config' | 'm
         };
       }),
 
-    /** The recipient of a transfer (in the chat). */
-    transferReceived: (transferId: number) =>
-      tell(`transfer ${transferId}`, async () => {
-        const row = await balanceRepository.receivedCredit(db, transferId);
-        if (!row) return undefined;
-        return {
-          to: row.user,
-          credit: {
-            amountCents: row.amountCents,
-            balanceAfterCents: row.balanceAfterCents ?? 0,
-            source: { kind: 'transfer', fromName: row.sender.name, fromEmail: row.sender.email },
-          },
-          channels: 'chat',
-        };
-      }),
+    /** The recipient of a transfer (in the chat), from what the transfer's request had. */
+    transferReceived: ({ to, amountCents, balanceAfterCents, from }: ReceivedTransfer) =>
+      tell(`transfer to user ${to.id}`, async () => ({
+        to,
+        credit: {
+          amountCents,
+          balanceAfterCents,
+          source: { kind: 'transfer', fromName: from.name, fromEmail: from.email },
+        },
+        channels: 'chat',
+      })),
 
     /** An operator's credit to the user's main balance, with its reason. */
     adjusted: (

@@ -45,6 +45,7 @@ const buildParties = (db: Executor) =>
       id: users.id,
       email: users.email,
       name: users.name,
+      language: users.language,
       emailVerifiedAt: users.emailVerifiedAt,
       isRecipient: sql<boolean>`lower(${users.email}) = lower(${sql.placeholder('email')})`,
     })
@@ -162,10 +163,26 @@ export const balanceRepository = {
     };
   },
 
-  async insertTransfer(db: Executor, values: typeof transfers.$inferInsert) {
-    const [row] = await db.insert(transfers).values(values).returning();
-    if (!row) throw new Error('insert into transfers returned no row');
-    return row;
+  /**
+   * The transfer's row, written in its ledger posting's statement (ledgerRepository.post's
+   * `attach`); `transferOf` reads it back from the posting's `attached`.
+   */
+  transferRow:
+    (values: { fromUserId: number; toUserId: number; amountCents: number }) =>
+    (ledgerTransactionId: SQL) =>
+      sql`insert into ${transfers} (from_user_id, to_user_id, amount_cents, ledger_transaction_id)
+          values (${values.fromUserId}::bigint, ${values.toUserId}::bigint, ${values.amountCents}::bigint, ${ledgerTransactionId})
+          returning id, created_at, from_user_id, to_user_id, amount_cents`,
+
+  transferOf(attached: Record<string, unknown> | undefined) {
+    if (!attached) throw new Error('the transfer posting returned no transfer row');
+    return {
+      id: Number(attached.id),
+      createdAt: new Date(String(attached.created_at)),
+      fromUserId: Number(attached.from_user_id),
+      toUserId: Number(attached.to_user_id),
+      amountCents: Number(attached.amount_cents),
+    };
   },
 
   /** Transfers sent or received by the user, with both parties' names and e-mails. */
@@ -231,28 +248,6 @@ export const balanceRepository = {
       .innerJoin(users, eq(users.id, payments.userId))
       .innerJoin(ledgerEntries, creditedEntry(payments.ledgerTransactionId, payments.userId))
       .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid')));
-    return row;
-  },
-
-  /** A transfer as its recipient's notice tells it: the sender, the amount, the balance after it. */
-  async receivedCredit(db: Executor, transferId: number) {
-    const [row] = await db
-      .select({
-        user: {
-          id: recipient.id,
-          email: recipient.email,
-          name: recipient.name,
-          language: recipient.language,
-        },
-        sender: { name: sender.name, email: sender.email },
-        amountCents: ledgerEntries.amountCents,
-        balanceAfterCents: ledgerEntries.balanceAfterCents,
-      })
-      .from(transfers)
-      .innerJoin(recipient, eq(recipient.id, transfers.toUserId))
-      .innerJoin(sender, eq(sender.id, transfers.fromUserId))
-      .innerJoin(ledgerEntries, creditedEntry(transfers.ledgerTransactionId, transfers.toUserId))
-      .where(eq(transfers.id, transferId));
     return row;
   },
 

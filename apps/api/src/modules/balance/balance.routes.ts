@@ -168,7 +168,7 @@ export async function balanceRoutes(
           reply,
           (tx, userId) => balance.transfer(tx, userId, request.body),
           // the recipient's notice once, after the commit: not again for a replayed answer
-          (outcome) => balance.tellReceived(outcome.body.transfer.id),
+          (outcome) => balance.tellReceived(outcome.received),
         );
       } catch (error) {
         throw transferFailure(error);

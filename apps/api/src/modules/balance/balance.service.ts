@@ -31,7 +31,7 @@ import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../../plugins/idempotency.ts';
 import { userRepository } from '../../db/users.ts';
 import { auditRepository } from '../../db/audit.ts';
-import { createCreditNotices } from './balance.credits.ts';
+import { createCreditNotices, type ReceivedTransfer } from './balance.credits.ts';
 import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
 import { pagingOf } from '../../db/paging.ts';
 import { balanceRepository, type Period } from './balance.repository.ts';
@@ -256,7 +256,7 @@ export function createBalanceService(deps: BalanceDeps) {
       tx: Tx,
       userId: number,
       request: { email: string; amount: number },
-    ): Promise<Outcome<TransferResponse>> {
+    ): Promise<Outcome<TransferResponse> & { received: ReceivedTransfer }> {
       // both parties read before the ledger locks their rows: the locks are held until commit
       const { sender: me, recipient } = await balanceRepository.transferParties(
         tx,
@@ -267,23 +267,40 @@ export function createBalanceService(deps: BalanceDeps) {
       checkRecipient(userId, recipient);
       let posted;
       try {
-        posted = await ledgerRepository.post(tx, { kind: 'transfer' }, [
-          { userId, account: 'balance', amountCents: -request.amount },
-          { userId: recipient.id, account: 'balance', amountCents: request.amount },
-        ]);
+        posted = await ledgerRepository.post(
+          tx,
+          { kind: 'transfer' },
+          [
+            { userId, account: 'balance', amountCents: -request.amount },
+            { userId: recipient.id, account: 'balance', amountCents: request.amount },
+          ],
+          balanceRepository.transferRow({
+            fromUserId: userId,
+            toUserId: recipient.id,
+            amountCents: request.amount,
+          }),
+        );
       } catch (error) {
         if (isNegativeBalance(error))
           throw fieldError(422, 'amount', 'INSUFFICIENT_FUNDS_TRANSFER');
         throw error;
       }
-      const row = await balanceRepository.insertTransfer(tx, {
-        fromUserId: userId,
-        toUserId: recipient.id,
-        amountCents: request.amount,
-        ledgerTransactionId: posted.transactionId,
-      });
-      const sender = posted.entries.find((e) => e.userId === userId)!;
+      const row = balanceRepository.transferOf(posted.attached);
+      const balanceAfter = (id: number) =>
+        posted.entries.find((entry) => entry.userId === id)?.balanceAfterCents ?? 0;
       return {
+        // the recipient's notice, told once committed (tellReceived), from what is at hand
+        received: {
+          to: {
+            id: recipient.id,
+            email: recipient.email,
+            name: recipient.name,
+            language: recipient.language,
+          },
+          amountCents: request.amount,
+          balanceAfterCents: balanceAfter(recipient.id),
+          from: { name: me.name, email: me.email },
+        },
         status: 201,
         body: {
           transfer: toTransfer(
@@ -296,7 +313,7 @@ export function createBalanceService(deps: BalanceDeps) {
             },
             userId,
           ),
-          balance: centsToDollars(sender.balanceAfterCents ?? 0),
+          balance: centsToDollars(balanceAfter(userId)),
           message: SUCCESS_MESSAGES.TRANSFER_DONE,
           code: 'TRANSFER_DONE',
         },
@@ -304,7 +321,7 @@ export function createBalanceService(deps: BalanceDeps) {
     },
 
     /** The recipient's notice of a transfer just committed. */
-    tellReceived: (transferId: number) => credits.transferReceived(transferId),
+    tellReceived: (received: ReceivedTransfer) => credits.transferReceived(received),
 
     async history(
       kind: HistoryKind,
