@@ -131,6 +131,11 @@ export const vpsServers = pgTable(
   (t) => [
     index('vps_servers_user_id_idx').on(t.userId, t.id),
     index('vps_servers_status_paid_until_idx').on(t.status, t.paidUntil),
+    // a user's Active paid servers (the partner programme's "active referral"): found by index
+    // even when the user has none, where a scan of all servers was the planner's bet for EXISTS
+    index('vps_servers_paid_active_user_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'active' and not ${t.isTrial}`),
     check(
       'vps_servers_status_check',
       sql`${t.status} in ('provisioning', 'active', 'blocked', 'revoked', 'failed')`,
