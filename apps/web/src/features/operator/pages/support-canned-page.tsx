@@ -1,5 +1,5 @@
 import type { CannedReply } from '@tradehost/contracts';
-import { useId, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
@@ -8,10 +8,9 @@ import {
   useGetCannedRepliesQuery,
 } from '../api/support-operator-api';
 import { CannedReplyDialog } from '../components/canned-reply-dialog';
-import { DataTable, type Column } from '../components/data-table';
+import { type Column } from '../components/data-table';
 import { DeleteItemDialog } from '../components/item-dialogs';
-import { ListHeader } from '../components/list-controls';
-import { QueryStates } from '../components/states';
+import { ItemsSection } from '../components/items-section';
 import { SupportNav } from '../components/support-badges';
 import { useFormatters } from '../lib/format';
 import { useItemDialog } from '../lib/use-item-dialog';
@@ -27,7 +26,6 @@ export function Component() {
   const { t } = useTranslation('operator');
   useDocumentTitle(t('support.canned.title'));
   const format = useFormatters();
-  const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const query = useGetCannedRepliesQuery();
   const [remove] = useDeleteCannedReplyMutation();
@@ -94,33 +92,17 @@ export function Component() {
   return (
     <div className={styles.section}>
       <SupportNav />
-      <section className={styles.section} aria-labelledby={headingId}>
-        <ListHeader
-          headingId={headingId}
-          headingRef={headingRef}
-          title={t('support.canned.title')}
-          lead={t('support.canned.lead')}
-        >
-          <Button onClick={(event) => editor.show(null, event.currentTarget)}>
-            {t('support.canned.add')}
-          </Button>
-        </ListHeader>
-        <QueryStates
-          result={query}
-          isEmpty={(list) => list.data.length === 0}
-          empty={t('support.canned.empty')}
-        >
-          {(list) => (
-            <DataTable
-              labelledBy={headingId}
-              columns={columns}
-              rows={list.data}
-              rowKey={(reply) => reply.id}
-              busy={query.isFetching}
-            />
-          )}
-        </QueryStates>
-      </section>
+      <ItemsSection
+        headingRef={headingRef}
+        title={t('support.canned.title')}
+        lead={t('support.canned.lead')}
+        addLabel={t('support.canned.add')}
+        onAdd={(opener) => editor.show(null, opener)}
+        query={query}
+        empty={t('support.canned.empty')}
+        columns={columns}
+        rowKey={(reply) => reply.id}
+      />
       {editor.subject ? (
         <CannedReplyDialog
           // a fresh form each time it opens

@@ -1,13 +1,11 @@
 import type { AdminDepartment } from '@tradehost/contracts';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { useGetAdminDepartmentsQuery } from '../api/support-operator-api';
-import { DataTable, type Column } from '../components/data-table';
+import { type Column } from '../components/data-table';
 import { DepartmentDialog } from '../components/department-dialog';
-import { ListHeader } from '../components/list-controls';
-import { QueryStates } from '../components/states';
+import { ItemsSection } from '../components/items-section';
 import { SupportNav } from '../components/support-badges';
 import { ActiveBadge } from '../components/vps-badges';
 import { useItemDialog } from '../lib/use-item-dialog';
@@ -22,7 +20,6 @@ import supportStyles from '../components/support.module.css';
 export function Component() {
   const { t } = useTranslation('operator');
   useDocumentTitle(t('support.departments.title'));
-  const headingId = useId();
   const query = useGetAdminDepartmentsQuery();
   const editor = useItemDialog<AdminDepartment | null>();
   const departments = query.data?.data ?? [];
@@ -88,32 +85,16 @@ export function Component() {
   return (
     <div className={styles.section}>
       <SupportNav />
-      <section className={styles.section} aria-labelledby={headingId}>
-        <ListHeader
-          headingId={headingId}
-          title={t('support.departments.title')}
-          lead={t('support.departments.lead')}
-        >
-          <Button onClick={(event) => editor.show(null, event.currentTarget)}>
-            {t('support.departments.add')}
-          </Button>
-        </ListHeader>
-        <QueryStates
-          result={query}
-          isEmpty={(list) => list.data.length === 0}
-          empty={t('support.departments.empty')}
-        >
-          {(list) => (
-            <DataTable
-              labelledBy={headingId}
-              columns={columns}
-              rows={list.data}
-              rowKey={(department) => department.id}
-              busy={query.isFetching}
-            />
-          )}
-        </QueryStates>
-      </section>
+      <ItemsSection
+        title={t('support.departments.title')}
+        lead={t('support.departments.lead')}
+        addLabel={t('support.departments.add')}
+        onAdd={(opener) => editor.show(null, opener)}
+        query={query}
+        empty={t('support.departments.empty')}
+        columns={columns}
+        rowKey={(department) => department.id}
+      />
       {editor.subject ? (
         <DepartmentDialog
           // a fresh form each time it opens
