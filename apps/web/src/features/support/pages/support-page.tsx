@@ -104,21 +104,23 @@ export function Component() {
     );
   } else if (rows.length === 0) {
     content = filtered ? (
-      <div className={styles.empty}>
-        <EmptyState title={t('list.noMatchTitle')}>{t('list.noMatchText')}</EmptyState>
-        <div>
+      <EmptyState
+        title={t('list.noMatchTitle')}
+        action={
           <Button variant="secondary" onClick={() => filter({ status: null, department: null })}>
             {t('list.showAll')}
           </Button>
-        </div>
-      </div>
+        }
+      >
+        {t('list.noMatchText')}
+      </EmptyState>
     ) : (
-      <div className={styles.empty}>
-        <EmptyState title={t('list.emptyTitle')}>{t('list.emptyText')}</EmptyState>
-        <div>
-          <Button onClick={openForm}>{t('new')}</Button>
-        </div>
-      </div>
+      <EmptyState
+        title={t('list.emptyTitle')}
+        action={<Button onClick={openForm}>{t('new')}</Button>}
+      >
+        {t('list.emptyText')}
+      </EmptyState>
     );
   } else {
     content = (

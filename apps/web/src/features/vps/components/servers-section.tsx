@@ -104,21 +104,23 @@ export function ServersSection({ notice, onNotice, onOrder }: ServersSectionProp
     );
   } else if (rows.length === 0) {
     content = filtered ? (
-      <div className={styles.empty}>
-        <EmptyState title={t('servers.noMatchTitle')}>{t('servers.noMatchText')}</EmptyState>
-        <div>
+      <EmptyState
+        title={t('servers.noMatchTitle')}
+        action={
           <Button variant="secondary" onClick={clearFilters}>
             {t('servers.clearFilters')}
           </Button>
-        </div>
-      </div>
+        }
+      >
+        {t('servers.noMatchText')}
+      </EmptyState>
     ) : (
-      <div className={styles.empty}>
-        <EmptyState title={t('servers.emptyTitle')}>{t('servers.emptyText')}</EmptyState>
-        <div>
-          <Button onClick={onOrder}>{t('servers.orderFirst')}</Button>
-        </div>
-      </div>
+      <EmptyState
+        title={t('servers.emptyTitle')}
+        action={<Button onClick={onOrder}>{t('servers.orderFirst')}</Button>}
+      >
+        {t('servers.emptyText')}
+      </EmptyState>
     );
   } else {
     const listProps = {

@@ -39,11 +39,13 @@ export function Page({ title, lead, actions, children }: PageProps) {
 export interface EmptyStateProps {
   title?: string;
   children: ReactNode;
+  /** What to do about it (a button), under the box. */
+  action?: ReactNode;
 }
 
-/** The box a section shows when it has nothing to list yet. */
-export function EmptyState({ title, children }: EmptyStateProps) {
-  return (
+/** The box a section shows when it has nothing to list yet, and what to do about it. */
+export function EmptyState({ title, children, action }: EmptyStateProps) {
+  const box = (
     <div className={styles.empty}>
       <svg
         className={styles.emptyIcon}
@@ -63,6 +65,13 @@ export function EmptyState({ title, children }: EmptyStateProps) {
       </svg>
       {title ? <h2 className={styles.emptyTitle}>{title}</h2> : null}
       <p className={styles.emptyText}>{children}</p>
+    </div>
+  );
+  if (!action) return box;
+  return (
+    <div className={styles.emptyWithAction}>
+      {box}
+      <div>{action}</div>
     </div>
   );
 }
