@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { sharedChunkName } from './build/chunks.ts';
 
 const reactRouterDir = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
 
@@ -49,10 +50,19 @@ export default defineConfig(({ command }) => ({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
-        // Everything the entry imports statically is one chunk with it (the page chunks import
-        // from it): no small shared chunks for the first view (React, i18next's React part,
-        // react-redux…), which compress worse apart and cost a request each.
-        codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+        codeSplitting: {
+          groups: [
+            // Everything the entry imports statically is one chunk with it (the page chunks import
+            // from it): no small shared chunks for the first view (React, i18next's React part,
+            // react-redux…), which compress worse apart and cost a request each.
+            { name: 'index', tags: ['$initial'], priority: 2 },
+            // The code pages share, by the areas using it (build/chunks.ts): a signed-in page
+            // loads a few shared chunks, not dozens. A module goes alone (not with what it
+            // imports, which may belong to a wider area); the areas nest, so the chunks import
+            // each other one way only.
+            { name: sharedChunkName, includeDependenciesRecursively: false, priority: 1 },
+          ],
+        },
       },
     },
   },
