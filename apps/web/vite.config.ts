@@ -6,12 +6,14 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 import { sharedChunkName } from './build/chunks.ts';
+import { signedInPreload } from './build/signed-in-preload.ts';
 
 const reactRouterDir = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
 
 export default defineConfig(({ command }) => ({
+  // signedInPreload: index.html lists the signed-in layout's files for public/head.js;
   // precompress: brotli and gzip copies of dist's text files, served by Accept-Encoding
-  plugins: [react(), precompress()],
+  plugins: [react(), signedInPreload(), precompress()],
   // The production build leaves out what only development needs (scripts/bundle-size.ts weighs
   // the first view): react-router's own production build, whose only change is that its
   // development warnings are off (its package exports the development one to every bundler),

@@ -120,3 +120,44 @@ test('the console’s script arrives as brotli, made at build time, cached for a
   expect(await script!.headerValue('vary')).toBe('Accept-Encoding');
   expect(await script!.headerValue('cache-control')).toBe('public, max-age=31536000, immutable');
 });
+
+test('a signed-in reload loads the signed-in layout beside the entry, each file once', async ({
+  page,
+  request,
+}) => {
+  const requested: string[] = [];
+  page.on('request', (req) => requested.push(new URL(req.url()).pathname));
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // signed out: index.html lists the layout's files, and the layout is not fetched
+  const listed = JSON.parse(
+    (await page.locator('#signed-in-preload').textContent()) ?? '[]',
+  ) as string[];
+  const layout = listed.find((file) => /\/assets\/signed-in-layout-[\w-]+\.js$/.test(file));
+  expect(layout, 'the list holds the layout').toBeDefined();
+  await expect(page.locator(`link[href="${layout}"]`)).toHaveCount(0);
+  expect(requested).not.toContain(layout);
+
+  const user = await createVerifiedUser(request);
+  await signIn(page, user.email);
+  requested.length = 0;
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'VPS servers' })).toBeVisible();
+  // head.js added a preload link for each, and the page's loader took them rather than
+  // fetching again: one request per file
+  for (const file of listed) {
+    const rel = file.endsWith('.css') ? 'preload' : 'modulepreload';
+    await expect(page.locator(`head link[rel="${rel}"][href="${file}"]`)).toHaveCount(1);
+    expect(
+      requested.filter((path) => path === file),
+      file,
+    ).toHaveLength(1);
+  }
+  // added from <head>, before the parser reached the entry's script: not by the entry
+  const precedesEntry = await page.evaluate((href) => {
+    const link = document.querySelector(`link[href="${href}"]`)!;
+    const entry = document.querySelector('script[type="module"]')!;
+    return Boolean(link.compareDocumentPosition(entry) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }, layout!);
+  expect(precedesEntry).toBe(true);
+});

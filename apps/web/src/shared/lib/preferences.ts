@@ -1,5 +1,5 @@
 /**
- * The device's display preferences in localStorage. public/theme-init.js reads the same keys
+ * The device's display preferences in localStorage. public/head.js reads the same keys
  * before the first paint (keep the two in step).
  */
 export const THEME_STORAGE_KEY = 'tradehost:theme';

@@ -1,0 +1,108 @@
+import type { Rolldown } from 'vite';
+import { describe, expect, it } from 'vitest';
+import {
+  HEAD_SCRIPT,
+  PRELOAD_LIST_ID,
+  preloadFilesOf,
+  preloadListTag,
+  signedInPreload,
+  SIGNED_IN_LAYOUT,
+} from './signed-in-preload.ts';
+
+interface FakeChunk {
+  module?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+
+/** A bundle as rolldown hands it to the plugin: only the fields the plugin reads. */
+function bundleOf(chunks: Record<string, FakeChunk>): Rolldown.OutputBundle {
+  const bundle: Record<string, unknown> = {
+    'assets/logo.svg': { type: 'asset', fileName: 'assets/logo.svg' },
+  };
+  for (const [fileName, chunk] of Object.entries(chunks)) {
+    bundle[fileName] = {
+      type: 'chunk',
+      fileName,
+      facadeModuleId: chunk.module ? `/repo/apps/web/${chunk.module}` : null,
+      isEntry: chunk.isEntry ?? false,
+      imports: chunk.imports ?? [],
+      viteMetadata: { importedCss: new Set(chunk.css ?? []), importedAssets: new Set() },
+    };
+  }
+  return bundle as Rolldown.OutputBundle;
+}
+
+const bundle = bundleOf({
+  'assets/index-1.js': {
+    module: 'index.html',
+    isEntry: true,
+    imports: ['assets/form-2.js'],
+    css: ['assets/index-1.css'],
+  },
+  'assets/form-2.js': { css: ['assets/form-2.css'] },
+  'assets/signed-in-layout-3.js': {
+    module: SIGNED_IN_LAYOUT,
+    imports: ['assets/index-1.js', 'assets/form-2.js', 'assets/common-4.js', 'assets/app-5.js'],
+    css: ['assets/signed-in-layout-3.css'],
+  },
+  'assets/common-4.js': { imports: ['assets/index-1.js'], css: ['assets/common-4.css'] },
+  'assets/app-5.js': { imports: ['assets/common-4.js'] },
+  'assets/vps-page-6.js': {
+    module: 'src/features/vps/pages/vps-page.tsx',
+    imports: ['assets/app-5.js'],
+  },
+});
+
+describe('preloadFilesOf', () => {
+  it("lists the layout's chunk, the chunks it imports and their styles, not the entry's", () => {
+    expect(preloadFilesOf(bundle, SIGNED_IN_LAYOUT)).toEqual([
+      'assets/app-5.js',
+      'assets/common-4.css',
+      'assets/common-4.js',
+      'assets/signed-in-layout-3.css',
+      'assets/signed-in-layout-3.js',
+    ]);
+  });
+
+  it('fails the build when the module has no chunk of its own', () => {
+    expect(() => preloadFilesOf(bundle, 'src/app/layouts/gone.tsx')).toThrow(/no chunk/);
+  });
+});
+
+describe('preloadListTag', () => {
+  it('is a JSON data block of absolute paths that cannot end its tag early', () => {
+    const tag = preloadListTag(['assets/a.js', 'assets/</script>.js'], '/');
+    expect(tag).toBe(
+      `<script type="application/json" id="${PRELOAD_LIST_ID}">` +
+        '["/assets/a.js","/assets/\\u003c/script>.js"]</script>',
+    );
+    const json = tag.slice(tag.indexOf('>') + 1, tag.lastIndexOf('</script>'));
+    expect(JSON.parse(json)).toEqual(['/assets/a.js', '/assets/</script>.js']);
+  });
+});
+
+describe('signedInPreload', () => {
+  const transform = (html: string, withBundle = true) => {
+    const plugin = signedInPreload();
+    (plugin.configResolved as (config: { base: string }) => void)({ base: '/' });
+    const hook = plugin.transformIndexHtml as {
+      handler: (html: string, ctx: { bundle?: Rolldown.OutputBundle }) => string;
+    };
+    return hook.handler(html, withBundle ? { bundle } : {});
+  };
+
+  it('puts the list right before the head script, which reads it', () => {
+    const html = transform(`<head>\n    ${HEAD_SCRIPT}\n</head>`);
+    expect(html).toBe(
+      `<head>\n    ${preloadListTag(preloadFilesOf(bundle, SIGNED_IN_LAYOUT), '/')}\n` +
+        `    ${HEAD_SCRIPT}\n</head>`,
+    );
+  });
+
+  it('leaves the page alone without a bundle (the dev server), and fails without the script', () => {
+    expect(transform(`<head>${HEAD_SCRIPT}</head>`, false)).toBe(`<head>${HEAD_SCRIPT}</head>`);
+    expect(() => transform('<head></head>')).toThrow(/head\.js/);
+  });
+});

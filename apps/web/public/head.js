@@ -1,0 +1,58 @@
+// Runs in <head> before the first paint (a file: the CSP allows scripts from 'self' only).
+// Applies the stored theme ('light' | 'dark', else the system's) and language ('en' | 'ru', else
+// 'en'). Keep the keys in step with src/shared/lib/preferences.ts.
+// For a reader whose stored session is signed in, starts loading the signed-in layout's scripts
+// and styles, which the build lists in index.html (build/signed-in-preload.ts): they download
+// beside the entry rather than after it has run.
+/* global document, window */
+(function () {
+  var root = document.documentElement;
+  var theme = null;
+  var language = null;
+  try {
+    theme = localStorage.getItem('tradehost:theme');
+    language = localStorage.getItem('tradehost:language');
+  } catch {
+    // storage blocked: defaults below
+  }
+  if (theme !== 'light' && theme !== 'dark') {
+    theme =
+      window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches
+        ? 'dark'
+        : 'light';
+  }
+  if (language !== 'en' && language !== 'ru') language = 'en';
+  root.setAttribute('data-theme', theme);
+  root.style.colorScheme = theme;
+  root.setAttribute('lang', language);
+  var meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.setAttribute('content', theme === 'dark' ? '#151c23' : '#ffffff');
+})();
+
+(function () {
+  var list = document.getElementById('signed-in-preload');
+  if (!list) return;
+  try {
+    // redux-persist's record of the auth slice (src/app/store.ts): each slice a JSON string
+    var saved = JSON.parse(localStorage.getItem('persist:tradehost:auth') || 'null');
+    if (!saved || JSON.parse(saved.auth).authorized !== true) return;
+    JSON.parse(list.textContent).forEach(function (href) {
+      var link = document.createElement('link');
+      if (/\.css$/.test(href)) {
+        // as a preload, not a style sheet: the page's loader adds the sheet and waits for it
+        link.rel = 'preload';
+        link.setAttribute('as', 'style');
+      } else {
+        link.rel = 'modulepreload';
+      }
+      // as the page's loader asks for them (build/signed-in-preload.ts), so the browser reuses them
+      link.crossOrigin = '';
+      // after the entry's own script and styles, which come first
+      link.setAttribute('fetchpriority', 'low');
+      link.href = href;
+      document.head.appendChild(link);
+    });
+  } catch {
+    // storage blocked or unreadable: the pages load as they are needed
+  }
+})();

@@ -1,0 +1,79 @@
+import { persistStore } from 'redux-persist';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tokenReceived, loggedOut } from '../features/auth/model/auth-slice';
+import { makeStore } from './store';
+// public/head.js as index.html runs it: in <head>, before the first paint
+import HEAD_SCRIPT from '../../public/head.js?raw';
+
+const LIST = ['/assets/signed-in-layout-a1.js', '/assets/common-b2.js', '/assets/app-c3.css'];
+
+function runHeadScript(list: readonly string[] | null = LIST): void {
+  document.head.innerHTML = list
+    ? `<script type="application/json" id="signed-in-preload">${JSON.stringify(list)}</script>`
+    : '';
+  new Function(HEAD_SCRIPT)();
+}
+
+/** The session as the console itself stores it (redux-persist, src/app/store.ts). */
+async function storeSession(signedIn: boolean): Promise<void> {
+  const store = makeStore();
+  await new Promise<void>((resolve) => persistStore(store, null, resolve));
+  store.dispatch(tokenReceived({ token: 'jwt', expires: '2030-01-01T00:00:00.000Z' }));
+  if (!signedIn) store.dispatch(loggedOut());
+  const authorized = `\\"authorized\\":${signedIn}`;
+  await expect.poll(() => localStorage.getItem('persist:tradehost:auth')).toContain(authorized);
+}
+
+const links = () =>
+  [...document.head.querySelectorAll('link')].map((link) => ({
+    rel: link.rel,
+    as: link.getAttribute('as'),
+    crossOrigin: link.getAttribute('crossorigin'),
+    priority: link.getAttribute('fetchpriority'),
+    href: link.getAttribute('href'),
+  }));
+
+afterEach(() => {
+  document.head.innerHTML = '';
+});
+
+describe('public/head.js', () => {
+  it('applies the stored theme and language', () => {
+    localStorage.setItem('tradehost:theme', 'dark');
+    localStorage.setItem('tradehost:language', 'ru');
+    runHeadScript();
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(document.documentElement.lang).toBe('ru');
+  });
+
+  it("preloads the signed-in layout's files for a stored signed-in session", async () => {
+    await storeSession(true);
+    runHeadScript();
+    // scripts as module preloads, style sheets as style preloads, both in CORS mode as the
+    // page's loader (Vite's) asks for them, so the browser hands it the preloaded ones; after
+    // the entry's own files
+    const preload = { crossOrigin: '', priority: 'low' };
+    expect(links()).toEqual([
+      { rel: 'modulepreload', as: null, ...preload, href: LIST[0] },
+      { rel: 'modulepreload', as: null, ...preload, href: LIST[1] },
+      { rel: 'preload', as: 'style', ...preload, href: LIST[2] },
+    ]);
+  });
+
+  it('preloads nothing when signed out, with no stored session or no list', async () => {
+    runHeadScript();
+    expect(links()).toEqual([]);
+    await storeSession(false);
+    runHeadScript();
+    expect(links()).toEqual([]);
+    await storeSession(true);
+    runHeadScript(null);
+    expect(links()).toEqual([]);
+  });
+
+  it('survives a stored session it cannot read', () => {
+    localStorage.setItem('persist:tradehost:auth', '{"auth":"not json');
+    expect(() => runHeadScript()).not.toThrow();
+    expect(links()).toEqual([]);
+  });
+});
