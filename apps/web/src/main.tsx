@@ -7,6 +7,7 @@ import { preloadRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { selectAuthorized } from './features/auth/model/auth-slice';
 import { recordReferral, takeReferralCode } from './features/auth/model/referral';
+import { refreshSession, sessionNeedsRefresh } from './shared/api/session-refresh';
 import { i18nReady } from './shared/i18n';
 
 // The ?ref= code leaves the URL before the router reads it; it is recorded once the persisted
@@ -15,6 +16,9 @@ const referralCode = takeReferralCode();
 const store = makeStore();
 const persistor = persistStore(store, null, () => {
   if (referralCode) store.dispatch(recordReferral(referralCode));
+  // a returning reader's expired token is refreshed while the page's code downloads, not
+  // after it, when the page's first call would find it expired
+  if (sessionNeedsRefresh(store.getState(), Date.now())) void refreshSession(store.dispatch);
   // the page's chunks are fetched while the app renders its first frame
   preloadRoutes(selectAuthorized(store.getState()), window.location.pathname);
 });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { makeStore } from '../../app/store';
+import { deferred, stubFetch, type Reply } from '../../test/fetch-stub';
+import { tokenReceived } from '../model/session';
+import { refreshSession, sessionNeedsRefresh } from './session-refresh';
+
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
+function signedInStore(expires: string) {
+  const store = makeStore();
+  store.dispatch(tokenReceived({ token: 'old-token', expires }));
+  return store;
+}
+
+describe('sessionNeedsRefresh', () => {
+  it('is true for a signed-in session whose token has under 5 seconds left', () => {
+    const now = Date.now();
+    expect(sessionNeedsRefresh(signedInStore(inSeconds(4)).getState(), now)).toBe(true);
+    expect(sessionNeedsRefresh(signedInStore(inSeconds(-60)).getState(), now)).toBe(true);
+    expect(sessionNeedsRefresh(signedInStore(inSeconds(600)).getState(), now)).toBe(false);
+    expect(sessionNeedsRefresh(makeStore().getState(), now)).toBe(false);
+  });
+});
+
+describe('refreshSession', () => {
+  it('stores the new token; callers meanwhile share the one request', async () => {
+    const answer = deferred<Reply>();
+    const http = stubFetch({ 'POST /user/auth/refresh-token': () => answer.promise });
+    const store = signedInStore(inSeconds(-60));
+    const first = refreshSession(store.dispatch);
+    const second = refreshSession(store.dispatch);
+    answer.resolve({ body: { token: 'new-token', expires: inSeconds(900) } });
+    expect(await Promise.all([first, second])).toEqual(['refreshed', 'refreshed']);
+    const [call, ...more] = http.callsTo('POST', '/user/auth/refresh-token');
+    expect(more).toEqual([]);
+    expect(call?.keepalive).toBe(true);
+    expect(call?.headers.get('X-Requested-With')).toBe('XMLHttpRequest');
+    expect(store.getState().auth).toMatchObject({ token: 'new-token', authorized: true });
+    // the next one is a request of its own
+    await refreshSession(store.dispatch);
+    expect(http.callsTo('POST', '/user/auth/refresh-token')).toHaveLength(2);
+  });
+
+  it('logs out when the refresh is refused', async () => {
+    stubFetch({
+      'POST /user/auth/refresh-token': { status: 401, body: { code: 'UNAUTHORIZED' } },
+    });
+    const store = signedInStore(inSeconds(-60));
+    expect(await refreshSession(store.dispatch)).toBe('refused');
+    expect(store.getState().auth).toMatchObject({ authorized: false, token: null });
+  });
+
+  it.each<[string, Reply]>([
+    ['no answer', 'network-error'],
+    ['a server error', { status: 503, body: { code: 'UNAVAILABLE' } }],
+    ['an answer without a token', { body: { ok: true } }],
+  ])('keeps the session as it is after %s', async (_case, reply) => {
+    stubFetch({ 'POST /user/auth/refresh-token': reply });
+    const store = signedInStore(inSeconds(-60));
+    expect(await refreshSession(store.dispatch)).toBe('failed');
+    expect(store.getState().auth).toMatchObject({ authorized: true, token: 'old-token' });
+  });
+});
