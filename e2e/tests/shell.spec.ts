@@ -121,7 +121,7 @@ test('the console’s script arrives as brotli, made at build time, cached for a
   expect(await script!.headerValue('cache-control')).toBe('public, max-age=31536000, immutable');
 });
 
-test('a signed-in reload loads the signed-in layout beside the entry, each file once', async ({
+test('a signed-in reload loads the signed-in layout and home page beside the entry, each file once', async ({
   page,
   request,
 }) => {
@@ -129,11 +129,14 @@ test('a signed-in reload loads the signed-in layout beside the entry, each file 
   page.on('request', (req) => requested.push(new URL(req.url()).pathname));
   await page.goto('/login');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  // signed out: index.html lists the layout's files, and the layout is not fetched
-  const listed = JSON.parse(
-    (await page.locator('#signed-in-preload').textContent()) ?? '[]',
-  ) as string[];
-  const layout = listed.find((file) => /\/assets\/signed-in-layout-[\w-]+\.js$/.test(file));
+  // signed out: index.html lists the layout's files (and the home page's), and the layout is
+  // not fetched
+  const lists = JSON.parse((await page.locator('#signed-in-preload').textContent()) ?? '{}') as {
+    layout: string[];
+    home: { paths: string[]; files: string[]; en: string[] };
+  };
+  expect(lists.home.paths).toContain('/vps');
+  const layout = lists.layout.find((file) => /\/assets\/signed-in-layout-[\w-]+\.js$/.test(file));
   expect(layout, 'the list holds the layout').toBeDefined();
   await expect(page.locator(`link[href="${layout}"]`)).toHaveCount(0);
   expect(requested).not.toContain(layout);
@@ -143,8 +146,10 @@ test('a signed-in reload loads the signed-in layout beside the entry, each file 
   requested.length = 0;
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'VPS servers' })).toBeVisible();
-  // head.js added a preload link for each, and the page's loader took them rather than
-  // fetching again: one request per file
+  // at /vps, in English: head.js added a preload link for each of the layout's and the home
+  // page's files, and the page's loader took them rather than fetching again: one request each
+  const listed = [...lists.layout, ...lists.home.files, ...lists.home.en];
+  expect(lists.home.files.some((file) => /\/assets\/vps-page-[\w-]+\.js$/.test(file))).toBe(true);
   for (const file of listed) {
     const rel = file.endsWith('.css') ? 'preload' : 'modulepreload';
     await expect(page.locator(`head link[rel="${rel}"][href="${file}"]`)).toHaveCount(1);

@@ -4,8 +4,10 @@ import {
   HEAD_SCRIPT,
   PRELOAD_LIST_ID,
   preloadFilesOf,
+  preloadListsOf,
   preloadListTag,
   signedInPreload,
+  SIGNED_IN_HOME,
   SIGNED_IN_LAYOUT,
 } from './signed-in-preload.ts';
 
@@ -50,9 +52,11 @@ const bundle = bundleOf({
   'assets/common-4.js': { imports: ['assets/index-1.js'], css: ['assets/common-4.css'] },
   'assets/app-5.js': { imports: ['assets/common-4.js'] },
   'assets/vps-page-6.js': {
-    module: 'src/features/vps/pages/vps-page.tsx',
-    imports: ['assets/app-5.js'],
+    module: SIGNED_IN_HOME.page,
+    imports: ['assets/app-5.js', 'assets/index-1.js'],
+    css: ['assets/vps-page-6.css', 'assets/common-4.css'],
   },
+  'assets/vps-7.js': { module: SIGNED_IN_HOME.englishTexts },
 });
 
 describe('preloadFilesOf', () => {
@@ -71,15 +75,33 @@ describe('preloadFilesOf', () => {
   });
 });
 
+describe('preloadListsOf', () => {
+  it("gives the layout's files, and the home page's and its texts beyond them", () => {
+    expect(preloadListsOf(bundle, '/')).toEqual({
+      layout: preloadFilesOf(bundle, SIGNED_IN_LAYOUT).map((file) => `/${file}`),
+      home: {
+        paths: ['/', '/vps'],
+        files: ['/assets/vps-page-6.css', '/assets/vps-page-6.js'],
+        en: ['/assets/vps-7.js'],
+      },
+    });
+  });
+});
+
 describe('preloadListTag', () => {
-  it('is a JSON data block of absolute paths that cannot end its tag early', () => {
-    const tag = preloadListTag(['assets/a.js', 'assets/</script>.js'], '/');
+  it('is a JSON data block that cannot end its tag early', () => {
+    const lists = {
+      layout: ['/assets/a.js', '/assets/</script>.js'],
+      home: { paths: ['/vps'], files: [], en: [] },
+    };
+    const tag = preloadListTag(lists);
     expect(tag).toBe(
       `<script type="application/json" id="${PRELOAD_LIST_ID}">` +
-        '["/assets/a.js","/assets/\\u003c/script>.js"]</script>',
+        '{"layout":["/assets/a.js","/assets/\\u003c/script>.js"],' +
+        '"home":{"paths":["/vps"],"files":[],"en":[]}}</script>',
     );
     const json = tag.slice(tag.indexOf('>') + 1, tag.lastIndexOf('</script>'));
-    expect(JSON.parse(json)).toEqual(['/assets/a.js', '/assets/</script>.js']);
+    expect(JSON.parse(json)).toEqual(lists);
   });
 });
 
@@ -96,7 +118,7 @@ describe('signedInPreload', () => {
   it('puts the list right before the head script, which reads it', () => {
     const html = transform(`<head>\n    ${HEAD_SCRIPT}\n</head>`);
     expect(html).toBe(
-      `<head>\n    ${preloadListTag(preloadFilesOf(bundle, SIGNED_IN_LAYOUT), '/')}\n` +
+      `<head>\n    ${preloadListTag(preloadListsOf(bundle, '/'))}\n` +
         `    ${HEAD_SCRIPT}\n</head>`,
     );
   });

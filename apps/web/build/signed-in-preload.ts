@@ -1,13 +1,27 @@
 /**
- * The signed-in layout's files, listed in index.html for public/head.js: when the reader's stored
- * session says signed in, head.js starts loading them at once, beside the entry, instead of after
- * the entry has downloaded and run (on a phone's slow network, the time of the entry's download).
- * Built pages only: the dev server has no chunks to list.
+ * The signed-in layout's files, and those of the signed-in home page, listed in index.html for
+ * public/head.js: when the reader's stored session says signed in, head.js starts loading them at
+ * once, beside the entry, instead of after the entry has downloaded and run (on a phone's slow
+ * network, the time of the entry's download). Built pages only: the dev server has no chunks.
  */
 import type { Plugin, Rolldown } from 'vite';
 
 /** The module whose chunk and imports make the signed-in frame (the router loads it lazily). */
 export const SIGNED_IN_LAYOUT = 'src/app/layouts/signed-in-layout.tsx';
+/**
+ * The signed-in home: the page at these addresses (the router's index redirects to /vps), and
+ * its English texts (another language's come with the entry's start, shared/i18n).
+ */
+export const SIGNED_IN_HOME = {
+  paths: ['/', '/vps'],
+  page: 'src/features/vps/pages/vps-page.tsx',
+  englishTexts: 'src/locales/en/vps.json',
+} as const;
+/** What head.js reads: the layout's files; the home's, for its addresses. */
+export interface PreloadLists {
+  layout: string[];
+  home: { paths: readonly string[]; files: string[]; en: string[] };
+}
 /** The id of the JSON list (`<script type="application/json">`, data only: the CSP allows it). */
 export const PRELOAD_LIST_ID = 'signed-in-preload';
 /** The list goes right before this tag, so that the script finds it when it runs. */
@@ -50,9 +64,24 @@ export function preloadFilesOf(bundle: Bundle, moduleId: string): string[] {
   return [...new Set(files)].sort();
 }
 
-/** The list as index.html carries it: absolute paths, `<` escaped so the data cannot end the tag. */
-export function preloadListTag(files: readonly string[], base: string): string {
-  const json = JSON.stringify(files.map((file) => `${base}${file}`)).replaceAll('<', '\\u003c');
+/** The lists of a bundle, as absolute paths; the home's without what the layout brings. */
+export function preloadListsOf(bundle: Bundle, base: string): PreloadLists {
+  const layout = preloadFilesOf(bundle, SIGNED_IN_LAYOUT);
+  const beyondLayout = (files: string[]) => files.filter((file) => !layout.includes(file));
+  const absolute = (files: string[]) => files.map((file) => `${base}${file}`);
+  return {
+    layout: absolute(layout),
+    home: {
+      paths: SIGNED_IN_HOME.paths,
+      files: absolute(beyondLayout(preloadFilesOf(bundle, SIGNED_IN_HOME.page))),
+      en: absolute(beyondLayout(preloadFilesOf(bundle, SIGNED_IN_HOME.englishTexts))),
+    },
+  };
+}
+
+/** The lists as index.html carries them: `<` escaped so the data cannot end the tag. */
+export function preloadListTag(lists: PreloadLists): string {
+  const json = JSON.stringify(lists).replaceAll('<', '\\u003c');
   return `<script type="application/json" id="${PRELOAD_LIST_ID}">${json}</script>`;
 }
 
@@ -69,7 +98,7 @@ export function signedInPreload(): Plugin {
       handler(html, { bundle }) {
         if (!bundle) return html;
         if (!html.includes(HEAD_SCRIPT)) throw new Error(`index.html has no ${HEAD_SCRIPT}`);
-        const tag = preloadListTag(preloadFilesOf(bundle, SIGNED_IN_LAYOUT), base);
+        const tag = preloadListTag(preloadListsOf(bundle, base));
         return html.replace(HEAD_SCRIPT, `${tag}\n    ${HEAD_SCRIPT}`);
       },
     },

@@ -2,9 +2,9 @@
 // Applies the stored theme ('light' | 'dark', else the system's) and language ('en' | 'ru', else
 // 'en'). Keep the keys in step with src/shared/lib/preferences.ts.
 // For a reader whose stored session is signed in, starts loading the signed-in layout's scripts
-// and styles, which the build lists in index.html (build/signed-in-preload.ts): they download
-// beside the entry rather than after it has run.
-/* global document, window */
+// and styles (and the home page's, at its address), which the build lists in index.html
+// (build/signed-in-preload.ts): they download beside the entry rather than after it has run.
+/* global document, window, location */
 (function () {
   var root = document.documentElement;
   var theme = null;
@@ -36,7 +36,17 @@
     // redux-persist's record of the auth slice (src/app/store.ts): each slice a JSON string
     var saved = JSON.parse(localStorage.getItem('persist:tradehost:auth') || 'null');
     if (!saved || JSON.parse(saved.auth).authorized !== true) return;
-    JSON.parse(list.textContent).forEach(function (href) {
+    // {layout: [files], home: {paths, files, en}}: the home page's files at its addresses, with
+    // its English texts for an English reader (the language applied above)
+    var lists = JSON.parse(list.textContent);
+    var files = lists.layout;
+    if (lists.home.paths.indexOf(location.pathname) !== -1) {
+      files = files.concat(
+        lists.home.files,
+        document.documentElement.lang === 'en' ? lists.home.en : [],
+      );
+    }
+    files.forEach(function (href) {
       var link = document.createElement('link');
       if (/\.css$/.test(href)) {
         // as a preload, not a style sheet: the page's loader adds the sheet and waits for it

@@ -6,10 +6,13 @@ import { makeStore } from './store';
 import HEAD_SCRIPT from '../../public/head.js?raw';
 
 const LIST = ['/assets/signed-in-layout-a1.js', '/assets/common-b2.js', '/assets/app-c3.css'];
+const HOME = { paths: ['/', '/vps'], files: ['/assets/vps-page-d4.js'], en: ['/assets/vps-e5.js'] };
 
-function runHeadScript(list: readonly string[] | null = LIST): void {
+/** Runs the script at `path`, with the lists index.html carries (build/signed-in-preload.ts). */
+function runHeadScript(list: readonly string[] | null = LIST, path = '/support'): void {
+  window.history.replaceState(null, '', path);
   document.head.innerHTML = list
-    ? `<script type="application/json" id="signed-in-preload">${JSON.stringify(list)}</script>`
+    ? `<script type="application/json" id="signed-in-preload">${JSON.stringify({ layout: list, home: HOME })}</script>`
     : '';
   new Function(HEAD_SCRIPT)();
 }
@@ -58,6 +61,20 @@ describe('public/head.js', () => {
       { rel: 'modulepreload', as: null, ...preload, href: LIST[1] },
       { rel: 'preload', as: 'style', ...preload, href: LIST[2] },
     ]);
+  });
+
+  it("adds the home page's files at its addresses, and its texts for an English reader", async () => {
+    await storeSession(true);
+    const hrefs = () => links().map((link) => link.href);
+    runHeadScript(LIST, '/vps');
+    expect(hrefs()).toEqual([...LIST, ...HOME.files, ...HOME.en]);
+    runHeadScript(LIST, '/');
+    expect(hrefs()).toEqual([...LIST, ...HOME.files, ...HOME.en]);
+    localStorage.setItem('tradehost:language', 'ru');
+    runHeadScript(LIST, '/vps');
+    expect(hrefs()).toEqual([...LIST, ...HOME.files]);
+    runHeadScript(LIST, '/vps/12');
+    expect(hrefs()).toEqual(LIST);
   });
 
   it('preloads nothing when signed out, with no stored session or no list', async () => {

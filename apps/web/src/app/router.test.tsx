@@ -1,9 +1,10 @@
 import { waitFor } from '@testing-library/react';
-import type { RouteObject } from 'react-router';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../test/fetch-stub';
 import { testUser } from '../test/fixtures';
 import { renderApp } from '../test/render';
+import { SIGNED_IN_HOME, SIGNED_IN_LAYOUT } from '../../build/signed-in-preload';
 import { preloadRoutes, signedInRoutes, signedOutRoutes } from './router';
 
 function stubSignedInApi(permissions: unknown = { partner: true, monitoring: true }) {
@@ -87,6 +88,31 @@ describe('signed-in routes', () => {
       signedIn: true,
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/vps'));
+  });
+});
+
+describe('the signed-in home that index.html preloads (build/signed-in-preload.ts)', () => {
+  /** The components the routes matching `path` load. */
+  async function componentsAt(path: string) {
+    const matches = matchRoutes(signedInRoutes, path) ?? [];
+    const loaded = await Promise.all(
+      matches.map(({ route }) => (typeof route.lazy === 'function' ? route.lazy() : route)),
+    );
+    return loaded.map((route) => route.Component);
+  }
+
+  it("is the layout's module and the page's at each of its addresses", async () => {
+    const { SignedInLayout } = (await import(/* @vite-ignore */ `../../${SIGNED_IN_LAYOUT}`)) as {
+      SignedInLayout: unknown;
+    };
+    const page = (await import(/* @vite-ignore */ `../../${SIGNED_IN_HOME.page}`)) as {
+      Component: unknown;
+    };
+    expect(await componentsAt('/vps')).toEqual([SignedInLayout, undefined, page.Component]);
+    stubSignedInApi();
+    for (const path of SIGNED_IN_HOME.paths) {
+      expect(await landsOn(signedInRoutes, path, { signedIn: true })).toBe('/vps');
+    }
   });
 });
 
