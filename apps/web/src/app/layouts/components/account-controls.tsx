@@ -12,7 +12,8 @@ export function BalanceBadge({ balance }: { balance: number | undefined }) {
     <Link to="/balance-operations" className={styles.balance}>
       <span className={styles.balanceCaption}>{t('header.balance')}</span>{' '}
       <span className={styles.balanceValue} data-testid="header-balance">
-        {formatBalance(balance)}
+        {/* a dash until the user has loaded, as the balance page's cards: not a false $0 */}
+        {balance === undefined ? '—' : formatBalance(balance)}
       </span>
     </Link>
   );
