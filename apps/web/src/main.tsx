@@ -19,8 +19,8 @@ const persistor = persistStore(store, null, () => {
   // a returning reader's expired token is refreshed while the page's code downloads, not
   // after it, when the page's first call would find it expired
   if (sessionNeedsRefresh(store.getState(), Date.now())) void refreshSession(store.dispatch);
-  // the page's chunks are fetched while the app renders its first frame
-  preloadRoutes(selectAuthorized(store.getState()), window.location.pathname);
+  // the page's chunks are fetched while the app renders its first frame, then its first calls
+  preloadRoutes(selectAuthorized(store.getState()), new URL(window.location.href), store.dispatch);
 });
 
 // At once in English; a reader who chose another language waits for its texts (a chunk of their own).

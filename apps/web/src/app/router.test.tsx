@@ -5,7 +5,9 @@ import { stubFetch } from '../test/fetch-stub';
 import { testUser } from '../test/fixtures';
 import { renderApp } from '../test/render';
 import { SIGNED_IN_HOME, SIGNED_IN_LAYOUT } from '../../build/signed-in-preload';
+import { tokenReceived } from '../features/auth/model/auth-slice';
 import { preloadRoutes, signedInRoutes, signedOutRoutes } from './router';
+import { makeStore } from './store';
 
 function stubSignedInApi(permissions: unknown = { partner: true, monitoring: true }) {
   return stubFetch({
@@ -135,16 +137,53 @@ describe('preloadRoutes', () => {
     const layout = spyOnLazy(signedInRoutes, '/');
     const vps = spyOnLazy(signedInRoutes, 'vps');
     try {
-      preloadRoutes(false, '/login');
+      preloadRoutes(false, new URL('http://localhost/login'));
       expect(login).toHaveBeenCalledTimes(1);
       expect(signup).not.toHaveBeenCalled();
       expect(layout).not.toHaveBeenCalled();
-      preloadRoutes(true, '/vps');
+      preloadRoutes(true, new URL('http://localhost/vps'));
       expect(layout).toHaveBeenCalledTimes(1);
       expect(vps).toHaveBeenCalledTimes(1);
       expect(login).toHaveBeenCalledTimes(1);
     } finally {
       vi.restoreAllMocks();
     }
+  });
+
+  it('with a dispatch, starts the first calls of the layout and the page, before any render', async () => {
+    const http = stubFetch({
+      'GET /user/auth': { body: testUser },
+      'GET /front/permissions': { body: { partner: true, monitoring: true } },
+      'GET /user/alert': { body: { alert: null } },
+      'GET /user/support/unread': { body: { count: 0 } },
+      'GET /user/vps/servers': { body: { data: [], meta: { total: 0, page: 1, per_page: 20 } } },
+    });
+    const store = makeStore();
+    store.dispatch(tokenReceived({ token: 'jwt', expires: '2030-01-01T00:00:00.000Z' }));
+    const paths = () => http.calls.map((call) => call.path).sort();
+    preloadRoutes(true, new URL('http://localhost/vps'), store.dispatch);
+    await expect
+      .poll(paths)
+      .toEqual([
+        '/front/permissions',
+        '/user/alert',
+        '/user/auth',
+        '/user/support/unread',
+        '/user/vps/servers',
+      ]);
+    expect(http.callsTo('GET', '/user/vps/servers')[0]?.headers.get('Authorization')).toBe(
+      'Bearer jwt',
+    );
+  });
+
+  it('leaves out what the address does not show, and calls nothing while signed out', async () => {
+    const http = stubFetch({ 'GET /user/auth': { body: testUser } });
+    const store = makeStore();
+    preloadRoutes(false, new URL('http://localhost/login'), store.dispatch);
+    store.dispatch(tokenReceived({ token: 'jwt', expires: '2030-01-01T00:00:00.000Z' }));
+    preloadRoutes(true, new URL('http://localhost/vps?tab=rates'), store.dispatch);
+    await expect.poll(() => http.calls.length).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(http.calls.map((call) => call.path)).not.toContain('/user/vps/servers');
   });
 });

@@ -9,6 +9,7 @@ import {
 } from 'react-router';
 import { selectAuthorized } from '../features/auth/model/auth-slice';
 import { loadTexts } from '../shared/i18n';
+import type { PrefetchDispatch, RouteHandle } from '../shared/lib/route-handle';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
 import { useAppSelector } from './hooks';
 import { RouteError } from './layouts/route-error';
@@ -173,8 +174,8 @@ export const signedInRoutes: RouteObject[] = [
   {
     path: '/',
     lazy: async () => {
-      const { SignedInLayout } = await import('./layouts/signed-in-layout');
-      return { Component: SignedInLayout };
+      const { SignedInLayout, handle } = await import('./layouts/signed-in-layout');
+      return { Component: SignedInLayout, handle };
     },
     HydrateFallback: FullScreenSpinner,
     ErrorBoundary: RouteError,
@@ -261,15 +262,22 @@ export function routesFor(authorized: boolean): RouteObject[] {
 }
 
 /**
- * Starts loading the page modules of `pathname` (the matched routes' `lazy`) at start-up, beside
- * the first render: the router calls the same imports only once it is made, after the session is
+ * Starts loading the page modules of `url` (the matched routes' `lazy`) at start-up, beside the
+ * first render: the router calls the same imports only once it is made, after the session is
  * restored and the providers have rendered, and the page's chunks would wait for that render
- * (on a slow phone, hundreds of milliseconds of the first paint). A failure is the router's to
+ * (on a slow phone, hundreds of milliseconds of the first paint). With `dispatch`, each loaded
+ * module's `handle.prefetch` then starts its screen's first calls. A failure is the router's to
  * report when it loads the route itself.
  */
-export function preloadRoutes(authorized: boolean, pathname: string): void {
-  for (const { route } of matchRoutes(routesFor(authorized), pathname) ?? []) {
-    if (typeof route.lazy === 'function') route.lazy().catch(() => undefined);
+export function preloadRoutes(authorized: boolean, url: URL, dispatch?: PrefetchDispatch): void {
+  for (const { route } of matchRoutes(routesFor(authorized), url.pathname) ?? []) {
+    if (typeof route.lazy !== 'function') continue;
+    route
+      .lazy()
+      .then((loaded) => {
+        if (dispatch) (loaded.handle as RouteHandle | undefined)?.prefetch?.(dispatch, url);
+      })
+      .catch(() => undefined);
   }
 }
 

@@ -1,10 +1,15 @@
 import { DEFAULT_PERMISSIONS } from '@tradehost/contracts';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
-import { useGetPermissionsQuery } from '../../features/auth/api/auth-api';
+import { startSignedInFetches, useGetPermissionsQuery } from '../../features/auth/api/auth-api';
 import { useCurrentUser } from '../../features/auth/api/use-current-user';
 import { LanguageSwitcher } from '../../features/settings/components/language-switcher';
-import { UNREAD_POLL_MS, useGetSupportUnreadQuery } from '../../features/support/api/support-api';
+import {
+  supportApi,
+  UNREAD_POLL_MS,
+  useGetSupportUnreadQuery,
+} from '../../features/support/api/support-api';
 import { ThemeToggle } from '../../features/settings/components/theme-toggle';
+import type { RouteHandle } from '../../shared/lib/route-handle';
 import { usePageVisible } from '../../shared/lib/use-page-visible';
 import { useLiveConnected } from '../../shared/live/live-state';
 import { selectIsDesktop, selectIsMobile } from '../../shared/model/ui-slice';
@@ -20,6 +25,14 @@ import { signedInNavItems, type NavItem } from './components/nav-items';
 import { SiteFooter } from './components/site-footer';
 import { MAIN_CONTENT_ID, SkipLink } from './components/skip-link';
 import styles from './layout.module.css';
+
+/** What the layout asks for first: the user, the permissions, the alert and the unread count. */
+export const handle: RouteHandle = {
+  prefetch: (dispatch) => {
+    startSignedInFetches(dispatch, false);
+    dispatch(supportApi.util.prefetch('getSupportUnread', undefined, {}));
+  },
+};
 
 /**
  * The signed-in navigation (nav-items.ts): the permission flags and, for Operator, the role;

@@ -163,11 +163,15 @@ export const authApi = baseApi.injectEndpoints({
   }),
 });
 
-/** The fetches that follow a sign-in (SPEC 7): the user (whose language the app then applies), the permissions, the alert. */
-function startSignedInFetches(dispatch: AppThunkDispatch): void {
-  dispatch(authApi.util.prefetch('getUser', undefined, { force: true }));
-  dispatch(authApi.util.prefetch('getPermissions', undefined, { force: true }));
-  dispatch(authApi.util.prefetch('getAlert', undefined, { force: true }));
+/**
+ * The fetches of a signed-in start (SPEC 7): the user (whose language the app then applies), the
+ * permissions, the alert. After a sign-in they are made afresh (`force`); when a stored session
+ * starts the console, cached answers serve.
+ */
+export function startSignedInFetches(dispatch: AppThunkDispatch, force = true): void {
+  dispatch(authApi.util.prefetch('getUser', undefined, { force }));
+  dispatch(authApi.util.prefetch('getPermissions', undefined, { force }));
+  dispatch(authApi.util.prefetch('getAlert', undefined, { force }));
 }
 
 export const {

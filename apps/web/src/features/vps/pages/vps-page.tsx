@@ -4,7 +4,8 @@ import { useSearchParams } from 'react-router';
 import { Page, useDocumentTitle } from '../../../shared/ui/page/page';
 import { LoadingState } from '../../../shared/ui/states/states';
 import { Tabs } from '../../../shared/ui/tabs/tabs';
-import { FIRST_SERVERS_PAGE, useGetVpsServersQuery } from '../api/vps-api';
+import type { RouteHandle } from '../../../shared/lib/route-handle';
+import { FIRST_SERVERS_PAGE, useGetVpsServersQuery, vpsApi } from '../api/vps-api';
 import { RatesSection } from '../components/rates-section';
 import { ServersSection, type Notice } from '../components/servers-section';
 import { useVpsFormat } from '../lib/use-vps-format';
@@ -15,6 +16,14 @@ export type VpsTab = (typeof VPS_TABS)[number];
 function tabOf(value: string | null): VpsTab | null {
   return VPS_TABS.includes(value as VpsTab) ? (value as VpsTab) : null;
 }
+
+/** The first page of the servers, which the page opens on (unless the address asks for the rates). */
+export const handle: RouteHandle = {
+  prefetch: (dispatch, url) => {
+    if (tabOf(url.searchParams.get('tab')) === 'rates') return;
+    dispatch(vpsApi.util.prefetch('getVpsServers', FIRST_SERVERS_PAGE, {}));
+  },
+};
 
 function orderedNotice(result: PaidResponse): Notice {
   return {
