@@ -62,7 +62,12 @@ export default defineConfig(({ command }) => ({
             // loads a few shared chunks, not dozens. A module goes alone (not with what it
             // imports, which may belong to a wider area); the areas nest, so the chunks import
             // each other one way only.
-            { name: sharedChunkName, includeDependenciesRecursively: false, priority: 1 },
+            {
+              name: sharedChunkName,
+              debugName: 'shared-by-area',
+              includeDependenciesRecursively: false,
+              priority: 1,
+            },
           ],
         },
       },
