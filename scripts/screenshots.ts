@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Request } from '@playwright/test';
 import { chromiumPath } from '../e2e/support/browser.ts';
 import { randomUUID } from 'node:crypto';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
@@ -349,12 +349,33 @@ try {
           [language],
         );
         const page = await context.newPage();
+        // the API calls under way, but the live-updates stream, which stays open
+        const calling = new Set<Request>();
+        const isCall = (request: Request) => {
+          const { pathname } = new URL(request.url());
+          return pathname.startsWith('/api/') && pathname !== '/api/user/events';
+        };
+        page.on('request', (request) => isCall(request) && calling.add(request));
+        page.on('requestfinished', (request) => calling.delete(request));
+        page.on('requestfailed', (request) => calling.delete(request));
+        /** Until the page's calls have answered and what they bring has rendered (at most 10 s). */
+        const settled = async () => {
+          const deadline = Date.now() + 10_000;
+          let quietSince = Date.now();
+          while (Date.now() < deadline) {
+            const loading = await page.locator('[role="status"]:has([aria-hidden="true"])').count();
+            if (calling.size > 0 || loading > 0) quietSince = Date.now();
+            else if (Date.now() - quietSince >= 300) return;
+            await page.waitForTimeout(50);
+          }
+        };
         const shoot = async (path: string) => {
           if (only.length && !only.some((prefix) => path.startsWith(prefix))) return;
           await page.goto(`${url}${path}`);
           // not 'networkidle': a signed-in tab keeps its live-updates stream open
           await page.waitForLoadState('load');
           await page.getByRole('heading', { level: 1 }).first().waitFor();
+          await settled();
           await page.waitForFunction('document.fonts.status === "loaded"');
           const slug = path.slice(1).replace(/[/?&=]+/g, '_') || 'root';
           const name = `${slug}-${width}-${theme}-${language}.png`;
