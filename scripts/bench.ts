@@ -1,5 +1,7 @@
 /**
- * `npm run bench`: figures, not assertions.
+ * `npm run bench`: figures, not assertions. Each HTTP figure is the steady state: the same load
+ * runs for BENCH_WARMUP_SECONDS (1) uncounted before its BENCH_SECONDS (5) are measured, as a
+ * server in use has compiled its routes and prepared its statements.
  * - API: requests/s and p99 of GET /api/user/auth and POST /api/user/auth/login
  *   on the real server (embedded PostgreSQL), each next to a bare Fastify
  *   hello-world started in the same run, printed as a ratio of the bare figure.
@@ -52,6 +54,7 @@ import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
 const SANDBOX_SECRET = 'bench-sandbox-secret-bench-sandbox-secret';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** GET /api/user/auth's goal is set at this many connections (measured there too). */
 const AUTH_GOAL_CONNECTIONS = 50;
@@ -71,8 +74,18 @@ interface Figure {
   errors: number;
 }
 
+/**
+ * A figure at steady state: the same load for WARMUP seconds first, not counted (the route's
+ * first calls compile its code, prepare its statements and fill the pool), then DURATION seconds.
+ */
 async function measure(options: autocannon.Options): Promise<Figure> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  const connections = options.connections ?? CONNECTIONS;
+  const result = await autocannon({
+    connections,
+    duration: DURATION,
+    ...options,
+    warmup: { connections, duration: WARMUP },
+  });
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
@@ -266,6 +279,8 @@ async function seedServers(databaseUrl: string, email: string): Promise<void> {
     // as autovacuum would have soon after 100,000 inserts (its insert threshold): statistics for
     // the planner, and the visibility map that lets a count read the (user_id, id) index alone
     await client.query('vacuum analyze vps_servers, vps_operations, users');
+    // the load's WAL written out now, not by a checkpoint in the middle of the measurement
+    await client.query('checkpoint');
   } finally {
     await client.end();
   }
