@@ -1,8 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, createPool } from '../src/db/client.ts';
-import { executePrepared } from '../src/db/prepared.ts';
-import { useTestApp } from './helpers.ts';
+import { executePrepared, mappedOnce } from '../src/db/prepared.ts';
+import { ledgerEntries, ledgerTransactions, users } from '../src/db/schema/index.ts';
+import { fund, quickUser, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 
@@ -39,5 +41,65 @@ describe('executePrepared', () => {
       'select $1::int * $2::int as n, now() as at',
       'select $1::int as one',
     ]);
+  });
+});
+
+describe('mappedOnce', () => {
+  let pool: ReturnType<typeof createPool> | undefined;
+  afterAll(() => pool?.end());
+
+  it("maps a prepared select's rows exactly as drizzle does, a left join with no row as null", async () => {
+    pool = createPool(t.config.databaseUrl!);
+    const db = createDb(pool);
+    const funded = await quickUser(t, { name: 'Funded Reader' });
+    const unfunded = await quickUser(t, { name: 'Empty Reader' });
+    await fund(t, funded.id, 1234);
+    const actor = alias(users, 'actor');
+    // every kind of field: a table's columns nested, a whole table, a column of an alias, SQL
+    // with and without a decoder, aliased SQL; inner and left joins, some rows without a match
+    const statement = (name: string) =>
+      db
+        .select({
+          reader: { id: users.id, name: users.name, createdAt: users.createdAt },
+          entry: ledgerEntries,
+          transaction: { id: ledgerTransactions.id, memo: ledgerTransactions.memo },
+          actor: { email: actor.email },
+          cents: sql<number>`${users.balanceCents}::text`.mapWith(Number),
+          seen: sql<string>`'seen'`.as('seen'),
+        })
+        .from(users)
+        .leftJoin(ledgerEntries, eq(ledgerEntries.userId, users.id))
+        .leftJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+        .leftJoin(actor, eq(actor.id, ledgerTransactions.actorId))
+        .where(sql`${users.id} = any(${sql.placeholder('ids')})`)
+        .orderBy(asc(users.id))
+        .prepare(name);
+    const ids = { ids: [funded.id, unfunded.id] };
+    const drizzles = await statement('mapped_by_drizzle').execute(ids);
+    const once = await mappedOnce(statement('mapped_once')).execute(ids);
+    expect(once).toEqual(drizzles);
+    // what that is: the funded reader's entry, the other's joins absent (null, not all-null)
+    expect(once).toHaveLength(2);
+    expect(once[0]).toMatchObject({
+      reader: { id: funded.id, name: 'Funded Reader' },
+      entry: { userId: funded.id, account: 'balance', amountCents: 1234 },
+      transaction: { memo: 'test funding' },
+      actor: null,
+      cents: 1234,
+      seen: 'seen',
+    });
+    expect(once[0]!.reader.createdAt).toBeInstanceOf(Date);
+    expect(once[0]!.entry!.createdAt).toBeInstanceOf(Date);
+    expect(once[1]).toMatchObject({
+      reader: { id: unfunded.id, name: 'Empty Reader' },
+      entry: null,
+      transaction: null,
+      actor: null,
+      cents: 0,
+    });
+  });
+
+  it('refuses what is not a prepared select (a drizzle whose prepared query changed shape)', () => {
+    expect(() => mappedOnce({})).toThrow(/prepared select/);
   });
 });

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from './client.ts';
+import { mappedOnce } from './prepared.ts';
 import { alerts, users, type NewUserRow, type UserRow } from './schema/index.ts';
 
 /**
@@ -9,11 +10,13 @@ import { alerts, users, type NewUserRow, type UserRow } from './schema/index.ts'
  */
 const byId = new WeakMap<Executor, ReturnType<typeof buildById>>();
 const buildById = (db: Executor) =>
-  db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .prepare('users_by_id');
+  mappedOnce(
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare('users_by_id'),
+  );
 
 /** SQL on the users table (and the alerts users see). */
 export const userRepository = {

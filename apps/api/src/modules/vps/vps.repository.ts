@@ -19,6 +19,7 @@ import {
   vpsUpgrades,
 } from '../../db/schema/index.ts';
 import { containing, type Paging } from '../../db/paging.ts';
+import { mappedOnce } from '../../db/prepared.ts';
 
 export type RateRow = typeof vpsRates.$inferSelect;
 export type ServerRow = typeof vpsServers.$inferSelect;
@@ -221,10 +222,12 @@ function buildServerPage(db: Executor, where: SQL | undefined, name: string) {
       .prepare(`vps_server_ids_${name}`),
     // then their rows: the LATERAL subqueries run for the page's rows only, and the statement has
     // no LIMIT parameter, so PostgreSQL keeps one generic plan instead of planning every call
-    rows: serverViews(db)
-      .where(sql`${vpsServers.id} = any(${sql.placeholder('ids')})`)
-      .orderBy(desc(vpsServers.id))
-      .prepare(`vps_server_page_${name}`),
+    rows: mappedOnce(
+      serverViews(db)
+        .where(sql`${vpsServers.id} = any(${sql.placeholder('ids')})`)
+        .orderBy(desc(vpsServers.id))
+        .prepare(`vps_server_page_${name}`),
+    ),
     // past the last page there are no ids to count
     total: db
       .select({ n: count() })
