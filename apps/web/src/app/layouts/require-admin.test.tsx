@@ -1,10 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { adminUser, page, stubOperatorApi } from '../../features/operator/test-utils';
 import { deferred } from '../../test/fetch-stub';
 import { testUser } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
 import { signedInRoutes } from '../router';
+import { baseApi } from '../../shared/api/base-api';
+import { languageRestored } from '../../features/settings/model/settings-slice';
 
 const open = (path: string, width = 1440) =>
   renderApp({ routes: signedInRoutes, path, signedIn: true, width });
@@ -91,11 +93,67 @@ describe('the operator area guard', () => {
     expect(router.state.location.pathname).toBe('/operator');
   });
 
-  it('sends the reader to the start when the user cannot be fetched', async () => {
+  it('says so when the user cannot be fetched, stays on the page, and lets an admin in on "Try again"', async () => {
+    let answer: { status?: number; body: unknown } = {
+      status: 429,
+      body: { message: 'Too many requests', code: 'RATE_LIMITED' },
+    };
+    const http = stubOperatorApi({
+      'GET /user/auth': () => answer,
+      'GET /admin/audit': { body: page([]) },
+    });
+    const { router, user } = await open('/operator/audit');
+    expect(
+      await screen.findByText(
+        'Your access to the operator area could not be checked. Check your connection and try again.',
+      ),
+    ).toBeVisible();
+    expect(router.state.location.pathname).toBe('/operator/audit');
+    expect(adminCalls(http)).toEqual([]);
+    answer = { body: adminUser };
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Audit log' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/operator/audit');
+  });
+
+  it('keeps an admin in the area when a later fetch of the user fails', async () => {
+    let calls = 0;
+    const http = stubOperatorApi({
+      'GET /user/auth': () => {
+        calls += 1;
+        return calls === 1
+          ? { body: adminUser }
+          : { status: 503, body: { message: 'Unavailable', code: 'SERVICE_UNAVAILABLE' } };
+      },
+      'GET /admin/payments': { body: page([]) },
+    });
+    const { router, store } = await open('/operator');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Operator' })).toBeVisible();
+    store.dispatch(baseApi.util.invalidateTags(['User']));
+    await waitFor(() => expect(http.callsTo('GET', '/user/auth').length).toBeGreaterThan(1));
+    // the failed answer rendered, and what would send the reader away (Navigate's effect) run
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(router.state.location.pathname).toBe('/operator');
+    expect(screen.getByRole('heading', { level: 1, name: 'Operator' })).toBeVisible();
+  });
+
+  it('says it in Russian', async () => {
     stubOperatorApi({
       'GET /user/auth': { status: 500, body: { message: 'x', code: 'INTERNAL' } },
     });
-    const { router } = await open('/operator/audit');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/vps'));
+    const { store } = await renderApp({
+      routes: signedInRoutes,
+      path: '/operator',
+      signedIn: true,
+      language: 'ru',
+    });
+    // the reader's language as the console keeps it (no user has loaded to say it)
+    await act(() => store.dispatch(languageRestored('ru')));
+    expect(
+      await screen.findByText(
+        'Не удалось проверить ваш доступ к разделу оператора. Проверьте подключение и повторите попытку.',
+      ),
+    ).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Повторить' })).toBeVisible();
   });
 });
