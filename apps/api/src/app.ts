@@ -47,6 +47,7 @@ import { createVpsService } from './modules/vps/vps.service.ts';
 import { vpsJobsPlugin } from './modules/vps/vps.plugin.ts';
 import { balanceAdminRoutes } from './modules/balance/balance.admin.routes.ts';
 import { createBalanceAdminService } from './modules/balance/balance.admin.service.ts';
+import { balanceJobsPlugin } from './modules/balance/balance.plugin.ts';
 import { balanceRoutes } from './modules/balance/balance.routes.ts';
 import { createBalanceService } from './modules/balance/balance.service.ts';
 import { webhookRoutes } from './modules/balance/webhook.routes.ts';
@@ -163,6 +164,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     now,
     telegram: parent.telegram.outbox,
   }));
+  app.register(balanceJobsPlugin, { config, now });
   app.register(partnerJobsPlugin, { config, now });
   app.register(supportJobsPlugin, { config, mailer });
 

@@ -90,7 +90,7 @@ export interface PaymentsConfig {
   minimumCents: Record<'card' | 'ewallet' | 'crypto' | 'balance', number>;
   /**
    * Hours after which a card/e-wallet payment still Processing (no notification came) becomes
-   * Not paid (jobs/housekeeping.ts); a late successful notification still credits it.
+   * Not paid (modules/balance/balance.jobs.ts); a late successful notification still credits it.
    */
   expireAfterHours: number;
   /** The provider's wallet of each crypto network: [network id, display name, address]. */

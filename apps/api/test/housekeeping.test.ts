@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { HousekeepingReport } from '../src/jobs/index.ts';
 import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
 import { requestHash } from '../src/plugins/idempotency.ts';
 import {
@@ -24,9 +23,16 @@ const DAY = 24 * HOUR;
 
 type User = Awaited<ReturnType<typeof quickUser>>;
 
-const NOTHING: HousekeepingReport = { expiredPayments: 0, deletedKeys: 0 };
+const NOTHING = { expiredPayments: 0, deletedKeys: 0 };
 
-const tick = () => t.app.jobs.housekeeping.tick();
+/** The hourly work both schedules do: the balance's payment expiry and the keys' cleanup. */
+const tick = async () => {
+  const [expiredPayments, { deletedKeys }] = await Promise.all([
+    t.app.balanceJobs.expirePayments(),
+    t.app.jobs.housekeeping.tick(),
+  ]);
+  return { expiredPayments, deletedKeys };
+};
 /** A time `ms` before the app's clock. */
 const ago = (ms: number) => new Date(t.clock.now().getTime() - ms);
 

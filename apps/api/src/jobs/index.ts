@@ -14,7 +14,7 @@ export type { HousekeepingReport } from './housekeeping.ts';
  * this file only runs pg-boss: it creates each defined queue, starts its workers and schedule,
  * sends jobs and stops it all.
  * - queue `housekeeping`, scheduled every hour at minute 17 (cron, UTC): housekeeping.tick()
- *   (expires payments left Processing, deletes old answered Idempotency-Keys); a `singleton`.
+ *   (deletes old answered Idempotency-Keys); a `singleton`.
  * With config.vps.jobs false nothing starts and `send` does nothing: the tests (and an instance
  * that should only serve HTTP) call the modules' work themselves. `sendIn` still writes its job
  * in the caller's transaction (the instances running jobs work it).
@@ -121,7 +121,7 @@ export function createJobs(deps: JobsDeps): Jobs {
   /** Once pg-boss's schema has been seen it stays. */
   let installed = false;
 
-  const housekeeping = createHousekeeping({ config, db: deps.db, now: deps.now, log });
+  const housekeeping = createHousekeeping({ db: deps.db, now: deps.now });
   definitions.push({
     queue: HOUSEKEEPING_QUEUE,
     policy: 'singleton',

@@ -1,0 +1,51 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Jobs } from '../../jobs/index.ts';
+import { inBatches } from '../../lib/in-batches.ts';
+import { balanceRepository } from './balance.repository.ts';
+
+export const PAYMENT_EXPIRY_QUEUE = 'balance-payment-expiry';
+const HOUR_MS = 3_600_000;
+
+export interface BalanceJobsDeps {
+  db: Db;
+  config: Config;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  jobs: Jobs;
+}
+
+/**
+ * The balance's schedule: every hour, card and e-wallet payments still Processing
+ * `config.payments.expireAfterHours` after they were created (the gateway never sent its
+ * notification) become Not paid, each with an audit_log row `payment.expired`, in batches of one
+ * statement each (balanceRepository.expireProcessing); a successful notification that still
+ * comes later credits them all the same. Only rows still Processing are touched, so two runs at
+ * once, or one twice, expire each payment once.
+ */
+export function createBalanceJobs(deps: BalanceJobsDeps) {
+  const { db, config, log } = deps;
+
+  /** Expires what is due on the app's clock; how many. */
+  async function expirePayments(): Promise<number> {
+    const before = new Date(deps.now().getTime() - config.payments.expireAfterHours * HOUR_MS);
+    const expired = await inBatches((limit) =>
+      balanceRepository.expireProcessing(db, before, limit),
+    );
+    if (expired > 0) log.info({ expiredPayments: expired, before }, 'Processing payments expired');
+    return expired;
+  }
+
+  deps.jobs.define({
+    queue: PAYMENT_EXPIRY_QUEUE,
+    policy: 'singleton',
+    expireInSeconds: 15 * 60,
+    cron: '17 * * * *',
+    run: expirePayments,
+  });
+
+  return { expirePayments };
+}
+
+export type BalanceJobs = ReturnType<typeof createBalanceJobs>;

@@ -1,0 +1,27 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.ts';
+import { createBalanceJobs, type BalanceJobs } from './balance.jobs.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The balance's schedule: payments left Processing expire. */
+    balanceJobs: BalanceJobs;
+  }
+}
+
+/** Defines the balance's queue on app.jobs (before it starts) and decorates `app.balanceJobs`. */
+export const balanceJobsPlugin = fp(
+  async (app, options: { config: Config; now: () => Date }) => {
+    app.decorate(
+      'balanceJobs',
+      createBalanceJobs({
+        db: app.db,
+        config: options.config,
+        now: options.now,
+        log: app.log.child({ module: 'balance-jobs' }),
+        jobs: app.jobs,
+      }),
+    );
+  },
+  { name: 'tradehost-balance-jobs', dependencies: ['tradehost-jobs'] },
+);
