@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { createPool } from './db/client.ts';
+import { createPool, endPool } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
@@ -38,7 +38,7 @@ async function main() {
     force.unref();
     try {
       await app?.close();
-      await pool?.end();
+      if (pool) await endPool(pool);
       await embedded?.stop();
     } catch (error) {
       console.error('error while shutting down:', error);

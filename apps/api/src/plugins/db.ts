@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type pg from 'pg';
-import { createDb, createPool, type Db } from '../db/client.ts';
+import { createDb, createPool, endPool, type Db } from '../db/client.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,7 +23,7 @@ export const dbPlugin = fp(
     const usable = pool ?? owned!;
     app.decorate('pg', usable);
     app.decorate('db', createDb(usable));
-    if (owned) app.addHook('onClose', async () => owned.end());
+    if (owned) app.addHook('onClose', async () => endPool(owned));
   },
   { name: 'tradehost-db' },
 );
