@@ -107,12 +107,16 @@ test('a trader opens a ticket with a screenshot, an operator answers, the trader
     page.getByText('This ticket is closed. Write a message to resume it', { exact: false }),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Close ticket' })).toBeHidden();
+  await expect(thread.getByTestId('thread-event').last()).toContainText('The ticket was closed');
 
   // resumed by writing
   await page.getByRole('textbox', { name: 'Your message' }).fill('It happened again last night.');
   await page.getByRole('button', { name: 'Send and resume' }).click();
   await expect(thread.getByTestId('thread-user-message').last()).toContainText(
     'It happened again last night.',
+  );
+  await expect(thread.getByTestId('thread-event').last()).toContainText(
+    'The ticket is open again (New)',
   );
   await expect(page.getByRole('button', { name: 'Close ticket' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Reply', exact: true })).toBeVisible();

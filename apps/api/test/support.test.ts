@@ -403,6 +403,22 @@ describe('writing, closing and resuming', () => {
       'support.ticket_close',
       'support.ticket_resume',
     ]);
+    // the thread shows both, as the user's own, to the user and to the help desk
+    const thread = await t.api.get(`${TICKETS}/${ticket.id}`, { token: user.token });
+    expect(strict(ticketResponseSchema).parse(thread.body)).toEqual(thread.body);
+    const events = (messages: Json[]) =>
+      messages.map((m: Json) => [m.kind, m.author_kind, m.author_name, m.body]);
+    const expected = [
+      ['message', 'user', user.name, expect.any(String)],
+      ['event', 'user', user.name, 'closed'],
+      ['event', 'user', user.name, 'new'],
+      ['message', 'user', user.name, 'It happened again.'],
+    ];
+    expect(events(thread.body.messages)).toEqual(expected);
+    const admin = await quickUser(t, { role: 'admin' });
+    const desk = await t.api.get(`${ADMIN_TICKETS}/${ticket.id}`, { token: admin.token });
+    expect(desk.status, desk.text).toBe(200);
+    expect(events(desk.body.messages)).toEqual(expected);
   });
 
   it('refuses to resume a closed ticket while another of its department is open, naming that one', async () => {
@@ -412,6 +428,8 @@ describe('writing, closing and resuming', () => {
     await t.api.post(`${TICKETS}/${old.id}/close`, undefined, { token: user.token });
     const current = await openTicket(t, user.token, department, { title: 'A new question' });
     const files = storedSupportFiles(t);
+    // the opening message and the user's closing
+    expect(await rowsOf(t, 'support_messages', 'ticket_id = $1', [old.id])).toBe(2);
     const res = await write(user, old.id, 'Back to the old one', [
       { bytes: await pngOf(), name: 'a.png' },
     ]);
@@ -419,7 +437,7 @@ describe('writing, closing and resuming', () => {
       status: 409,
       body: { ...refusal('TICKET_OPEN_EXISTS'), ticket_id: current.id },
     });
-    expect(await rowsOf(t, 'support_messages', 'ticket_id = $1', [old.id])).toBe(1);
+    expect(await rowsOf(t, 'support_messages', 'ticket_id = $1', [old.id])).toBe(2);
     const { rows } = await t.sql.query('select status from support_tickets where id = $1', [
       old.id,
     ]);

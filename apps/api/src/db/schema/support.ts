@@ -113,9 +113,11 @@ export const supportMessages = pgTable(
       'support_messages_body_check',
       sql`char_length(${t.body}) <= 8000 and (${t.authorKind} <> 'user' or char_length(${t.body}) <= 1024)`,
     ),
+    // a user writes messages and changes the status (closing, or writing to a closed ticket);
+    // internal notes are the staff's only
     check(
       'support_messages_user_kind_check',
-      sql`${t.authorKind} = 'staff' or ${t.kind} = 'message'`,
+      sql`${t.authorKind} = 'staff' or ${t.kind} in ('message', 'event')`,
     ),
   ],
 );

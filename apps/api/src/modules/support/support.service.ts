@@ -361,6 +361,24 @@ export function createSupportService({
     await repo.insertAttachments(tx, attachmentRows(ticket.id, message.id, stored, at));
   }
 
+  /** The user's own status change in the thread (closing, or opening again by writing). */
+  async function userEvent(
+    tx: Tx,
+    ticketId: number,
+    userId: number,
+    status: TicketStatus,
+    at: Date,
+  ) {
+    await repo.insertMessage(tx, {
+      ticketId,
+      authorId: userId,
+      authorKind: 'user',
+      kind: 'event',
+      body: status,
+      createdAt: at,
+    });
+  }
+
   const user = {
     async departments() {
       return { data: (await repo.departments(db, true)).map(toDepartment) };
@@ -455,6 +473,8 @@ export function createSupportService({
               updatedAt: at,
               waitingSince: locked.waitingSince ?? at,
             });
+            // the thread shows the ticket opening again before what the user wrote
+            if (resumed) await userEvent(tx, id, userId, 'new', at);
             await insertUserMessage(tx, ticket, userId, text, stored, at);
             if (resumed) await auditTicket(tx, userId, 'support.ticket_resume', ticket);
             const event = resumed ? 'resumed' : 'message';
@@ -489,6 +509,7 @@ export function createSupportService({
           waitingSince: null,
           updatedAt: at,
         });
+        await userEvent(tx, id, userId, 'closed', at);
         await auditTicket(tx, userId, 'support.ticket_close', ticket);
         return ticket;
       });

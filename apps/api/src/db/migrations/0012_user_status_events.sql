@@ -1,0 +1,2 @@
+ALTER TABLE "support_messages" DROP CONSTRAINT "support_messages_user_kind_check";--> statement-breakpoint
+ALTER TABLE "support_messages" ADD CONSTRAINT "support_messages_user_kind_check" CHECK ("support_messages"."author_kind" = 'staff' or "support_messages"."kind" in ('message', 'event'));
