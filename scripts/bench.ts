@@ -80,11 +80,13 @@ interface Figure {
  */
 async function measure(options: autocannon.Options): Promise<Figure> {
   const connections = options.connections ?? CONNECTIONS;
+  // autocannon 8 takes `warmup` (its runWithWarmup); @types/autocannon does not list it yet
+  const warmup = { warmup: { connections, duration: WARMUP } } as Partial<autocannon.Options>;
   const result = await autocannon({
     connections,
     duration: DURATION,
     ...options,
-    warmup: { connections, duration: WARMUP },
+    ...warmup,
   });
   return {
     rps: result.requests.average,
