@@ -42,8 +42,9 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: 'dist',
     // Pages are chunks of their own (the router's lazy imports). The first view (scripts/
-    // bundle-size.ts) holds React, the router, Redux Toolkit, redux-persist and i18next; RTK Query,
-    // react-hook-form and zod load with the first form or signed-in screen. Splitting the first
+    // bundle-size.ts) holds React, the router, Redux Toolkit, redux-persist and i18next; RTK Query
+    // and zod load with the first form or signed-in screen, react-hook-form with the first form
+    // (its own `forms` chunk, build/chunks.ts). Splitting the first
     // view's libraries into vendor chunks only added bytes.
     chunkSizeWarningLimit: 700,
     // scripts/bundle-size.ts reads it to weigh the first view and each route chunk

@@ -25,14 +25,22 @@ const imports: Record<string, string[]> = {
   '/repo/packages/contracts/src/index.ts': ['/repo/packages/contracts/src/vps.ts'],
   '/repo/packages/contracts/src/vps.ts': [],
   [LOGIN]: [src('shared/ui/form/form.tsx')],
-  [SIGNUP]: [src('shared/api/base-api.ts')],
+  [SIGNUP]: [
+    src('shared/api/base-api.ts'),
+    '/repo/node_modules/react-hook-form/dist/index.esm.mjs',
+    '/repo/node_modules/@hookform/resolvers/zod/dist/zod.mjs',
+  ],
   [VPS]: [
     src('shared/ui/dialog/dialog.tsx'),
     src('shared/api/base-api.ts'),
     src('features/vps/components/rates.tsx'),
     '/repo/packages/contracts/src/vps.ts',
   ],
-  [BALANCE]: [src('shared/ui/dialog/dialog.tsx'), src('shared/api/base-api.ts')],
+  [BALANCE]: [
+    src('shared/ui/dialog/dialog.tsx'),
+    src('shared/api/base-api.ts'),
+    '/repo/node_modules/react-hook-form/dist/index.esm.mjs',
+  ],
   [ACCOUNT]: [src('features/monitoring/components/charts.tsx'), src('shared/ui/table/table.tsx')],
   [PUBLIC_ACCOUNT]: [
     src('features/monitoring/components/charts.tsx'),
@@ -42,7 +50,10 @@ const imports: Record<string, string[]> = {
     src('features/operator/components/list-controls.tsx'),
     src('shared/ui/table/table.tsx'),
   ],
-  [AUDIT]: [src('features/operator/components/list-controls.tsx')],
+  [AUDIT]: [
+    src('features/operator/components/list-controls.tsx'),
+    '/repo/node_modules/@hookform/resolvers/zod/dist/zod.mjs',
+  ],
   [src('shared/ui/dialog/dialog.tsx')]: [src('shared/ui/form/form.tsx')],
   [src('shared/ui/form/form.tsx')]: [],
   [src('shared/api/base-api.ts')]: [],
@@ -50,6 +61,8 @@ const imports: Record<string, string[]> = {
   [src('features/monitoring/components/charts.tsx')]: [],
   [src('shared/ui/table/table.tsx')]: [],
   [src('features/operator/components/list-controls.tsx')]: [],
+  '/repo/node_modules/react-hook-form/dist/index.esm.mjs': [],
+  '/repo/node_modules/@hookform/resolvers/zod/dist/zod.mjs': [],
 };
 const lazy = [LOGIN, SIGNUP, VPS, BALANCE, ACCOUNT, PUBLIC_ACCOUNT, USERS, AUDIT];
 
@@ -126,6 +139,20 @@ describe('sharedChunk', () => {
     expect(sharedChunk(src('features/vps/components/rates.tsx'), getModuleInfo)).toBeNull();
     expect(sharedChunk(src('features/monitoring/components/charts.tsx'), getModuleInfo)).toBeNull();
     expect(sharedChunk('/elsewhere/unknown.ts', getModuleInfo)).toBeNull();
+  });
+
+  it('puts the form libraries in forms, which the pages without a form (VPS) do not load', () => {
+    // sign-up and the balance page: common otherwise
+    expect(
+      sharedChunk('/repo/node_modules/react-hook-form/dist/index.esm.mjs', getModuleInfo),
+    ).toBe('forms');
+    // sign-up and the operator's audit page: common otherwise
+    expect(
+      sharedChunk('/repo/node_modules/@hookform/resolvers/zod/dist/zod.mjs', getModuleInfo),
+    ).toBe('forms');
+    expect(
+      rootsOf('/repo/node_modules/react-hook-form/dist/index.esm.mjs', getModuleInfo),
+    ).not.toContain(VPS);
   });
 
   it('does not count the entry reaching a module through a package index', () => {

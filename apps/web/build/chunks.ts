@@ -9,7 +9,10 @@ import type { CodeSplittingNameFunction } from 'rolldown';
  * - `common`: used by a signed-out page (sign-up, reset…) or by three areas or more (the API
  *   client, the contracts, forms, tables), loaded by nearly every page;
  * - `app`: shared by signed-in pages only (the layout, dialogs, the support and balance parts);
- * - `operator`: shared by the operator's pages only.
+ * - `operator`: shared by the operator's pages only;
+ * - `forms`: the form libraries (react-hook-form and its resolvers) where they would go to
+ *   `common` or `app`: the pages with a form load them, the signed-in home (/vps) has none and
+ *   does not.
  *
  * Left to the bundler (null): the entry's code (the `$initial` group takes it first), what the
  * login page imports (the first view, weighed against its budget by scripts/bundle-size.ts, loads
@@ -18,7 +21,10 @@ import type { CodeSplittingNameFunction } from 'rolldown';
  */
 
 export type Area = 'entry' | 'login' | 'signed-out' | 'public' | 'operator' | 'app';
-export type SharedChunk = 'common' | 'app' | 'operator';
+export type SharedChunk = 'common' | 'app' | 'operator' | 'forms';
+
+/** react-hook-form and @hookform/resolvers (their code in node_modules). */
+const FORM_LIBRARIES = /\/node_modules\/(react-hook-form|@hookform\/resolvers)\//;
 
 /** The area of a chunk's root: the entry or a lazily imported module (a page, a section…). */
 export function areaOf(root: string): Area {
@@ -83,7 +89,9 @@ export const sharedChunk = (id: string, getModuleInfo: GetModuleInfo): SharedChu
   if (roots.size < 2) return null;
   const areas = new Set([...roots].map(areaOf));
   areas.delete('entry');
-  return sharedChunkOf(areas);
+  const chunk = sharedChunkOf(areas);
+  const formLibrary = FORM_LIBRARIES.test(id.replaceAll('\\', '/'));
+  return formLibrary && (chunk === 'common' || chunk === 'app') ? 'forms' : chunk;
 };
 
 export const sharedChunkName: CodeSplittingNameFunction = (id, ctx) =>
