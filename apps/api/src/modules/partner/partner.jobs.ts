@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Jobs } from '../../jobs/index.ts';
+import { inBatches } from '../../lib/in-batches.ts';
 import { partnerRepository } from './partner.repository.ts';
 
 export const REWARDS_QUEUE = 'partner-rewards';
@@ -29,14 +30,10 @@ export function createPartnerJobs(deps: PartnerJobsDeps) {
   async function release(): Promise<number> {
     const now = deps.now();
     const dueBefore = new Date(now.getTime() - config.partner.holdDays * DAY_MS);
-    let moved = 0;
-    for (;;) {
-      const batch = await inTransaction(db, (tx) =>
-        partnerRepository.release(tx, dueBefore, now, RELEASE_BATCH),
-      );
-      moved += batch;
-      if (batch < RELEASE_BATCH) return moved;
-    }
+    return inBatches(
+      (limit) => inTransaction(db, (tx) => partnerRepository.release(tx, dueBefore, now, limit)),
+      RELEASE_BATCH,
+    );
   }
 
   deps.jobs.define({
