@@ -361,18 +361,18 @@ export function createSupportService({
     await repo.insertAttachments(tx, attachmentRows(ticket.id, message.id, stored, at));
   }
 
-  /** The user's own status change in the thread (closing, or opening again by writing). */
-  async function userEvent(
+  /** A status change in the thread: the staff's, or the user's own (closing, writing to resume). */
+  async function statusEvent(
     tx: Tx,
     ticketId: number,
-    userId: number,
+    author: { id: number; kind: 'user' | 'staff' },
     status: TicketStatus,
     at: Date,
   ) {
     await repo.insertMessage(tx, {
       ticketId,
-      authorId: userId,
-      authorKind: 'user',
+      authorId: author.id,
+      authorKind: author.kind,
       kind: 'event',
       body: status,
       createdAt: at,
@@ -474,7 +474,7 @@ export function createSupportService({
               waitingSince: locked.waitingSince ?? at,
             });
             // the thread shows the ticket opening again before what the user wrote
-            if (resumed) await userEvent(tx, id, userId, 'new', at);
+            if (resumed) await statusEvent(tx, id, { id: userId, kind: 'user' }, 'new', at);
             await insertUserMessage(tx, ticket, userId, text, stored, at);
             if (resumed) await auditTicket(tx, userId, 'support.ticket_resume', ticket);
             const event = resumed ? 'resumed' : 'message';
@@ -509,7 +509,7 @@ export function createSupportService({
           waitingSince: null,
           updatedAt: at,
         });
-        await userEvent(tx, id, userId, 'closed', at);
+        await statusEvent(tx, id, { id: userId, kind: 'user' }, 'closed', at);
         await auditTicket(tx, userId, 'support.ticket_close', ticket);
         return ticket;
       });
@@ -713,14 +713,7 @@ export function createSupportService({
             staffUpdatedAt: at,
             updatedAt: at,
           });
-          await repo.insertMessage(tx, {
-            ticketId: id,
-            authorId: adminId,
-            authorKind: 'staff',
-            kind: 'event',
-            body: status,
-            createdAt: at,
-          });
+          await statusEvent(tx, id, { id: adminId, kind: 'staff' }, status, at);
           await auditTicket(tx, adminId, 'support.status', ticket, {
             from: locked.status,
             to: status,
