@@ -166,3 +166,93 @@ test('a signed-in reload loads the signed-in layout and home page beside the ent
   }, layout!);
   expect(precedesEntry).toBe(true);
 });
+
+test('a signed-in reload at /vps paints the page’s heading and lead before the script runs, where the page puts them', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request);
+  await signIn(page, user.email);
+  await expect(page.getByRole('heading', { level: 1, name: 'VPS servers' })).toBeVisible();
+  // whether a load ever put the full-screen spinner on the page (it would hide the frame)
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="full-screen-spinner"]')) {
+        sessionStorage.setItem('spinner-shown', 'yes');
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const spinnerShown = () => page.evaluate(() => sessionStorage.getItem('spinner-shown'));
+
+  /** Reloads with the console's script held back, and gives the frame index.html painted. */
+  const reloadHeld = async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sent = () => {};
+    const continued = new Promise<void>((resolve) => (sent = resolve));
+    const entry = /\/assets\/index-[\w-]+\.js$/;
+    await page.route(entry, async (route) => {
+      await held;
+      await route.continue();
+      sent();
+    });
+    await page.reload({ waitUntil: 'commit' });
+    return {
+      release: async () => {
+        release();
+        await continued;
+        await page.unroute(entry);
+      },
+    };
+  };
+  const box = async (selector: string) => {
+    const found = await page.locator(selector).boundingBox();
+    expect(found, selector).not.toBeNull();
+    return found!;
+  };
+
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    const { release } = await reloadHeld();
+    // English: the English block shows under the bar, the Russian one does not
+    const english = page.locator('.boot-home-page[lang="en"]');
+    await expect(english.locator('.boot-home-title')).toHaveText('VPS servers');
+    await expect(english).toBeVisible();
+    await expect(page.locator('.boot-home-page[lang="ru"]')).toBeHidden();
+    const title = await box('.boot-home-page[lang="en"] .boot-home-title');
+    const lead = await box('.boot-home-page[lang="en"] .boot-home-lead');
+    await release();
+
+    // the page replaces the frame: its heading and lead sit where the frame's did
+    const heading = page.getByRole('heading', { level: 1, name: 'VPS servers' });
+    await expect(heading).toBeVisible();
+    await expect(page.locator('.boot-home')).toHaveCount(0);
+    const near = (a: number, b: number) => expect(Math.abs(a - b), `${a} vs ${b}`).toBeLessThan(1);
+    // from the frame to the page, with no spinner in between
+    expect(await spinnerShown()).toBeNull();
+    const realTitle = (await heading.boundingBox())!;
+    const realLead = await box('h1 + p');
+    for (const [frame, real] of [
+      [title, realTitle],
+      [lead, realLead],
+    ] as const) {
+      near(frame.x, real.x);
+      near(frame.y, real.y);
+      near(frame.width, real.width);
+      near(frame.height, real.height);
+    }
+  }
+
+  // a Russian reader gets the Russian block; the other pages' addresses get none
+  await page.evaluate(() => localStorage.setItem('tradehost:language', 'ru'));
+  const { release } = await reloadHeld();
+  await expect(page.locator('.boot-home-page[lang="ru"] .boot-home-title')).toHaveText(
+    'VPS-серверы',
+  );
+  await expect(page.locator('.boot-home-page[lang="en"]')).toBeHidden();
+  await release();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.goto('/support');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await page.locator('html').getAttribute('data-boot')).toBeNull();
+});

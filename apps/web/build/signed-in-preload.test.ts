@@ -1,7 +1,11 @@
 import type { Rolldown } from 'vite';
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import {
   HEAD_SCRIPT,
+  homeFrameMarkup,
+  homeTextsOf,
+  HOME_FRAME_SLOT,
   PRELOAD_LIST_ID,
   preloadFilesOf,
   preloadListsOf,
@@ -105,26 +109,62 @@ describe('preloadListTag', () => {
   });
 });
 
+describe('homeTextsOf', () => {
+  it("reads each language's heading and lead of the home page from the console's locales", () => {
+    const texts = homeTextsOf(join(import.meta.dirname, '../src/locales'));
+    expect(Object.keys(texts).sort()).toEqual(['en', 'ru']);
+    expect(texts.en).toEqual({
+      title: 'VPS servers',
+      description: expect.stringMatching(/^Order a server/) as string,
+    });
+    expect(texts.ru?.title).toBe('VPS-серверы');
+  });
+});
+
+describe('homeFrameMarkup', () => {
+  it('holds a block per language, hidden from assistive technology, its texts escaped', () => {
+    const markup = homeFrameMarkup({
+      en: { title: 'VPS <servers>', description: 'Rent & run' },
+      ru: { title: 'VPS-серверы', description: 'Аренда' },
+    });
+    expect(markup).toBe(
+      '<div class="boot-home" aria-hidden="true">' +
+        '<div class="boot-home-page" lang="en"><div class="boot-home-title">VPS &lt;servers&gt;</div>' +
+        '<div class="boot-home-lead">Rent &amp; run</div></div>' +
+        '<div class="boot-home-page" lang="ru"><div class="boot-home-title">VPS-серверы</div>' +
+        '<div class="boot-home-lead">Аренда</div></div></div>',
+    );
+  });
+});
+
 describe('signedInPreload', () => {
+  const homeTexts = { en: { title: 'VPS servers', description: 'Order a server' } };
   const transform = (html: string, withBundle = true) => {
-    const plugin = signedInPreload();
-    (plugin.configResolved as (config: { base: string }) => void)({ base: '/' });
+    const plugin = signedInPreload({ homeTexts });
+    (plugin.configResolved as (config: { base: string; root: string }) => void)({
+      base: '/',
+      root: '/repo/apps/web',
+    });
     const hook = plugin.transformIndexHtml as {
       handler: (html: string, ctx: { bundle?: Rolldown.OutputBundle }) => string;
     };
     return hook.handler(html, withBundle ? { bundle } : {});
   };
 
-  it('puts the list right before the head script, which reads it', () => {
-    const html = transform(`<head>\n    ${HEAD_SCRIPT}\n</head>`);
+  it("puts the list right before the head script, which reads it, and the home's frame in its slot", () => {
+    const html = transform(
+      `<head>\n    ${HEAD_SCRIPT}\n</head><div id="root"><div class="boot-bar"></div>${HOME_FRAME_SLOT}</div>`,
+    );
     expect(html).toBe(
       `<head>\n    ${preloadListTag(preloadListsOf(bundle, '/'))}\n` +
-        `    ${HEAD_SCRIPT}\n</head>`,
+        `    ${HEAD_SCRIPT}\n</head>` +
+        `<div id="root"><div class="boot-bar"></div>${homeFrameMarkup(homeTexts)}</div>`,
     );
   });
 
-  it('leaves the page alone without a bundle (the dev server), and fails without the script', () => {
+  it('leaves the page alone without a bundle (the dev server), and fails without the script or the slot', () => {
     expect(transform(`<head>${HEAD_SCRIPT}</head>`, false)).toBe(`<head>${HEAD_SCRIPT}</head>`);
-    expect(() => transform('<head></head>')).toThrow(/head\.js/);
+    expect(() => transform(`<head></head>${HOME_FRAME_SLOT}`)).toThrow(/head\.js/);
+    expect(() => transform(`<head>${HEAD_SCRIPT}</head>`)).toThrow(/signed-in home/);
   });
 });

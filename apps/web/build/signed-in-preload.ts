@@ -3,7 +3,13 @@
  * public/head.js: when the reader's stored session says signed in, head.js starts loading them at
  * once, beside the entry, instead of after the entry has downloaded and run (on a phone's slow
  * network, the time of the entry's download). Built pages only: the dev server has no chunks.
+ *
+ * index.html also carries the home page's heading and lead in each language (its "frame"): for
+ * the same reader at the home's addresses, head.js shows them under the header's bar while the
+ * console's script downloads and runs, where the page puts them (styles in global.css).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Plugin, Rolldown } from 'vite';
 
 /** The module whose chunk and imports make the signed-in frame (the router loads it lazily). */
@@ -85,21 +91,76 @@ export function preloadListTag(lists: PreloadLists): string {
   return `<script type="application/json" id="${PRELOAD_LIST_ID}">${json}</script>`;
 }
 
-export function signedInPreload(): Plugin {
+/** Where index.html takes the home page's frame: in #root, after the header's bar. */
+export const HOME_FRAME_SLOT = '<!-- signed-in home -->';
+
+/** The home page's heading and lead (its `title` and `description`) in one language. */
+export interface HomeTexts {
+  title: string;
+  description: string;
+}
+
+/** Each language's home texts, from src/locales/<language>/<the home's namespace>.json. */
+export function homeTextsOf(localesDir: string): Record<string, HomeTexts> {
+  const file = SIGNED_IN_HOME.englishTexts.split('/').pop()!;
+  const texts: Record<string, HomeTexts> = {};
+  for (const entry of readdirSync(localesDir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const { title, description } = JSON.parse(
+      readFileSync(join(localesDir, entry.name, file), 'utf8'),
+    ) as Partial<HomeTexts>;
+    if (typeof title !== 'string' || typeof description !== 'string') {
+      throw new Error(`signed-in home: ${entry.name}/${file} has no title and description`);
+    }
+    texts[entry.name] = { title, description };
+  }
+  return texts;
+}
+
+const escapeHtml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/**
+ * The frame: one block per language (global.css shows the one of `<html lang>`), hidden from
+ * assistive technology (the page itself, with its real heading, replaces it within moments).
+ */
+export function homeFrameMarkup(texts: Record<string, HomeTexts>): string {
+  const pages = Object.entries(texts).map(
+    ([language, { title, description }]) =>
+      `<div class="boot-home-page" lang="${escapeHtml(language)}">` +
+      `<div class="boot-home-title">${escapeHtml(title)}</div>` +
+      `<div class="boot-home-lead">${escapeHtml(description)}</div></div>`,
+  );
+  return `<div class="boot-home" aria-hidden="true">${pages.join('')}</div>`;
+}
+
+export interface SignedInPreloadOptions {
+  /** The home's texts; by default read from the project's src/locales at build time. */
+  homeTexts?: Record<string, HomeTexts>;
+}
+
+export function signedInPreload(options: SignedInPreloadOptions = {}): Plugin {
   let base = '/';
+  let root = '.';
   return {
     name: 'tradehost-signed-in-preload',
     apply: 'build',
     configResolved(config) {
       base = config.base;
+      root = config.root;
     },
     transformIndexHtml: {
       order: 'post',
       handler(html, { bundle }) {
         if (!bundle) return html;
         if (!html.includes(HEAD_SCRIPT)) throw new Error(`index.html has no ${HEAD_SCRIPT}`);
+        if (!html.includes(HOME_FRAME_SLOT))
+          throw new Error(`index.html has no ${HOME_FRAME_SLOT}`);
         const tag = preloadListTag(preloadListsOf(bundle, base));
-        return html.replace(HEAD_SCRIPT, `${tag}\n    ${HEAD_SCRIPT}`);
+        const frame = homeFrameMarkup(options.homeTexts ?? homeTextsOf(join(root, 'src/locales')));
+        return html
+          .replace(HEAD_SCRIPT, `${tag}\n    ${HEAD_SCRIPT}`)
+          .replace(HOME_FRAME_SLOT, frame);
       },
     },
   };

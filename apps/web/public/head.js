@@ -3,7 +3,9 @@
 // 'en'). Keep the keys in step with src/shared/lib/preferences.ts.
 // For a reader whose stored session is signed in, starts loading the signed-in layout's scripts
 // and styles (and the home page's, at its address), which the build lists in index.html
-// (build/signed-in-preload.ts): they download beside the entry rather than after it has run.
+// (build/signed-in-preload.ts): they download beside the entry rather than after it has run. At
+// the home's addresses it also shows the home page's heading and lead, which index.html carries
+// (data-boot="home", global.css): the reader sees them before the console's script has run.
 /* global document, window, location */
 (function () {
   var root = document.documentElement;
@@ -41,6 +43,8 @@
     var lists = JSON.parse(list.textContent);
     var files = lists.layout;
     if (lists.home.paths.indexOf(location.pathname) !== -1) {
+      // the home page's heading and lead in index.html show until the page replaces them
+      document.documentElement.setAttribute('data-boot', 'home');
       files = files.concat(
         lists.home.files,
         document.documentElement.lang === 'en' ? lists.home.en : [],

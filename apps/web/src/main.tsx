@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { persistStore } from 'redux-persist';
 import { App } from './app/app';
 import { preloadRoutes } from './app/router';
+import { keepStartFrame } from './app/start-frame';
 import { makeStore } from './app/store';
 import { selectAuthorized } from './features/auth/model/auth-slice';
 import { recordReferral, takeReferralCode } from './features/auth/model/referral';
@@ -22,6 +23,9 @@ const persistor = persistStore(store, null, () => {
   // the page's chunks are fetched while the app renders its first frame, then its first calls
   preloadRoutes(selectAuthorized(store.getState()), new URL(window.location.href), store.dispatch);
 });
+
+// What index.html painted stays on screen until the page replaces it (app/start-frame.tsx).
+keepStartFrame();
 
 // At once in English; a reader who chose another language waits for its texts (a chunk of their own).
 void i18nReady.then(() =>

@@ -38,6 +38,7 @@ const links = () =>
 
 afterEach(() => {
   document.head.innerHTML = '';
+  delete document.documentElement.dataset.boot;
 });
 
 describe('public/head.js', () => {
@@ -75,6 +76,26 @@ describe('public/head.js', () => {
     expect(hrefs()).toEqual([...LIST, ...HOME.files]);
     runHeadScript(LIST, '/vps/12');
     expect(hrefs()).toEqual(LIST);
+  });
+
+  it("shows the home page's frame at the home's addresses for a stored signed-in session", async () => {
+    const frame = () => document.documentElement.dataset.boot;
+    await storeSession(true);
+    runHeadScript(LIST, '/vps');
+    expect(frame()).toBe('home');
+    delete document.documentElement.dataset.boot;
+    runHeadScript(LIST, '/');
+    expect(frame()).toBe('home');
+    delete document.documentElement.dataset.boot;
+    // another page's address: its own page paints there, not the home's heading
+    runHeadScript(LIST, '/support');
+    expect(frame()).toBeUndefined();
+    runHeadScript(LIST, '/vps/12');
+    expect(frame()).toBeUndefined();
+    // signed out, /vps becomes the sign-in page
+    await storeSession(false);
+    runHeadScript(LIST, '/vps');
+    expect(frame()).toBeUndefined();
   });
 
   it('preloads nothing when signed out, with no stored session or no list', async () => {

@@ -4,13 +4,16 @@ import { Provider } from 'react-redux';
 import type { Persistor } from 'redux-persist';
 import { PersistGate } from 'redux-persist/integration/react';
 import { i18n } from '../shared/i18n';
-import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
 import { AppShell } from './app-shell';
+import { StartFallback } from './start-frame';
 import type { AppStore } from './store';
 
 export interface ProvidersProps {
   store: AppStore;
-  /** Restores the session before the children render (the spinner shows meanwhile); none in tests. */
+  /**
+   * Restores the session before the children render (meanwhile the spinner, or what index.html
+   * painted: start-frame.tsx); none in tests.
+   */
   persistor?: Persistor;
   children: ReactNode;
 }
@@ -21,7 +24,7 @@ export function Providers({ store, persistor, children }: ProvidersProps) {
       <I18nextProvider i18n={i18n}>
         <AppShell>
           {persistor ? (
-            <PersistGate loading={<FullScreenSpinner />} persistor={persistor}>
+            <PersistGate loading={<StartFallback />} persistor={persistor}>
               {children}
             </PersistGate>
           ) : (

@@ -11,6 +11,7 @@ import { selectAuthorized } from '../features/auth/model/auth-slice';
 import { loadTexts } from '../shared/i18n';
 import type { PrefetchDispatch, RouteHandle } from '../shared/lib/route-handle';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
+import { StartFallback } from './start-frame';
 import { useAppSelector } from './hooks';
 import { RouteError } from './layouts/route-error';
 import { SignedOutLayout } from './layouts/signed-out-layout';
@@ -177,7 +178,7 @@ export const signedInRoutes: RouteObject[] = [
       const { SignedInLayout, handle } = await import('./layouts/signed-in-layout');
       return { Component: SignedInLayout, handle };
     },
-    HydrateFallback: FullScreenSpinner,
+    HydrateFallback: StartFallback,
     ErrorBoundary: RouteError,
     children: [
       {

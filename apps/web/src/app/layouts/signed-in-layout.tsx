@@ -1,4 +1,5 @@
 import { DEFAULT_PERMISSIONS } from '@tradehost/contracts';
+import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { startSignedInFetches, useGetPermissionsQuery } from '../../features/auth/api/auth-api';
 import { useCurrentUser } from '../../features/auth/api/use-current-user';
@@ -16,6 +17,7 @@ import { selectIsDesktop, selectIsMobile } from '../../shared/model/ui-slice';
 import { FullScreenSpinner } from '../../shared/ui/spinner/spinner';
 import { useAppSelector } from '../hooks';
 import { useLiveUpdates } from '../live-updates';
+import { endStartFrame } from '../start-frame';
 import { BalanceBadge, LogoutButton, ProfileButton } from './components/account-controls';
 import { AlertBanner } from './components/alert-banner';
 import { Logo } from './components/logo';
@@ -60,6 +62,8 @@ export function useSignedInNav(): NavItem[] {
 export function SignedInLayout() {
   // one live-updates stream per tab while signed in (balance, servers, monitoring, tickets)
   useLiveUpdates();
+  // index.html's frame has been replaced: later loads show the spinner
+  useEffect(() => endStartFrame(), []);
   const navigation = useNavigation();
   const isDesktop = useAppSelector(selectIsDesktop);
   const isMobile = useAppSelector(selectIsMobile);
