@@ -176,6 +176,25 @@ describe('preloadRoutes', () => {
     );
   });
 
+  it("runs a module's prefetch in a task of its own, not in the one that evaluated the module", async () => {
+    const prefetch = vi.fn();
+    const layout = spyOnLazy(signedInRoutes, '/').mockResolvedValue({ handle: { prefetch } });
+    try {
+      const store = makeStore();
+      // a page without a prefetch of its own, so that the layout's is the only one
+      preloadRoutes(true, new URL('http://localhost/profile'), store.dispatch);
+      await layout.mock.results[0]!.value;
+      // the module is in, the microtasks that follow it have run: not yet
+      for (let i = 0; i < 10; i += 1) await Promise.resolve();
+      expect(prefetch).not.toHaveBeenCalled();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(prefetch).toHaveBeenCalledTimes(1);
+      expect(prefetch).toHaveBeenCalledWith(store.dispatch, new URL('http://localhost/profile'));
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('leaves out what the address does not show, and calls nothing while signed out', async () => {
     const http = stubFetch({ 'GET /user/auth': { body: testUser } });
     const store = makeStore();
