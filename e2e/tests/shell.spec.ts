@@ -1,6 +1,8 @@
 import { expect, test, type Page, type Response } from '@playwright/test';
 import { createVerifiedUser, signIn, PASSWORD, uniqueEmail } from '../support/app.ts';
 
+type Box = { x: number; y: number; width: number; height: number };
+
 test('the theme and the language are kept across reloads', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/login');
@@ -211,7 +213,17 @@ test('a signed-in reload at /vps paints the page’s heading and lead before the
     return found!;
   };
 
-  for (const width of [1440, 375]) {
+  const near = (a: number, b: number) => expect(Math.abs(a - b), `${a} vs ${b}`).toBeLessThan(1);
+  const expectSameBox = (frame: Box, real: Box) => {
+    near(frame.x, real.x);
+    near(frame.y, real.y);
+    near(frame.width, real.width);
+    near(frame.height, real.height);
+  };
+  const logo = page.getByRole('link', { name: 'TradeHost, home' });
+  const menu = page.getByRole('button', { name: 'Menu' });
+
+  for (const width of [1440, 1024, 375]) {
     await page.setViewportSize({ width, height: 800 });
     const { release } = await reloadHeld();
     // English: the English block shows under the bar, the Russian one does not
@@ -221,26 +233,22 @@ test('a signed-in reload at /vps paints the page’s heading and lead before the
     await expect(page.locator('.boot-home-page[lang="ru"]')).toBeHidden();
     const title = await box('.boot-home-page[lang="en"] .boot-home-title');
     const lead = await box('.boot-home-page[lang="en"] .boot-home-lead');
+    // the bar: the logo, and below 1280 px the menu button, where the header puts them
+    const bootLogo = await box('.boot-logo');
+    const bootMenu = width < 1280 ? await box('.boot-menu') : null;
+    if (width >= 1280) await expect(page.locator('.boot-menu')).toBeHidden();
     await release();
 
     // the page replaces the frame: its heading and lead sit where the frame's did
     const heading = page.getByRole('heading', { level: 1, name: 'VPS servers' });
     await expect(heading).toBeVisible();
     await expect(page.locator('.boot-home')).toHaveCount(0);
-    const near = (a: number, b: number) => expect(Math.abs(a - b), `${a} vs ${b}`).toBeLessThan(1);
     // from the frame to the page, with no spinner in between
     expect(await spinnerShown()).toBeNull();
-    const realTitle = (await heading.boundingBox())!;
-    const realLead = await box('h1 + p');
-    for (const [frame, real] of [
-      [title, realTitle],
-      [lead, realLead],
-    ] as const) {
-      near(frame.x, real.x);
-      near(frame.y, real.y);
-      near(frame.width, real.width);
-      near(frame.height, real.height);
-    }
+    expectSameBox(title, (await heading.boundingBox())!);
+    expectSameBox(lead, await box('h1 + p'));
+    expectSameBox(bootLogo, (await logo.boundingBox())!);
+    if (bootMenu) expectSameBox(bootMenu, (await menu.boundingBox())!);
   }
 
   // a Russian reader gets the Russian block; the other pages' addresses get none
@@ -255,4 +263,20 @@ test('a signed-in reload at /vps paints the page’s heading and lead before the
   await page.goto('/support');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   expect(await page.locator('html').getAttribute('data-boot')).toBeNull();
+
+  // signed out, the header has the menu button below 768 px only: the bar follows it
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/login');
+  for (const width of [1024, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    const { release } = await reloadHeld();
+    await expect(page.locator('.boot-logo')).toBeVisible();
+    const bootLogo = await box('.boot-logo');
+    const bootMenu = width < 768 ? await box('.boot-menu') : null;
+    if (width >= 768) await expect(page.locator('.boot-menu')).toBeHidden();
+    await release();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expectSameBox(bootLogo, (await logo.boundingBox())!);
+    if (bootMenu) expectSameBox(bootMenu, (await menu.boundingBox())!);
+  }
 });

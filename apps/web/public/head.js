@@ -38,6 +38,8 @@
     // redux-persist's record of the auth slice (src/app/store.ts): each slice a JSON string
     var saved = JSON.parse(localStorage.getItem('persist:tradehost:auth') || 'null');
     if (!saved || JSON.parse(saved.auth).authorized !== true) return;
+    // index.html's bar draws the signed-in header's menu button where that header has one
+    document.documentElement.setAttribute('data-session', 'signed-in');
     // {layout: [files], home: {paths, files, en}}: the home page's files at its addresses, with
     // its English texts for an English reader (the language applied above)
     var lists = JSON.parse(list.textContent);

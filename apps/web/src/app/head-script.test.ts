@@ -39,6 +39,7 @@ const links = () =>
 afterEach(() => {
   document.head.innerHTML = '';
   delete document.documentElement.dataset.boot;
+  delete document.documentElement.dataset.session;
 });
 
 describe('public/head.js', () => {
@@ -96,6 +97,22 @@ describe('public/head.js', () => {
     await storeSession(false);
     runHeadScript(LIST, '/vps');
     expect(frame()).toBeUndefined();
+  });
+
+  it('marks a stored signed-in session on every page, for the bar to draw the menu button', async () => {
+    const session = () => document.documentElement.dataset.session;
+    runHeadScript(LIST, '/support');
+    expect(session()).toBeUndefined();
+    await storeSession(true);
+    runHeadScript(LIST, '/support');
+    expect(session()).toBe('signed-in');
+    delete document.documentElement.dataset.session;
+    runHeadScript(LIST, '/vps');
+    expect(session()).toBe('signed-in');
+    delete document.documentElement.dataset.session;
+    await storeSession(false);
+    runHeadScript(LIST, '/login');
+    expect(session()).toBeUndefined();
   });
 
   it('preloads nothing when signed out, with no stored session or no list', async () => {
