@@ -42,7 +42,7 @@ export function MobileMenu({ items, extras }: MobileMenuProps) {
       <button
         ref={buttonRef}
         type="button"
-        className={styles.menuButton}
+        className={`menu-button ${styles.menuButton}`}
         aria-expanded={open}
         aria-controls={MOBILE_MENU_ID}
         aria-haspopup="dialog"
@@ -61,7 +61,7 @@ export function MobileMenu({ items, extras }: MobileMenuProps) {
             strokeLinecap="round"
           />
         </svg>
-        <span className={styles.menuButtonText}>{t('header.menu')}</span>
+        <span className="menu-button-label">{t('header.menu')}</span>
       </button>
       {wanted || open ? (
         <Suspense fallback={null}>
