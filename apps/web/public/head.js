@@ -3,9 +3,10 @@
 // 'en'). Keep the keys in step with src/shared/lib/preferences.ts.
 // For a reader whose stored session is signed in, starts loading the signed-in layout's scripts
 // and styles (and the home page's, at its address), which the build lists in index.html
-// (build/signed-in-preload.ts): they download beside the entry rather than after it has run. At
-// the home's addresses it also shows the home page's heading and lead, which index.html carries
-// (data-boot="home", global.css): the reader sees them before the console's script has run.
+// (build/signed-in-preload.ts): they download from the first paint on, beside the entry, rather
+// than after it has run. At the home's addresses it also shows the home page's heading
+// and lead, which index.html carries (data-boot="home", global.css): the reader sees them before
+// the console's script has run.
 /* global document, window, location */
 (function () {
   var root = document.documentElement;
@@ -52,9 +53,12 @@
         document.documentElement.lang === 'en' ? lists.home.en : [],
       );
     }
-    files.forEach(function (href) {
+    var isStyle = function (href) {
+      return /\.css$/.test(href);
+    };
+    var preload = function (href) {
       var link = document.createElement('link');
-      if (/\.css$/.test(href)) {
+      if (isStyle(href)) {
         // as a preload, not a style sheet: the page's loader adds the sheet and waits for it
         link.rel = 'preload';
         link.setAttribute('as', 'style');
@@ -63,11 +67,29 @@
       }
       // as the page's loader asks for them (build/signed-in-preload.ts), so the browser reuses them
       link.crossOrigin = '';
-      // after the entry's own script and styles, which come first
+      // after what the entry asks for itself
       link.setAttribute('fetchpriority', 'low');
       link.href = href;
       document.head.appendChild(link);
-    });
+    };
+    // Once the first frame has painted: nothing here is needed for it, and on a slow link these
+    // would share the bandwidth of index.css and the entry, which it waits for. A file the page's
+    // loader has already asked for is not asked for again. Where the browser cannot report the
+    // paint, they start at once.
+    var preloadAll = function () {
+      files.forEach(function (href) {
+        if (!document.querySelector('link[href="' + href + '"]')) preload(href);
+      });
+    };
+    var observer = window.PerformanceObserver;
+    if (observer && (observer.supportedEntryTypes || []).indexOf('paint') !== -1) {
+      new observer(function (entries, self) {
+        self.disconnect();
+        preloadAll();
+      }).observe({ type: 'paint' });
+    } else {
+      preloadAll();
+    }
   } catch {
     // storage blocked or unreadable: the pages load as they are needed
   }

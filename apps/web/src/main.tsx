@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { persistStore } from 'redux-persist';
 import { App } from './app/app';
 import { preloadRoutes } from './app/router';
-import { keepStartFrame } from './app/start-frame';
+import { startContainer } from './app/start-frame';
 import { makeStore } from './app/store';
 import { selectAuthorized } from './features/auth/model/auth-slice';
 import { recordReferral, takeReferralCode } from './features/auth/model/referral';
@@ -25,11 +25,11 @@ const persistor = persistStore(store, null, () => {
 });
 
 // What index.html painted stays on screen until the page replaces it (app/start-frame.tsx).
-keepStartFrame();
+const container = startContainer();
 
 // At once in English; a reader who chose another language waits for its texts (a chunk of their own).
 void i18nReady.then(() =>
-  createRoot(document.getElementById('root')!).render(
+  createRoot(container).render(
     <StrictMode>
       <App store={store} persistor={persistor} />
     </StrictMode>,

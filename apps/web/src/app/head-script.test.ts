@@ -1,5 +1,5 @@
 import { persistStore } from 'redux-persist';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenReceived, loggedOut } from '../features/auth/model/auth-slice';
 import { makeStore } from './store';
 // public/head.js as index.html runs it: in <head>, before the first paint
@@ -36,7 +36,37 @@ const links = () =>
     href: link.getAttribute('href'),
   }));
 
+/**
+ * A browser that reports paints (PerformanceObserver's 'paint' entries; jsdom reports none): the
+ * observers head.js starts, and `paint()` to deliver the first paint to them.
+ */
+function reportPaints() {
+  const observers: { callback: () => void; type?: string; connected: boolean }[] = [];
+  class PaintObserver {
+    static supportedEntryTypes = ['paint', 'largest-contentful-paint'];
+    private entry: (typeof observers)[number];
+    constructor(callback: (entries: unknown, observer: PaintObserver) => void) {
+      this.entry = { callback: () => callback({}, this), connected: false };
+      observers.push(this.entry);
+    }
+    observe(options: { type: string }) {
+      this.entry.type = options.type;
+      this.entry.connected = true;
+    }
+    disconnect() {
+      this.entry.connected = false;
+    }
+  }
+  vi.stubGlobal('PerformanceObserver', PaintObserver);
+  return {
+    observers,
+    paint: () =>
+      observers.filter((o) => o.connected && o.type === 'paint').forEach((o) => o.callback()),
+  };
+}
+
 afterEach(() => {
+  vi.unstubAllGlobals();
   document.head.innerHTML = '';
   delete document.documentElement.dataset.boot;
   delete document.documentElement.dataset.session;
@@ -63,6 +93,30 @@ describe('public/head.js', () => {
       { rel: 'modulepreload', as: null, ...preload, href: LIST[1] },
       { rel: 'preload', as: 'style', ...preload, href: LIST[2] },
     ]);
+  });
+
+  it('preloads once the first frame has painted, and not what the page has asked for already', async () => {
+    await storeSession(true);
+    const { observers, paint } = reportPaints();
+    runHeadScript(LIST, '/vps');
+    // nothing beside what the first paint waits for (index.css, the entry)
+    expect(links()).toEqual([]);
+    // the page's loader was quicker with one of the sheets
+    const sheet = document.createElement('link');
+    sheet.rel = 'stylesheet';
+    sheet.href = LIST[2]!;
+    document.head.append(sheet);
+    paint();
+    expect(links().map((link) => `${link.rel} ${link.href}`)).toEqual([
+      `stylesheet ${LIST[2]}`,
+      `modulepreload ${LIST[0]}`,
+      `modulepreload ${LIST[1]}`,
+      ...[...HOME.files, ...HOME.en].map((href) => `modulepreload ${href}`),
+    ]);
+    // once: the observer has let go
+    expect(observers.every((observer) => !observer.connected)).toBe(true);
+    paint();
+    expect(links()).toHaveLength(5);
   });
 
   it("adds the home page's files at its addresses, and its texts for an English reader", async () => {

@@ -1,10 +1,10 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stubFetch } from '../test/fetch-stub';
 import { testUser } from '../test/fixtures';
 import { renderApp } from '../test/render';
 import { signedInRoutes } from './router';
-import { endStartFrame, keepStartFrame, StartFallback } from './start-frame';
+import { endStartFrame, StartFallback, startContainer } from './start-frame';
 
 /** #root as index.html paints it: the header's bar, and the home page's frame (head.js shows it). */
 function paintIndexHtml(showsHome: boolean): HTMLElement {
@@ -20,42 +20,68 @@ function paintIndexHtml(showsHome: boolean): HTMLElement {
   return root;
 }
 
+/** The start as main.tsx renders it: `fallbacks` of them, then `page` once it is given. */
+function Start({ fallbacks, page }: { fallbacks: string[]; page?: string }) {
+  return page ? <p>{page}</p> : fallbacks.map((key) => <StartFallback key={key} />);
+}
+
 afterEach(() => {
   endStartFrame();
   document.getElementById('root')?.remove();
+  document.body.replaceChildren();
 });
 
-describe('StartFallback', () => {
-  it("keeps what index.html painted while head.js shows the home's frame", () => {
+describe('the start frame', () => {
+  it("keeps what index.html painted, node for node, while head.js shows the home's frame", () => {
     const root = paintIndexHtml(true);
-    keepStartFrame();
-    // the first render replaces #root's content; the fallback draws the same again
-    root.replaceChildren();
-    render(<StartFallback />);
-    const frame = screen.getByTestId('start-frame');
-    expect(frame.querySelector('.boot-home-title')).toHaveTextContent('VPS servers');
-    expect(frame.querySelector('.boot-home-lead')).toHaveTextContent('Order a server');
-    expect(frame.querySelector('.boot-bar')).not.toBeNull();
+    const lead = root.querySelector('.boot-home-lead');
+    const container = startContainer();
+    // the console renders beside the frame, which stays as the browser painted it
+    expect(container).not.toBe(root);
+    expect(root.nextElementSibling).toBe(container);
+    render(<StartFallback />, { container });
+    expect(container).toBeEmptyDOMElement();
     expect(screen.queryByTestId('full-screen-spinner')).toBeNull();
+    expect(document.querySelector('.boot-home-lead')).toBe(lead);
+    expect(document.documentElement.dataset.boot).toBe('home');
   });
 
-  it('is the spinner when head.js did not show the frame (another page, signed out)', () => {
-    paintIndexHtml(false);
-    keepStartFrame();
+  it('ends in the commit in which the last fallback gives way to a page', async () => {
+    const root = paintIndexHtml(true);
+    const container = startContainer();
+    const { rerender } = render(<Start fallbacks={['restore']} />, { container });
+    // the session's restore gives way to the routes' first load: the frame stays
+    await act(async () => rerender(<Start fallbacks={['routes']} />));
+    expect(root.isConnected).toBe(true);
+    expect(document.documentElement.dataset.boot).toBe('home');
+    // the page (the signed-in layout, or /login when the session could not be restored)
+    await act(async () => rerender(<Start fallbacks={[]} page="Sign in" />));
+    expect(root.isConnected).toBe(false);
+    expect(container.id).toBe('root');
+    expect(container).toHaveTextContent('Sign in');
+    expect(document.documentElement.dataset.boot).toBeUndefined();
+    // later loads show the spinner
+    await act(async () => rerender(<Start fallbacks={['later']} />));
+    expect(screen.getByTestId('full-screen-spinner')).toBeInTheDocument();
+  });
+
+  it('is the spinner, in #root itself, when head.js did not show the frame (another page, signed out)', () => {
+    const root = paintIndexHtml(false);
+    expect(startContainer()).toBe(root);
     render(<StartFallback />);
     expect(screen.getByTestId('full-screen-spinner')).toBeInTheDocument();
-    expect(screen.queryByTestId('start-frame')).toBeNull();
   });
 
-  it('is the spinner again once the signed-in layout has rendered, and the frame is hidden', async () => {
-    paintIndexHtml(true);
-    keepStartFrame();
+  it('is the spinner again once the signed-in layout has rendered, and the frame is gone', async () => {
+    const root = paintIndexHtml(true);
+    startContainer();
     stubFetch({
       'GET /user/auth': { body: testUser },
       'GET /user/vps/servers': { body: { data: [], meta: { total: 0, page: 1, per_page: 20 } } },
     });
     await renderApp({ routes: signedInRoutes, path: '/vps', signedIn: true });
     await screen.findByRole('heading', { level: 1, name: 'VPS servers' });
+    expect(root.isConnected).toBe(false);
     expect(document.documentElement.dataset.boot).toBeUndefined();
     render(<StartFallback />);
     expect(screen.getByTestId('full-screen-spinner')).toBeInTheDocument();
