@@ -313,3 +313,37 @@ test('a signed-in reload at /vps paints the page’s heading and lead before the
     if (bootMenu) expectSameBox(bootMenu, (await menu.boundingBox())!);
   }
 });
+
+test('the footer keeps out of sight while the page loads its content, which does not push it down the screen', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, user.email);
+  await expect(page.getByRole('heading', { level: 1, name: 'VPS servers' })).toBeVisible();
+  // every layout shift of the next load, by what moved
+  await page.addInitScript(() => {
+    const moved: string[] = [];
+    Object.assign(window, { moved });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        sources?: { node?: Node | null }[];
+      })[]) {
+        for (const source of entry.sources ?? []) moved.push(source.node?.nodeName ?? '');
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  const servers = await holdBack(page, /\/api\/user\/vps\/servers\?/);
+  await page.reload();
+  const footer = page.getByRole('contentinfo');
+  await expect(page.getByRole('status').filter({ hasText: 'Loading' })).toBeVisible();
+  await expect(footer).toBeHidden();
+  await servers.release();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading' })).toHaveCount(0);
+  await expect(footer).toBeVisible();
+  // the page has its content (the rates, for a user with no server yet) and the footer under it
+  await expect(page.getByRole('tab', { name: 'Order a server', selected: true })).toBeVisible();
+  const moved = await page.evaluate(() => (window as unknown as { moved: string[] }).moved);
+  expect(moved).not.toContain('FOOTER');
+});

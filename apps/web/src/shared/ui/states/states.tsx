@@ -8,10 +8,13 @@ import styles from './states.module.css';
  */
 export { EmptyState, type EmptyStateProps } from '../page/page';
 
-/** Something on its way: a small spinner and what is coming, announced politely. */
+/**
+ * Something on its way: a small spinner and what is coming, announced politely. While one shows
+ * in a page's <main>, the layout keeps the footer out of sight (layouts/layout.module.css).
+ */
 export function LoadingState({ children }: { children: ReactNode }) {
   return (
-    <div className={styles.loading} role="status">
+    <div className={styles.loading} role="status" data-loading="">
       <span className={styles.spinner} aria-hidden="true" />
       <span>{children}</span>
     </div>
