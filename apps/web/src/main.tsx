@@ -1,7 +1,7 @@
 import './shared/styles/global.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { persistStore } from 'redux-persist';
+import { persistStore, type PersistorOptions } from 'redux-persist';
 import { App } from './app/app';
 import { preloadRoutes } from './app/router';
 import { startContainer } from './app/start-frame';
@@ -15,7 +15,9 @@ import { i18nReady } from './shared/i18n';
 // session is back (the restore would otherwise overwrite it).
 const referralCode = takeReferralCode();
 const store = makeStore();
-const persistor = persistStore(store, null, () => {
+// redux-persist's option (missing from its types): the restore starts at `persistor.persist()`
+const restoreLater: PersistorOptions & { manualPersist: true } = { manualPersist: true };
+const persistor = persistStore(store, restoreLater, () => {
   if (referralCode) store.dispatch(recordReferral(referralCode));
   // a returning reader's expired token is refreshed while the page's code downloads, not
   // after it, when the page's first call would find it expired
@@ -24,14 +26,23 @@ const persistor = persistStore(store, null, () => {
   preloadRoutes(selectAuthorized(store.getState()), new URL(window.location.href), store.dispatch);
 });
 
+// The restore (reading the stored session, its reducers, the callback above) in a task of its
+// own: with the entry's evaluation it was one long task, which holds a phone's page.
+setTimeout(() => persistor.persist(), 0);
+
 // What index.html painted stays on screen until the page replaces it (app/start-frame.tsx).
 const container = startContainer();
 
-// At once in English; a reader who chose another language waits for its texts (a chunk of their own).
-void i18nReady.then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <App store={store} persistor={persistor} />
-    </StrictMode>,
-  ),
-);
+// At once in English; a reader who chose another language waits for its texts (a chunk of their
+// own). The first render is a transition: it yields to the browser every few milliseconds
+// rather than taking one long task.
+void i18nReady.then(() => {
+  const root = createRoot(container);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App store={store} persistor={persistor} />
+      </StrictMode>,
+    ),
+  );
+});
