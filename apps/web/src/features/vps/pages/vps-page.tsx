@@ -1,5 +1,5 @@
 import type { PaidResponse } from '@tradehost/contracts';
-import { useRef, useState } from 'react';
+import { useDeferredValue, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page, useDocumentTitle } from '../../../shared/ui/page/page';
 import { LoadingState } from '../../../shared/ui/states/states';
@@ -63,6 +63,10 @@ export function Component() {
   const [fallback, setFallback] = useState<VpsTab | null>(null);
   if (fallback === null && decided !== null) setFallback(decided);
   const tab = requested ?? fallback ?? decided;
+  // The section comes in a render that yields to the browser every few milliseconds: once the
+  // first answer is in, the list's first render is the page's longest piece of work, and on a
+  // phone it would hold the page (an answer's update renders at once, in one task).
+  const shownTab = useDeferredValue(tab);
 
   const selectTab = (next: VpsTab) => {
     setNotice(null);
@@ -75,17 +79,17 @@ export function Component() {
 
   return (
     <Page title={t('title')} lead={t('description')}>
-      {tab === null ? (
+      {shownTab === null ? (
         <LoadingState>{t('servers.loading')}</LoadingState>
       ) : (
         <Tabs
           label={t('tabs.label')}
           items={VPS_TABS.map((value) => ({ value, label: t(`tabs.${value}`) }))}
-          value={tab}
+          value={shownTab}
           onChange={selectTab}
           panelRef={panelRef}
         >
-          {tab === 'servers' ? (
+          {shownTab === 'servers' ? (
             <ServersSection
               notice={notice}
               onNotice={setNotice}
