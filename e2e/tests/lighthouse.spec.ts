@@ -29,20 +29,22 @@ const CHROME_FLAGS = [
 ];
 
 /**
- * Issue 14's goal for performance, not yet met on /vps: measured alone on two cores, /login
- * scores 0.90-0.97 and the signed-in /vps 0.81-0.90. Its LCP (the page's lead, which index.html
- * paints before the script runs) is simulated at 1.9-2.7 s: the bytes that arrived before that
- * paint. What costs it most is the total blocking time (300-700 ms): the main thread's work after
- * the first paint (evaluating the entry and the page's chunks, rendering the layout and the
- * page, each answer's render), each task counted four times over. The score is printed with
- * what costs it points, and held once the console reaches it.
+ * Issue 14's goals: performance at least 95 and accessibility 100 on both pages. Measured alone on
+ * two cores, /login scores 0.96-0.98 and the signed-in /vps 0.98-0.99: its LCP is the home page's
+ * lead, which index.html paints before the script runs (1.7-1.8 s), and its total blocking time
+ * (30-120 ms) the main thread's work after the first paint, each task counted four times over.
  */
 const PERFORMANCE_GOAL = 0.95;
 const ACCESSIBILITY = 1;
+/**
+ * A score varies from load to load on a busy machine: each page is audited this many times and
+ * its median run is held to the goals, as Lighthouse's own guidance on variability has it.
+ */
+const RUNS = 3;
 
 // The scores hang on the CPU time of the page: one page at a time in this file (in order, in one
 // worker; a failure on one page does not skip the other).
-test.describe.configure({ mode: 'default', timeout: 90_000 });
+test.describe.configure({ mode: 'default', timeout: 180_000 });
 
 interface NetworkRequest {
   url: string;
@@ -93,7 +95,10 @@ function failingAudits(lhr: Result, category: string): string[] {
   ];
 }
 
-async function audit(page: Page, url: string, name: string, testInfo: TestInfo): Promise<Result> {
+type Run = NonNullable<Awaited<ReturnType<typeof lighthouse>>>;
+
+/** One Lighthouse run of `url` in the test's Chromium, checked to be a whole audit of that page. */
+async function auditOnce(page: Page, url: string): Promise<Run> {
   const run = () =>
     lighthouse(
       url,
@@ -113,37 +118,50 @@ async function audit(page: Page, url: string, name: string, testInfo: TestInfo):
     result = await run();
   }
   expect(result, `a Lighthouse report of ${url}`).toBeDefined();
-  const { lhr, report } = result!;
-  const [html, json] = report as string[];
-  writeFileSync(testInfo.outputPath(`${name}.report.html`), html!);
-  writeFileSync(testInfo.outputPath(`${name}.report.json`), json!);
+  const { lhr } = result!;
   expect(lhr.runtimeError, 'Lighthouse ran without an error').toBeUndefined();
   // a request the page never ends (a stream Lighthouse takes for a critical one) makes it wait
   // out its time limit and audit a load it calls incomplete
   expect(lhr.runWarnings.filter((warning) => /too slowly/.test(warning))).toEqual([]);
   expect(lhr.finalDisplayedUrl, 'the audited page is the one asked for').toBe(url);
-  const performance = lhr.categories.performance!.score;
+  return result!;
+}
+
+/**
+ * Audits `url` RUNS times and holds its median run (by performance) to the goals; its reports
+ * go to the test's output.
+ */
+async function audit(page: Page, url: string, name: string, testInfo: TestInfo): Promise<Result> {
+  const runs: Run[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await auditOnce(page, url));
+  const score = (run: Run) => run.lhr.categories.performance!.score ?? 0;
+  const { lhr, report } = [...runs].sort((a, b) => score(a) - score(b))[Math.floor(RUNS / 2)]!;
+  const [html, json] = report as string[];
+  writeFileSync(testInfo.outputPath(`${name}.report.html`), html!);
+  writeFileSync(testInfo.outputPath(`${name}.report.json`), json!);
+  const performance = lhr.categories.performance!.score ?? 0;
   const accessibility = lhr.categories.accessibility!.score;
   console.log(
-    `Lighthouse ${new URL(url).pathname}: performance ${performance}, accessibility ${accessibility}` +
-      ` (LCP ${lhr.audits['largest-contentful-paint']!.displayValue},` +
+    `Lighthouse ${new URL(url).pathname}: performance ${performance} (the median of ${runs.map(score).join(', ')}),` +
+      ` accessibility ${accessibility} (LCP ${lhr.audits['largest-contentful-paint']!.displayValue},` +
       ` TBT ${lhr.audits['total-blocking-time']!.displayValue}); ${testInfo.outputPath(name)}.report.html`,
   );
-  if ((performance ?? 0) < PERFORMANCE_GOAL) {
-    console.log(
-      `  below the goal of ${PERFORMANCE_GOAL}:\n${failingAudits(lhr, 'performance').join('\n')}`,
-    );
-  }
   expect
     .soft(
       accessibility ?? 0,
       `accessibility of ${url}:\n${failingAudits(lhr, 'accessibility').join('\n')}`,
     )
     .toBe(ACCESSIBILITY);
+  expect
+    .soft(
+      performance,
+      `performance of ${url}, the median of ${RUNS} runs:\n${failingAudits(lhr, 'performance').join('\n')}`,
+    )
+    .toBeGreaterThanOrEqual(PERFORMANCE_GOAL);
   return lhr;
 }
 
-test('Lighthouse (mobile) scores /login 100 for accessibility, and prints its performance', async ({
+test('Lighthouse (mobile) scores /login at least 95 for performance and 100 for accessibility', async ({
   baseURL,
 }, testInfo) => {
   const page = await startChrome();
@@ -151,7 +169,7 @@ test('Lighthouse (mobile) scores /login 100 for accessibility, and prints its pe
   expect(lhr.configSettings.formFactor).toBe('mobile');
 });
 
-test('Lighthouse (mobile) scores the signed-in /vps of a user with two servers 100 for accessibility, and prints its performance', async ({
+test('Lighthouse (mobile) scores the signed-in /vps of a user with two servers at least 95 for performance and 100 for accessibility', async ({
   baseURL,
   request,
 }, testInfo) => {
