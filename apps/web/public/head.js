@@ -4,9 +4,9 @@
 // For a reader whose stored session is signed in, starts loading the signed-in layout's scripts
 // and styles (and the home page's, at its address), which the build lists in index.html
 // (build/signed-in-preload.ts): they download from the first paint on, beside the entry, rather
-// than after it has run. At the home's addresses it also shows the home page's heading
-// and lead, which index.html carries (data-boot="home", global.css): the reader sees them before
-// the console's script has run.
+// than after it has run. At the home's addresses it also shows the home page's heading and lead,
+// which index.html carries (data-boot="home", global.css): the reader sees them before the
+// console's script has run.
 /* global document, window, location */
 (function () {
   var root = document.documentElement;
@@ -81,9 +81,9 @@
         if (!document.querySelector('link[href="' + href + '"]')) preload(href);
       });
     };
-    var observer = window.PerformanceObserver;
-    if (observer && (observer.supportedEntryTypes || []).indexOf('paint') !== -1) {
-      new observer(function (entries, self) {
+    var Observer = window.PerformanceObserver;
+    if (Observer && (Observer.supportedEntryTypes || []).indexOf('paint') !== -1) {
+      new Observer(function (entries, self) {
         self.disconnect();
         preloadAll();
       }).observe({ type: 'paint' });

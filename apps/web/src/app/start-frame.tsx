@@ -14,7 +14,7 @@ import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
  * the commit in which the last fallback gives way to a page (the signed-in layout, or /login when
  * the session could not be restored); later loads show the spinner.
  */
-let frame: HTMLElement | null = null;
+let frame: { root: HTMLElement; container: HTMLElement } | null = null;
 /** The start's fallbacks on screen while the frame is kept. */
 let fallbacks = 0;
 
@@ -22,19 +22,18 @@ let fallbacks = 0;
 export function startContainer(doc: Document = document): HTMLElement {
   const root = doc.getElementById('root')!;
   if (doc.documentElement.dataset.boot !== 'home') return root;
-  frame = root;
   const container = doc.createElement('div');
   root.after(container);
+  frame = { root, container };
   return container;
 }
 
 /** The frame has given way to a page: from now on the fallbacks are the spinner. */
 export function endStartFrame(doc: Document = document): void {
   if (frame) {
-    const container = frame.nextElementSibling;
-    frame.remove();
+    frame.root.remove();
     // the console's element is #root from now on (global.css)
-    if (container) container.id = 'root';
+    frame.container.id = 'root';
   }
   frame = null;
   delete doc.documentElement.dataset.boot;

@@ -62,8 +62,8 @@ export function useSignedInNav(): NavItem[] {
 export function SignedInLayout() {
   // one live-updates stream per tab while signed in (balance, servers, monitoring, tickets)
   useLiveUpdates();
-  // index.html's frame has given way to the page (start-frame.tsx ends it with the last
-  // fallback; this is the page it gave way to, whatever the fallbacks did)
+  // index.html's frame has given way to the page: start-frame.tsx ends it with the last of the
+  // start's fallbacks, and this ends it should none have shown
   useEffect(() => endStartFrame(), []);
   const navigation = useNavigation();
   const isDesktop = useAppSelector(selectIsDesktop);
