@@ -53,12 +53,9 @@
         document.documentElement.lang === 'en' ? lists.home.en : [],
       );
     }
-    var isStyle = function (href) {
-      return /\.css$/.test(href);
-    };
     var preload = function (href) {
       var link = document.createElement('link');
-      if (isStyle(href)) {
+      if (/\.css$/.test(href)) {
         // as a preload, not a style sheet: the page's loader adds the sheet and waits for it
         link.rel = 'preload';
         link.setAttribute('as', 'style');

@@ -1,5 +1,4 @@
 import { DEFAULT_PERMISSIONS } from '@tradehost/contracts';
-import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { startSignedInFetches, useGetPermissionsQuery } from '../../features/auth/api/auth-api';
 import { useCurrentUser } from '../../features/auth/api/use-current-user';
@@ -17,7 +16,6 @@ import { selectIsDesktop, selectIsMobile } from '../../shared/model/ui-slice';
 import { FullScreenSpinner } from '../../shared/ui/spinner/spinner';
 import { useAppSelector } from '../hooks';
 import { useLiveUpdates } from '../live-updates';
-import { endStartFrame } from '../start-frame';
 import { BalanceBadge, LogoutButton, ProfileButton } from './components/account-controls';
 import { AlertBanner } from './components/alert-banner';
 import { Logo } from './components/logo';
@@ -62,9 +60,6 @@ export function useSignedInNav(): NavItem[] {
 export function SignedInLayout() {
   // one live-updates stream per tab while signed in (balance, servers, monitoring, tickets)
   useLiveUpdates();
-  // index.html's frame has given way to the page: start-frame.tsx ends it with the last of the
-  // start's fallbacks, and this ends it should none have shown
-  useEffect(() => endStartFrame(), []);
   const navigation = useNavigation();
   const isDesktop = useAppSelector(selectIsDesktop);
   const isMobile = useAppSelector(selectIsMobile);
