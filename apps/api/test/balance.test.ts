@@ -1223,6 +1223,43 @@ describe('the Idempotency-Key of money-moving POSTs', () => {
     expect(replay.body.transfer.id).toBe(done[0]!.body.transfer.id);
   });
 
+  it('answers a request whose connection died with an error, moves nothing, and lets the retry do the work', async () => {
+    const { sender, recipient } = await pair();
+    const key = randomUUID();
+    const body = { email: recipient.email, amount: 10 };
+    const blocker = await t.sql.connect();
+    let cut: ApiResponse;
+    try {
+      await blocker.query('begin');
+      await blocker.query('select id from users where id = $1 for update', [recipient.id]);
+      const first = send(t, TRANSFER, body, sender, key);
+      // the request's own session, waiting on the row lock, is cut off
+      const deadline = Date.now() + 5_000;
+      let terminated = 0;
+      while (terminated === 0) {
+        if (Date.now() > deadline) throw new Error('timed out');
+        await sleep(20);
+        terminated = await countOf(
+          t,
+          `select count(*) as n from (
+             select pg_terminate_backend(pid) from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock'
+               and pid <> pg_backend_pid()) as cut`,
+        );
+      }
+      cut = await first;
+    } finally {
+      await blocker.query('rollback');
+      blocker.release();
+    }
+    expect(cut.status).toBeGreaterThanOrEqual(500);
+    expect(await balancesOf(t, sender.id)).toEqual({ balance: 10_000, partner: 0 });
+    const retry = await send(t, TRANSFER, body, sender, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await balancesOf(t, sender.id)).toEqual({ balance: 9000, partner: 0 });
+  });
+
   it('replays a refusal for the same key, even after the balance would allow it', async () => {
     const { sender, recipient } = await pair(500);
     const key = randomUUID();

@@ -13,7 +13,13 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   pool.on('error', (error) => console.error('PostgreSQL pool error:', error.message));
   const clients = new Set<pg.PoolClient>();
   open.set(pool, clients);
-  pool.on('connect', (client) => clients.add(client));
+  pool.on('connect', (client) => {
+    clients.add(client);
+    // a client in use losing its connection (its backend terminated) fails its queries, and pg
+    // emits `error` too: pg-pool listens only while the client is idle, and an `error` nobody
+    // listens to would end the process
+    client.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
+  });
   pool.on('remove', (client) => clients.delete(client));
   return pool;
 }
