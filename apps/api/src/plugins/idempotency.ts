@@ -11,8 +11,19 @@ import { AppError, pgErrorOf } from '../lib/errors.ts';
 import { errorBody } from './error-handler.ts';
 import { executePrepared } from '../db/prepared.ts';
 
-/** A claim older than this whose request never answered died with its (rolled back) transaction. */
+/**
+ * A claim older than this, still without an answer, was left by the claim design before this one
+ * (a committed claim whose request died): it is taken over. Claims are now made in the work's
+ * transaction, so a request that dies leaves none.
+ */
 export const STALE_CLAIM_SECONDS = 60;
+
+/**
+ * The advisory-lock class of Idempotency-Keys: the first of pg_try_advisory_xact_lock's two int
+ * keys (the second is a hash of the user and key). Two-key locks are a space of their own, apart
+ * from the one-key locks of the migrations and pg-boss.
+ */
+const KEY_LOCK_CLASS = 1_003;
 
 export interface Outcome<T = unknown> {
   status: number;
@@ -53,73 +64,69 @@ const isFinal = (status: number) => status < 500 && status !== 409 && status !==
 export type Idempotency = ReturnType<typeof createIdempotency>;
 
 /**
- * A claim's creation time, to the microsecond, as it identifies the claim: a takeover writes a
- * new one, so a request whose claim was taken over can tell it no longer holds the key.
- */
-const claimedAt = sql<string>`${idempotencyKeys.createdAt}::text`;
-
-/** Thrown inside the work's transaction when its claim was taken over: the work is undone. */
-class ClaimLost extends Error {}
-
-/**
- * Money-moving POSTs run through here. The first request with a key claims it (one INSERT),
- * does its work in a transaction that also stores its answer, so the answer exists exactly when
- * the money moved. A retry with the same key and request gets that answer again; with another
- * request, 422; while the first still runs, 409. A refusal (4xx) is stored and replayed too; a
- * failure (5xx) releases the key so the retry can do the work.
+ * Money-moving POSTs run through here. A request claims its key in the transaction of its work,
+ * whose last statement stores its answer: the answer exists exactly when the money moved, and a
+ * request that fails or dies leaves no claim. The claim takes a transaction-scoped advisory lock
+ * on the key, so a retry while the first request runs is told so at once (409) rather than
+ * waiting for it. A retry with the same key and request gets the stored answer again; with
+ * another request, 422. A refusal (4xx) is stored and replayed too; a failure (5xx) stores
+ * nothing, so a retry does the work.
  */
 export function createIdempotency(db: Db) {
   const whereKey = (userId: number, key: string) =>
     and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
-  /** The key while it still holds this request's claim, unanswered. */
-  const whereClaim = (userId: number, key: string, at: string) =>
-    and(
-      whereKey(userId, key),
-      isNull(idempotencyKeys.responseStatus),
-      sql`${idempotencyKeys.createdAt} = ${at}::timestamptz`,
-    );
 
+  /** The key claimed in `tx`, or what stands in the way: a stored answer to replay, or 409/422. */
   async function claim(
+    tx: Tx,
     userId: number,
     key: string,
     scope: string,
     hash: string,
-  ): Promise<{ claimed: true; at: string } | { claimed: false; replay: Outcome }> {
-    let inserted;
+  ): Promise<{ claimed: true } | { claimed: false; replay: Outcome }> {
+    let row;
     try {
-      [inserted] = (
-        await executePrepared<{ at: string }>(
-          db,
-          sql`insert into ${idempotencyKeys} (user_id, key, scope, request_hash)
-              values (${userId}::bigint, ${key}::text, ${scope}::text, ${hash}::text)
-              on conflict do nothing
-              returning created_at::text as at`,
+      [row] = (
+        await executePrepared<{ locked: boolean; inserted: boolean }>(
+          tx,
+          sql`with lock as (
+                select pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}::int,
+                  hashtext(${userId}::bigint || ':' || ${key}::text)) as locked
+              ), claim as (
+                insert into ${idempotencyKeys} (user_id, key, scope, request_hash)
+                select ${userId}::bigint, ${key}::text, ${scope}::text, ${hash}::text
+                from lock where locked
+                on conflict do nothing
+                returning 1
+              )
+              select locked, exists (select from claim) as inserted from lock`,
         )
       ).rows;
     } catch (error) {
       // a still valid token of an account deleted since: as signed out, not a 500
       if (pgErrorOf(error)?.constraint === 'idempotency_keys_user_id_users_id_fk')
-        throw new AppError(401, 'UNAUTHORIZED');
+        throw new Unclaimable(new AppError(401, 'UNAUTHORIZED'));
       throw error;
     }
-    if (inserted) return { claimed: true, at: inserted.at };
+    if (row!.inserted) return { claimed: true };
+    // another request with this key is under way
+    if (!row!.locked) throw new Unclaimable(new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS'));
 
-    const [existing] = await db.select().from(idempotencyKeys).where(whereKey(userId, key));
-    if (!existing) return claim(userId, key, scope, hash); // released meanwhile
+    // answered before (or claimed the way claims were made before this design)
+    const [existing] = await tx.select().from(idempotencyKeys).where(whereKey(userId, key));
+    if (!existing) return claim(tx, userId, key, scope, hash); // deleted meanwhile
     if (existing.scope !== scope || existing.requestHash !== hash)
-      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED');
+      throw new Unclaimable(new AppError(422, 'IDEMPOTENCY_KEY_REUSED'));
     if (existing.responseStatus !== null) {
       return {
-        claimed: false as const,
+        claimed: false,
         replay: { status: existing.responseStatus, body: existing.responseBody },
       };
     }
-    // a claim whose request died long ago (its transaction rolled back): take it over. Should
-    // that request still be running after all, its answer will not find its claim (whereClaim)
-    // and its work is rolled back.
-    const [taken] = await db
-      .update(idempotencyKeys)
-      .set({ createdAt: sql`now()` })
+    // an unanswered claim committed by the earlier design: taken over once its request is
+    // surely dead (its transaction rolled back long ago)
+    const stale = await tx
+      .delete(idempotencyKeys)
       .where(
         and(
           whereKey(userId, key),
@@ -127,9 +134,9 @@ export function createIdempotency(db: Db) {
           sql`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})`,
         ),
       )
-      .returning({ at: claimedAt });
-    if (taken) return { claimed: true, at: taken.at };
-    throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+      .returning({ key: idempotencyKeys.key });
+    if (stale.length > 0) return claim(tx, userId, key, scope, hash);
+    throw new Unclaimable(new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS'));
   }
 
   const api = {
@@ -169,40 +176,48 @@ export function createIdempotency(db: Db) {
     work: (tx: Tx) => Promise<O>,
   ): Promise<(O & { replayed: false }) | (Outcome & { replayed: true })> {
     const { userId, key, scope } = ref;
-    const claimed = await claim(userId, key, scope, requestHash(ref.request));
-    if (!claimed.claimed) return { ...claimed.replay, replayed: true };
-    const mine = whereClaim(userId, key, claimed.at);
+    const hash = requestHash(ref.request);
     try {
-      const outcome = await inTransaction(db, async (tx) => {
+      return await inTransaction(db, async (tx) => {
+        const claimed = await claim(tx, userId, key, scope, hash);
+        if (!claimed.claimed) return { ...claimed.replay, replayed: true as const };
         const result = await work(tx);
-        const stored = await executePrepared(
+        await executePrepared(
           tx,
           sql`update ${idempotencyKeys}
               set response_status = ${result.status}::int, response_body = ${JSON.stringify(result.body)}::jsonb
-              where user_id = ${userId}::bigint and key = ${key}::text
-                and response_status is null and created_at = ${claimed.at}::timestamptz`,
+              where user_id = ${userId}::bigint and key = ${key}::text`,
         );
-        // taken over while this request ran: the other one does the work, this one undoes it
-        if (stored.rowCount === 0) throw new ClaimLost();
-        return result;
+        return { ...result, replayed: false as const };
       });
-      return { ...outcome, replayed: false as const };
     } catch (error) {
-      if (error instanceof ClaimLost) throw new AppError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-      // only this request's own claim is answered or released, never one that took it over
-      if (error instanceof AppError && isFinal(error.statusCode)) {
-        await db
-          .update(idempotencyKeys)
-          .set({
-            responseStatus: error.statusCode,
-            responseBody: errorBody(error.code, error.errors),
-          })
-          .where(mine);
-      } else {
-        await db.delete(idempotencyKeys).where(mine);
+      if (error instanceof Unclaimable) throw error.refusal;
+      if (!(error instanceof AppError && isFinal(error.statusCode))) throw error;
+      // a refusal: the work's transaction, claim and all, rolled back; the refusal is stored on
+      // its own. Should a retry have claimed the key meanwhile, its answer is the key's answer.
+      const refused = await executePrepared(
+        db,
+        sql`insert into ${idempotencyKeys} (user_id, key, scope, request_hash, response_status, response_body)
+            values (${userId}::bigint, ${key}::text, ${scope}::text, ${hash}::text,
+              ${error.statusCode}::int, ${JSON.stringify(errorBody(error.code, error.errors))}::jsonb)
+            on conflict do nothing`,
+      );
+      if (refused.rowCount === 0) {
+        const [stored] = await db.select().from(idempotencyKeys).where(whereKey(userId, key));
+        if (stored?.responseStatus != null && stored.scope === scope && stored.requestHash === hash)
+          return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
       }
       throw error;
     }
+  }
+}
+
+/** What keeps a request from its key: answered as is, never stored as the key's answer. */
+class Unclaimable extends Error {
+  readonly refusal: AppError;
+  constructor(refusal: AppError) {
+    super(refusal.code);
+    this.refusal = refusal;
   }
 }
 
