@@ -1,8 +1,9 @@
 /**
- * `npm run screenshots [-- /path-prefix ...]`: starts the product on an embedded
+ * `npm run screenshots [-- [--top] /path-prefix ...]`: starts the product on an embedded
  * PostgreSQL, signs a user up through the development mailbox, and saves a PNG
  * of every page at 375, 1024 and 1440 px, light and dark, English and Russian
- * into ./screenshots — for people to look at, not for assertions.
+ * into ./screenshots — for people to look at, not for assertions. `--top`: the
+ * first screen only, not the whole page.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -58,6 +59,7 @@ const signedIn = [
   '/operator/partner/settings',
 ];
 const only = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
+const fullPage = !process.argv.includes('--top');
 const widths = [375, 1024, 1440];
 const out = join(repoRoot, 'screenshots');
 mkdirSync(out, { recursive: true });
@@ -381,7 +383,7 @@ try {
           await page.waitForFunction('document.fonts.status === "loaded"');
           const slug = path.slice(1).replace(/[/?&=]+/g, '_') || 'root';
           const name = `${slug}-${width}-${theme}-${language}.png`;
-          await page.screenshot({ path: join(out, name), fullPage: true });
+          await page.screenshot({ path: join(out, name), fullPage });
         };
         for (const path of signedOut) await shoot(path);
         // signed in, the account's language applies: make it this run's
