@@ -1,5 +1,7 @@
 import { expect, test, type Page, type Response } from '@playwright/test';
 import { createVerifiedUser, signIn, PASSWORD, uniqueEmail } from '../support/app.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { makeOperator } from '../support/money.ts';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -346,4 +348,67 @@ test('the footer keeps out of sight while the page loads its content, which does
   await expect(page.getByRole('tab', { name: 'Order a server', selected: true })).toBeVisible();
   const moved = await page.evaluate(() => (window as unknown as { moved: string[] }).moved);
   expect(moved).not.toContain('FOOTER');
+});
+
+test('a section’s tabs on a phone stay one row that scrolls sideways, with the current one in view', async ({
+  page,
+  request,
+}) => {
+  const operator = await createVerifiedUser(request, { name: 'Olga Operator' });
+  await makeOperator(operator.email);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, operator.email);
+  const row = page.getByRole('navigation', { name: 'Operator sections' }).getByRole('list');
+  /** The row's box, how far it scrolls, and the current tab's box. */
+  const measure = () =>
+    row.evaluate((list) => {
+      const box = (element: Element) => {
+        const { x, y, width, height } = element.getBoundingClientRect();
+        return { x, y, width, height };
+      };
+      return {
+        row: box(list),
+        scrolls: list.scrollWidth > list.clientWidth,
+        current: box(list.querySelector('[aria-current="page"]')!),
+      };
+    });
+  const oneTab = async () => (await row.getByRole('link').first().boundingBox())!.height;
+
+  // the last section, arrived at by its address: one row, scrolled so its tab shows in full
+  await page.goto('/operator/audit');
+  await expect(page.getByRole('link', { name: 'Audit log' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  let seen = await measure();
+  expect(seen.scrolls).toBe(true);
+  expect(seen.row.height).toBeLessThanOrEqual((await oneTab()) + 1);
+  expect(seen.current.x).toBeGreaterThanOrEqual(seen.row.x - 0.5);
+  expect(seen.current.x + seen.current.width).toBeLessThanOrEqual(
+    seen.row.x + seen.row.width + 0.5,
+  );
+
+  // a row that scrolls is still reached and read by assistive technology
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // back to a section at the start of the row (the row scrolled to its end): the row follows
+  await page.goto('/operator/users');
+  await row.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page).toHaveURL(/\/operator\/audit$/);
+  await page.goBack();
+  await expect(page.getByRole('link', { name: 'Users', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  seen = await measure();
+  expect(seen.current.x).toBeGreaterThanOrEqual(seen.row.x - 0.5);
+  expect(seen.current.x + seen.current.width).toBeLessThanOrEqual(
+    seen.row.x + seen.row.width + 0.5,
+  );
+
+  // a wide screen: the tabs wrap into rows, and nothing scrolls
+  await page.setViewportSize({ width: 1024, height: 800 });
+  seen = await measure();
+  expect(seen.scrolls).toBe(false);
+  expect(seen.row.height).toBeGreaterThan((await oneTab()) * 1.5);
 });

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router';
 import styles from './section-nav.module.css';
 
 export interface SectionNavItem {
@@ -11,12 +11,25 @@ export interface SectionNavItem {
 
 /**
  * The links to a section's pages as a row of tabs under its heading: a named navigation landmark,
- * the current page marked by the router (aria-current="page") with a bar under it.
+ * the current page marked by the router (aria-current="page") with a bar under it. Where the
+ * row is wider than the screen (a phone), it stays one row that scrolls sideways, with the
+ * current tab brought into view, rather than wrapping into rows above the page.
  */
 export function SectionNav({ label, items }: { label: string; items: readonly SectionNavItem[] }) {
+  const list = useRef<HTMLUListElement>(null);
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    const row = list.current;
+    const current = row?.querySelector<HTMLElement>('[aria-current="page"]')?.parentElement;
+    if (!row || !current || row.scrollWidth <= row.clientWidth) return;
+    // the current tab in the middle of the row, as far as the row's ends allow
+    const tab = current.getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    row.scrollLeft += tab.left - box.left - (box.width - tab.width) / 2;
+  }, [pathname]);
   return (
     <nav aria-label={label}>
-      <ul className={styles.tabs}>
+      <ul ref={list} className={styles.tabs}>
         {items.map((item) => (
           <li key={item.to}>
             <NavLink to={item.to} end={item.end} className={styles.tab}>
