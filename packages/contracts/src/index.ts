@@ -14,3 +14,4 @@ export * from './profile.ts';
 export * from './support.ts';
 export * from './faq.ts';
 export * from './live.ts';
+export * from './time.ts';

@@ -19,6 +19,8 @@
  *   are taken once per ticket, in time order (ticket breaking ties).
  */
 
+import { DAY_MS, HOUR_MS } from './time.ts';
+
 export const DEAL_TYPES = [
   'buy',
   'sell',
@@ -198,8 +200,7 @@ export interface RatioFigures {
 }
 
 const EPSILON = 1e-9;
-const DAY = 86_400_000;
-const WEEK = 7 * DAY;
+const WEEK = 7 * DAY_MS;
 const AVERAGE_MONTH_DAYS = 30.4375;
 /** A snapshot stands for the value before a cash flow only this close to it. */
 const SNAPSHOT_REACH = 5 * 60_000;
@@ -512,7 +513,7 @@ export function computeStatistics(input: StatInput): Statistics {
   const last = index.at(-1);
   // measured on the value now: equity (without credit) where a snapshot gives it
   const gain = last ? last.equityIndex - 1 : 0;
-  const days = firstDepositTime === null ? 0 : (now - firstDepositTime) / DAY;
+  const days = firstDepositTime === null ? 0 : (now - firstDepositTime) / DAY_MS;
   const compound = (span: number) =>
     days > 0 && 1 + gain > 0 ? (1 + gain) ** (span / days) - 1 : null;
 
@@ -621,8 +622,6 @@ export function computeStatistics(input: StatInput): Statistics {
   };
 }
 
-const HOUR = 3_600_000;
-
 /** A time zone's wall-clock format and its offsets from UTC by UTC hour (NaN: it changes in that hour). */
 interface Zone {
   format: Intl.DateTimeFormat;
@@ -678,27 +677,27 @@ export function localDay(time: number, timeZone: string): string {
   if (timeZone === lastNamed.timeZone && time >= lastNamed.from && time < lastNamed.to)
     return lastNamed.name;
   const zone = zoneOf(timeZone);
-  const hour = Math.floor(time / HOUR);
+  const hour = Math.floor(time / HOUR_MS);
   let offset = zone.offsets.get(hour);
   if (offset === undefined) {
-    const first = offsetAt(zone, hour * HOUR);
-    offset = first === offsetAt(zone, hour * HOUR + HOUR - 1) ? first : Number.NaN;
+    const first = offsetAt(zone, hour * HOUR_MS);
+    offset = first === offsetAt(zone, hour * HOUR_MS + HOUR_MS - 1) ? first : Number.NaN;
     if (zone.offsets.size >= OFFSETS_KEPT) zone.offsets.clear();
     zone.offsets.set(hour, offset);
   }
   if (Number.isNaN(offset)) offset = offsetAt(zone, time);
-  const day = Math.floor((time + offset) / DAY);
+  const day = Math.floor((time + offset) / DAY_MS);
   let name = dayNames.get(day);
   if (name === undefined) {
-    name = new Date(day * DAY).toISOString().slice(0, 10);
+    name = new Date(day * DAY_MS).toISOString().slice(0, 10);
     if (dayNames.size >= OFFSETS_KEPT) dayNames.clear();
     dayNames.set(day, name);
   }
   if (Number.isNaN(zone.offsets.get(hour) ?? Number.NaN)) lastNamed.timeZone = '';
   else {
     lastNamed.timeZone = timeZone;
-    lastNamed.from = Math.max(hour * HOUR, day * DAY - offset);
-    lastNamed.to = Math.min(hour * HOUR + HOUR, day * DAY + DAY - offset);
+    lastNamed.from = Math.max(hour * HOUR_MS, day * DAY_MS - offset);
+    lastNamed.to = Math.min(hour * HOUR_MS + HOUR_MS, day * DAY_MS + DAY_MS - offset);
     lastNamed.name = name;
   }
   return name;

@@ -7,6 +7,7 @@ import {
   priceCentsField,
   reasonField,
 } from './input.ts';
+import { DAY_MS } from './time.ts';
 
 /**
  * VPS rental contracts: the rates catalogue, pricing (one pure computation the console shows and
@@ -77,7 +78,6 @@ export const SOURCE_OTHER_MAX = 200;
 export const PROMOCODE_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 /** An upgrade is priced per day of the remaining period, a month counting as 30 days. */
 export const DAYS_PER_MONTH = 30;
-const DAY_MS = 86_400_000;
 
 // ---- pricing (one computation for the console and the API) --------------------------------
 

@@ -1,4 +1,5 @@
 import type { IngestDeal, IngestPosition, Platform } from '@tradehost/contracts';
+import { HOUR_MS, DAY_MS } from '@tradehost/contracts';
 
 /**
  * A trading account's history, made up but shaped like a real one: a first deposit, then on
@@ -81,8 +82,6 @@ export function random(seed: number): () => number {
   };
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 const cents = (value: number) => round(value, 2);
 

@@ -1,6 +1,7 @@
 import type { Platform } from '@tradehost/contracts';
 import { generateHistory, random, snapshotAt, type History } from './history.ts';
 import { createPublisher, type PublisherOptions } from './publisher.ts';
+import { DAY_MS } from '@tradehost/contracts';
 
 /**
  * A whole terminal: says hello, publishes its history from where the server's last ticket
@@ -21,8 +22,6 @@ export interface TerminalOptions extends PublisherOptions {
   now?: () => Date;
   log?: (line: string) => void;
 }
-
-const DAY_MS = 86_400_000;
 
 export function createTerminal(options: TerminalOptions) {
   const publisher = createPublisher(options);

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { inBatches } from '../lib/in-batches.ts';
 import { deleteAnsweredKeys } from '../plugins/idempotency.ts';
+import { HOUR_MS } from '@tradehost/contracts';
 
 /**
  * Housekeeping, one tick an hour (pg-boss schedule `housekeeping`), on the app's clock (deps.now):
@@ -26,7 +27,6 @@ export interface Housekeeping {
 
 /** How long an answered Idempotency-Key is kept (and replayed). */
 export const KEY_RETENTION_HOURS = 24;
-const HOUR_MS = 3_600_000;
 
 export function createHousekeeping(deps: HousekeepingDeps): Housekeeping {
   const { db } = deps;

@@ -4,9 +4,9 @@ import type { Db } from '../../db/client.ts';
 import type { Jobs } from '../../jobs/index.ts';
 import { inBatches } from '../../lib/in-batches.ts';
 import { balanceRepository } from './balance.repository.ts';
+import { HOUR_MS } from '@tradehost/contracts';
 
 export const PAYMENT_EXPIRY_QUEUE = 'balance-payment-expiry';
-const HOUR_MS = 3_600_000;
 
 export interface BalanceJobsDeps {
   db: Db;

@@ -8,6 +8,7 @@ import { createDelivery, type ReportJob } from './monitoring.alerts.delivery.ts'
 import { createAlertEngine } from './monitoring.alerts.engine.ts';
 import { createReports } from './monitoring.alerts.reports.ts';
 import { alertsRepository as repo, type Channel } from './monitoring.alerts.repository.ts';
+import { DAY_MS } from '@tradehost/contracts';
 
 /**
  * Alerts' and reports' queues (pg-boss):
@@ -34,7 +35,6 @@ export const REPORTS_QUEUE = 'monitoring-reports';
 const RETRIES = { retryLimit: 5, retryDelaySeconds: 30 };
 /** A delivery still pending this long after its event lost its job: the tick queues it again. */
 const STALE_MS = 10 * 60_000;
-const DAY_MS = 86_400_000;
 /** The no-data rules are checked this often (the schedule's minute is the coarsest pg-boss has). */
 const SILENT_CHECK_MS = 20_000;
 const SILENT_CHECKS = 60_000 / SILENT_CHECK_MS;

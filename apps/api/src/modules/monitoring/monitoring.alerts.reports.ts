@@ -1,4 +1,4 @@
-import { localDay, REPORT_PERIODS, type ReportPeriod } from '@tradehost/contracts';
+import { DAY_MS, localDay, REPORT_PERIODS, type ReportPeriod } from '@tradehost/contracts';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { monitoringAccounts } from '../../db/schema/index.ts';
@@ -16,9 +16,9 @@ import { accountStatistics } from './monitoring.statistics.ts';
  * queues one job per channel the account chose.
  */
 
-export const REPORT_WINDOW_MS = 24 * 3_600_000;
+export const REPORT_WINDOW_MS = DAY_MS;
 /** Sent reports older than this cannot be due again (the longest period and the window). */
-const LOOK_BACK_MS = 40 * 24 * 3_600_000;
+const LOOK_BACK_MS = 40 * DAY_MS;
 
 const FLAGS = {
   daily: 'report_daily',

@@ -10,6 +10,7 @@ import type { Jobs } from '../../jobs/index.ts';
 import { createAlertJobs } from './monitoring.alerts.jobs.ts';
 import { createMonitoringLive } from './monitoring.live.ts';
 import { storeStatistics } from './monitoring.statistics.ts';
+import { DAY_MS } from '@tradehost/contracts';
 
 /**
  * Monitoring's background work, on pg-boss queues this module defines:
@@ -33,7 +34,6 @@ export const SNAPSHOT_DEBOUNCE_SEC = 120;
 /** Equity points older than this are kept one an hour. */
 export const MINUTE_POINTS_DAYS = 30;
 const FLUSH_MS = 1000;
-const DAY_MS = 86_400_000;
 
 export interface MaintenanceReport {
   warned3d: number;

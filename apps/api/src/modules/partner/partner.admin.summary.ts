@@ -8,6 +8,7 @@ import {
   type AdminPartnerNetworkResponse,
   type AdminPartnerReward,
   type AdminPartnerSummary,
+  DAY_MS,
 } from '@tradehost/contracts';
 import { desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -21,7 +22,6 @@ import { errorResponses } from '../../plugins/error-handler.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { createPartnerService } from './partner.service.ts';
 
-const DAY_MS = 86_400_000;
 const referrer = alias(users, 'referrer');
 
 /** The user (404 unknown) and their level-1 referrer. */

@@ -5,9 +5,9 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { Jobs } from '../../jobs/index.ts';
 import { inBatches } from '../../lib/in-batches.ts';
 import { partnerRepository } from './partner.repository.ts';
+import { DAY_MS } from '@tradehost/contracts';
 
 export const REWARDS_QUEUE = 'partner-rewards';
-const DAY_MS = 86_400_000;
 /** Rewards moved per transaction. */
 const RELEASE_BATCH = 500;
 

@@ -9,6 +9,8 @@ import {
   type PeriodDiscount,
   type ServerStatus,
   type TestRequestStatus,
+  DAY_MS,
+  MINUTE_MS,
 } from '@tradehost/contracts';
 import type { Executor } from '../../db/client.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
@@ -29,9 +31,6 @@ import { toAdminServer, toPeriods, toRate, toTestRequest } from './vps.mapper.ts
 import { insertOperation, type OperationQueue, type OperationRow } from './vps.operations.ts';
 import { vpsRepository, type RateRow } from './vps.repository.ts';
 import { adminVpsRepository, type OperationStatusFilter } from './vps.admin.repository.ts';
-
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
 
 type RateFields = {
   name: string;

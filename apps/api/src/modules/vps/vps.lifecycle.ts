@@ -22,6 +22,7 @@ import { insertOperation, type OperationQueue, type OperationRow } from './vps.o
 import { renewalPriceCents, renewServer } from './vps.renewal.ts';
 import { vpsRepository, type ServerContext } from './vps.repository.ts';
 import { vpsJobsRepository } from './vps.jobs.repository.ts';
+import { DAY_MS } from '@tradehost/contracts';
 
 /**
  * The servers' lifecycle, one tick a minute (pg-boss schedule `vps-lifecycle`), on the app's
@@ -62,7 +63,6 @@ export interface Lifecycle {
   tick(): Promise<LifecycleReport>;
 }
 
-const DAY_MS = 86_400_000;
 /** An operation queued longer than this is dispatched again (its job may have been lost). */
 export const REDISPATCH_AFTER_MS = 60_000;
 

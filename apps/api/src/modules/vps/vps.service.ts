@@ -16,6 +16,7 @@ import {
   type SourceOption,
   type TestRequest,
   type UpgradeResponse,
+  DAY_MS,
 } from '@tradehost/contracts';
 import type { Executor } from '../../db/client.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
@@ -80,7 +81,6 @@ const ACTION_MESSAGES: Record<ServerAction, keyof typeof VPS_MESSAGES> = {
   reboot: 'VPS_REBOOT',
 };
 
-const DAY_MS = 86_400_000;
 /** A calendar date (UTC) as YYYY-MM-DD. */
 export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 

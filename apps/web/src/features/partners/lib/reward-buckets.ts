@@ -1,3 +1,4 @@
+import { DAY_MS } from '@tradehost/contracts';
 /**
  * The bars of the rewards chart: the rewards by UTC day (the API's `rewardData`, days with any)
  * summed into days, weeks (from Monday) or months, so that a long period still fits a phone's
@@ -13,7 +14,6 @@ export interface RewardBucket {
   amount: number;
 }
 
-const DAY_MS = 86_400_000;
 /** The most bars of days, then of weeks; longer periods are shown by month. */
 export const MAX_DAY_BARS = 62;
 export const MAX_WEEK_BARS = 60;

@@ -1,4 +1,4 @@
-import type { OperationKind, Server } from '@tradehost/contracts';
+import { DAY_MS, type OperationKind, type Server } from '@tradehost/contracts';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { expiryOf } from '../lib/vps';
 import { ServerStatusBadge } from './status-badge';
@@ -69,7 +69,7 @@ const REPORTED_FAILURES: readonly OperationKind[] = [
   'upgrade',
   'reactivate',
 ];
-const REPORT_FOR_MS = 24 * 3_600_000;
+const REPORT_FOR_MS = DAY_MS;
 
 /**
  * The status badge, why a server was not created, the machine's power, and the operation under

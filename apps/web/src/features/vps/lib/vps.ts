@@ -6,6 +6,7 @@ import {
   type Price,
   type Rate,
   type Server,
+  DAY_MS,
 } from '@tradehost/contracts';
 
 /**
@@ -14,7 +15,6 @@ import {
  * (the moment included), so that they are tested without a clock.
  */
 
-const DAY_MS = 86_400_000;
 /** Paid-until this close (or past) is highlighted in the list. */
 export const EXPIRY_WARNING_DAYS = 3;
 
