@@ -22,6 +22,8 @@
  *   three-level reward fan-out adds to a paid order's transaction (goal under 2 ms), next to the
  *   charge alone; and GET levels and network for a partner with about 100,000 below (p99 under
  *   50 ms), next to the bare Fastify.
+ * - Lighthouse (mobile): the performance score of /login and of the signed-in /vps, the median of
+ *   three runs each (goal at least 95), by the browser journeys' Lighthouse test on a fresh build.
  * - Console: the bytes on the wire of the first view of /login and of each route chunk, identity,
  *   gzip and brotli (the build's .gz/.br files, as the server sends them), with the ratios
  *   compressed / identity (scripts/bundle-size.ts).
@@ -64,7 +66,7 @@ const TERMINALS_AT_ONCE = Number(process.env.BENCH_TERMINALS_AT_ONCE ?? 100);
 /** Children per user in the bench's referral tree: 46 + 46² + 46³ = 99,498 below its root. */
 const TREE_BRANCHING = 46;
 const TREE_USERS = 1_000_000;
-/** BENCH_ONLY=ingestion,statistics: only those sections (api, money, vps, ingestion, alerts, statistics, partner, bundle). */
+/** BENCH_ONLY=ingestion,statistics: only those sections (api, money, vps, ingestion, alerts, statistics, partner, lighthouse, bundle). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wants = (section: string) => !ONLY || ONLY.includes(section);
 
@@ -843,6 +845,25 @@ if (wants('statistics')) {
   console.log(
     `  computeStatistics ${statsMs.toFixed(0)} ms (goal under 1,000 ms) = ${(statsMs / sortMs).toFixed(1)} x sorting the deals (${sortMs.toFixed(0)} ms)`,
   );
+}
+
+if (wants('lighthouse')) {
+  console.log(
+    '\nLighthouse (mobile), the median of three runs of each page (goal: performance at least 95)',
+  );
+  const built = await run('npm', ['run', 'build', '-w', 'apps/web', '--silent']);
+  if (built !== 0) process.exit(built);
+  await run('npx', [
+    'playwright',
+    'test',
+    '--config',
+    'e2e/playwright.config.ts',
+    '--project',
+    'lighthouse',
+    '--no-deps',
+    '--reporter',
+    'line',
+  ]);
 }
 
 if (wants('bundle')) {
