@@ -115,14 +115,10 @@ export function createIdempotency(db: Db) {
     // answered before (or claimed the way claims were made before this design)
     const [existing] = await tx.select().from(idempotencyKeys).where(whereKey(userId, key));
     if (!existing) return claim(tx, userId, key, scope, hash); // deleted meanwhile
-    if (existing.scope !== scope || existing.requestHash !== hash)
+    if (!isSameRequest(existing, scope, hash))
       throw new Unclaimable(new AppError(422, 'IDEMPOTENCY_KEY_REUSED'));
-    if (existing.responseStatus !== null) {
-      return {
-        claimed: false,
-        replay: { status: existing.responseStatus, body: existing.responseBody },
-      };
-    }
+    const answer = answerOf(existing);
+    if (answer) return { claimed: false, replay: answer };
     // an unanswered claim committed by the earlier design: taken over once its request is
     // surely dead (its transaction rolled back long ago)
     const stale = await tx
@@ -204,13 +200,23 @@ export function createIdempotency(db: Db) {
       );
       if (refused.rowCount === 0) {
         const [stored] = await db.select().from(idempotencyKeys).where(whereKey(userId, key));
-        if (stored?.responseStatus != null && stored.scope === scope && stored.requestHash === hash)
-          return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
+        const answer = stored && isSameRequest(stored, scope, hash) && answerOf(stored);
+        if (answer) return { ...answer, replayed: true };
       }
       throw error;
     }
   }
 }
+
+type KeyRow = typeof idempotencyKeys.$inferSelect;
+
+/** Whether a stored key stands for this request: the same route, parameters and body. */
+const isSameRequest = (row: KeyRow, scope: string, hash: string) =>
+  row.scope === scope && row.requestHash === hash;
+
+/** A stored key's answer, replayed to a retry; undefined while its request has none yet. */
+const answerOf = (row: KeyRow): Outcome | undefined =>
+  row.responseStatus === null ? undefined : { status: row.responseStatus, body: row.responseBody };
 
 /** What keeps a request from its key: answered as is, never stored as the key's answer. */
 class Unclaimable extends Error {
