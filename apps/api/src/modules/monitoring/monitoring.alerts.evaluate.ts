@@ -3,6 +3,7 @@ import {
   type AlertKind,
   type AlertPosition,
   type IngestPosition,
+  MINUTE_MS,
 } from '@tradehost/contracts';
 
 /**
@@ -176,12 +177,11 @@ export function positionChanges(
 
 // ---- market hours -----------------------------------------------------------------------------
 
-const MINUTE = 60_000;
 const DAY_MINUTES = 24 * 60;
 const WEEK_MINUTES = 7 * DAY_MINUTES;
-const WEEK = WEEK_MINUTES * MINUTE;
+const WEEK = WEEK_MINUTES * MINUTE_MS;
 /** Sunday 4 January 1970 00:00 UTC: the first week's start. */
-const WEEK_STARTS = 3 * DAY_MINUTES * MINUTE;
+const WEEK_STARTS = 3 * DAY_MINUTES * MINUTE_MS;
 
 /**
  * The hours a broker trades: [start, end) minutes of the week from Sunday 00:00 UTC, sorted and
@@ -236,12 +236,12 @@ function marketTimeUntil(time: number, sessions: TradeSessions): number {
   const since = time - WEEK_STARTS;
   const weeks = Math.floor(since / WEEK);
   const inWeek = since - weeks * WEEK;
-  const minute = Math.floor(inWeek / MINUTE);
+  const minute = Math.floor(inWeek / MINUTE_MS);
   const perWeek = openBefore(sessions, WEEK_MINUTES);
   const openInMinute = sessions.some(([a, b]) => a <= minute && minute < b)
-    ? inWeek - minute * MINUTE
+    ? inWeek - minute * MINUTE_MS
     : 0;
-  return (weeks * perWeek + openBefore(sessions, minute)) * MINUTE + openInMinute;
+  return (weeks * perWeek + openBefore(sessions, minute)) * MINUTE_MS + openInMinute;
 }
 
 /**
@@ -257,7 +257,8 @@ export function marketMinutesBetween(
 ): number {
   if (to.getTime() <= from.getTime()) return 0;
   return Math.floor(
-    (marketTimeUntil(to.getTime(), sessions) - marketTimeUntil(from.getTime(), sessions)) / MINUTE,
+    (marketTimeUntil(to.getTime(), sessions) - marketTimeUntil(from.getTime(), sessions)) /
+      MINUTE_MS,
   );
 }
 

@@ -1,4 +1,11 @@
-import { localDay, type ReportPeriod, type Statistics, type Trade } from '@tradehost/contracts';
+import {
+  HOUR_MS,
+  localDay,
+  MINUTE_MS,
+  type ReportPeriod,
+  type Statistics,
+  type Trade,
+} from '@tradehost/contracts';
 
 /**
  * Days, weeks (Monday to Monday) and months in an account's time zone, as instants: what the
@@ -7,10 +14,8 @@ import { localDay, type ReportPeriod, type Statistics, type Trade } from '@trade
  * zone's own.
  */
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 /** No zone is further than this from UTC (+14:00 is the furthest today). */
-const WIDEST_OFFSET = 15 * HOUR;
+const WIDEST_OFFSET = 15 * HOUR_MS;
 
 export interface Span {
   start: Date;
@@ -40,14 +45,14 @@ export function startOfLocalDate(date: string, timeZone: string): Date {
   let start = starts.get(key);
   if (start === undefined) {
     const midnight = Date.parse(`${date}T00:00:00Z`);
-    let low = (midnight - WIDEST_OFFSET) / MINUTE; // before the date everywhere
-    let high = (midnight + WIDEST_OFFSET) / MINUTE; // on or after it everywhere
+    let low = (midnight - WIDEST_OFFSET) / MINUTE_MS; // before the date everywhere
+    let high = (midnight + WIDEST_OFFSET) / MINUTE_MS; // on or after it everywhere
     while (high - low > 1) {
       const middle = Math.floor((low + high) / 2);
-      if (localDay(middle * MINUTE, timeZone) >= date) high = middle;
+      if (localDay(middle * MINUTE_MS, timeZone) >= date) high = middle;
       else low = middle;
     }
-    start = high * MINUTE;
+    start = high * MINUTE_MS;
     if (starts.size > 10_000) starts.clear();
     starts.set(key, start);
   }

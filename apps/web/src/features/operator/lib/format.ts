@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '@tradehost/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney } from '../../../shared/lib/format-money';
@@ -13,10 +14,6 @@ export interface Formatters {
   age(iso: string, now?: number): string;
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
 /**
  * Formatters in the reader's language: amounts in US dollars and dates in the local time zone
  * (shared/lib/format-money, as the rest of the console shows them), ages here.
@@ -30,9 +27,9 @@ export function createFormatters(language: string): Formatters {
     age: (iso, now = Date.now()) => {
       const elapsed = Math.max(0, now - Date.parse(iso));
       if (Number.isNaN(elapsed)) return '';
-      if (elapsed < HOUR) return relative.format(-Math.floor(elapsed / MINUTE), 'minute');
-      if (elapsed < DAY) return relative.format(-Math.floor(elapsed / HOUR), 'hour');
-      return relative.format(-Math.floor(elapsed / DAY), 'day');
+      if (elapsed < HOUR_MS) return relative.format(-Math.floor(elapsed / MINUTE_MS), 'minute');
+      if (elapsed < DAY_MS) return relative.format(-Math.floor(elapsed / HOUR_MS), 'hour');
+      return relative.format(-Math.floor(elapsed / DAY_MS), 'day');
     },
   };
 }
@@ -47,4 +44,4 @@ export function useFormatters(): Formatters {
 export const toCents = (dollars: number): number => Math.round(dollars * 100);
 
 /** Whether a payment has waited for review longer than a day. */
-export const isOverdue = (iso: string, now = Date.now()): boolean => now - Date.parse(iso) > DAY;
+export const isOverdue = (iso: string, now = Date.now()): boolean => now - Date.parse(iso) > DAY_MS;
