@@ -1,6 +1,9 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
+/** One rule's result in axe's answer (axe-core's own type, through the builder). */
+type Result = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
 /**
  * The serious and critical axe violations on the page, each as "rule: selectors".
  * A dialog fades in and a button eases its colours, so the page is judged once its short
@@ -33,12 +36,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   const untested = incomplete.find((result) => result.id === 'frame-tested');
   if (untested)
     throw new Error(
-      `axe could not enter a frame (${untested.nodes.map((node) => node.target.join(' ')).join(', ')}): drop setLegacyMode to check it`,
+      `axe could not enter a frame (${targets(untested)}): drop setLegacyMode to check it`,
     );
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
+    .map((violation) => `${violation.id}: ${targets(violation)}`);
 }
+
+/** The elements a result names, by their selectors. */
+const targets = (result: Result) => result.nodes.map((node) => node.target.join(' ')).join(', ');

@@ -14,11 +14,12 @@ import { ApiSession, topUpByCard } from '../support/money.ts';
  * accessibility 100, and the performance score printed next to issue 14's goal (95). The score
  * is a timing, which this test prints and `npm run bench` (its lighthouse section, this test)
  * reports: on a host whose CPU runs slower or busier than Lighthouse's 4x assumes, the same
- * build scores lower (the same commit scored 0.98 and, on a slower day, 0.84). Lighthouse drives a Chromium of its own
- * (chrome-launcher; Playwright's browser talks over a pipe Lighthouse cannot join), through
- * puppeteer-core, in which the user signs in with the login form first: the audited /vps is the
- * page a returning user opens, with the session the console stored itself. The reports (HTML
- * and JSON) go next to the test's other output in test-results.
+ * build scores lower (the same commit scored 0.98 and, on a slower day, 0.84). Lighthouse
+ * drives a Chromium of its own (chrome-launcher; Playwright's browser talks over a pipe
+ * Lighthouse cannot join), through puppeteer-core, in which the user signs in with the login
+ * form first: the audited /vps is the page a returning user opens, with the session the console
+ * stored itself. The reports (HTML and JSON) go next to the test's other output in
+ * test-results.
  */
 
 const CHROME_FLAGS = [
