@@ -1,13 +1,7 @@
 import type { ChartResponse } from '@tradehost/contracts';
-import {
-  AreaSeries,
-  ColorType,
-  createChart,
-  LineSeries,
-  type IChartApi,
-  type UTCTimestamp,
-} from 'lightweight-charts';
-import { useEffect, useRef, useState } from 'react';
+import type * as LightweightCharts from 'lightweight-charts';
+import type { IChartApi, UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useAppSelector } from '../../../app/hooks';
 import segments from '../../../shared/ui/segments/segments.module.css';
 import { selectTheme } from '../../settings/model/settings-slice';
@@ -16,6 +10,17 @@ import styles from './monitoring.module.css';
 
 type Point = ChartResponse['points'][number];
 type Mode = 'gain' | 'money';
+type Charts = typeof LightweightCharts;
+
+/** The charting library, a chunk of its own fetched with the first chart drawn (again after a failure). */
+let charts: Promise<Charts> | undefined;
+function loadCharts(): Promise<Charts> {
+  charts ??= import('lightweight-charts').catch((error: unknown) => {
+    charts = undefined;
+    throw error;
+  });
+  return charts;
+}
 
 /** The theme's colours, read from the CSS variables (light or dark). */
 function palette() {
@@ -32,6 +37,9 @@ function palette() {
   };
 }
 
+/** Adds a chart's series, with the theme's colours, from the library once it is there. */
+type Build = (chart: IChartApi, colors: ReturnType<typeof palette>, lib: Charts) => void;
+
 /** One value per second (the chart's time unit), the last of each. */
 function series(points: Point[], value: (p: Point) => number | null) {
   const out: Array<{ time: UTCTimestamp; value: number }> = [];
@@ -46,34 +54,74 @@ function series(points: Point[], value: (p: Point) => number | null) {
   return out;
 }
 
-/** A lightweight-charts chart in `container`, rebuilt when the theme or the data change. */
-function useChart(
-  build: (chart: IChartApi, colors: ReturnType<typeof palette>) => void,
-  deps: unknown[],
-) {
+/**
+ * Whether the element has come within a screen of the viewport (and stays so once it has): a
+ * chart below the fold is not drawn with the page's first view, which on a phone is most of its
+ * work, but as the reader scrolls towards it. Without IntersectionObserver, at once.
+ */
+function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '50% 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, near]);
+  return near;
+}
+
+/**
+ * A lightweight-charts chart in `container`, made when it nears the viewport and rebuilt when the
+ * theme or the data change. Until then (and if the library's chunk cannot be fetched) the
+ * container's text summary stands for it.
+ */
+function useChart(build: Build, deps: unknown[]) {
   const ref = useRef<HTMLDivElement>(null);
   const theme = useAppSelector(selectTheme);
+  const near = useNearViewport(ref);
   useEffect(() => {
     const container = ref.current;
-    if (!container) return;
-    const colors = palette();
-    const chart = createChart(container, {
-      autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: colors.surface },
-        textColor: colors.text,
-        attributionLogo: false,
+    if (!container || !near) return;
+    let chart: IChartApi | undefined;
+    let cancelled = false;
+    loadCharts().then(
+      (lib) => {
+        if (!cancelled) chart = draw(container, lib, build);
       },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-      rightPriceScale: { borderColor: colors.grid },
-      timeScale: { borderColor: colors.grid, timeVisible: true },
-    });
-    build(chart, colors);
-    chart.timeScale().fitContent();
-    return () => chart.remove();
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+      chart?.remove();
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt on the theme and the given deps
-  }, [theme, ...deps]);
+  }, [near, theme, ...deps]);
   return ref;
+}
+
+function draw(container: HTMLElement, lib: Charts, build: Build): IChartApi {
+  const { ColorType, createChart } = lib;
+  const colors = palette();
+  const chart = createChart(container, {
+    autoSize: true,
+    layout: {
+      background: { type: ColorType.Solid, color: colors.surface },
+      textColor: colors.text,
+      attributionLogo: false,
+    },
+    grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    rightPriceScale: { borderColor: colors.grid },
+    timeScale: { borderColor: colors.grid, timeVisible: true },
+  });
+  build(chart, colors, lib);
+  chart.timeScale().fitContent();
+  return chart;
 }
 
 /**
@@ -89,7 +137,7 @@ export function AccountCharts({ points }: { points: Point[] }) {
   const shown: Mode = showsMoney ? mode : 'gain';
 
   const growth = useChart(
-    (chart, colors) => {
+    (chart, colors, { LineSeries }) => {
       if (shown === 'gain') {
         chart
           .addSeries(LineSeries, {
@@ -114,7 +162,7 @@ export function AccountCharts({ points }: { points: Point[] }) {
     [points, shown, t],
   );
   const drawdown = useChart(
-    (chart, colors) => {
+    (chart, colors, { AreaSeries }) => {
       chart
         .addSeries(AreaSeries, {
           lineColor: colors.danger,
