@@ -35,6 +35,8 @@ test('a trader sets an equity alert, the terminal crosses it, and it arrives in 
   // the rule, set in the console: the page knows Telegram is linked
   await signIn(page, user.email);
   await page.goto(`/online-monitoring/${account.monitoring_id}`);
+  // the account first (the list answers), then its alerts (their own call, made after it)
+  await expect(page.getByRole('heading', { name: 'Alert swing', exact: true })).toBeVisible();
   const alerts = page.getByRole('region', { name: 'Alerts and reports' });
   await expect(alerts.getByRole('button', { name: 'Save alerts and reports' })).toBeVisible();
   await expect(alerts.getByText('Link Telegram in your profile')).toHaveCount(0);
