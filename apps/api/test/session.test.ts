@@ -142,6 +142,103 @@ describe('POST /api/user/auth/refresh-token', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 
+  describe('a refresh sent again with its X-Refresh-Attempt (its answer lost with a reloaded page)', () => {
+    const ATTEMPT = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
+    const withAttempt = (attempt: string) => ({
+      headers: { ...XHR, 'x-refresh-attempt': attempt },
+    });
+    /** A browser holding `cookie` (the spent one the next page sends). */
+    const holding = (cookie: string) => {
+      const tab = t.client();
+      tab.cookies.set('th_rt', { value: cookie, path: '/api/user/auth' });
+      return tab;
+    };
+
+    it('gets a session of the family of its own; both answers refresh on, and nothing is revoked', async () => {
+      const { browser, email } = await signIn(t);
+      const spent = refreshCookieOf(browser)!;
+      expect((await browser.post(REFRESH, undefined, withAttempt(ATTEMPT))).status).toBe(200);
+      const reloaded = holding(spent);
+      const again = await reloaded.post(REFRESH, undefined, withAttempt(ATTEMPT));
+      expect(again.status).toBe(200);
+      expect(Object.keys(again.body).sort()).toEqual(['expires', 'token']);
+      expect((await reloaded.get(ME, { token: again.body.token })).status).toBe(200);
+      const second = refreshCookieOf(reloaded)!;
+      expect(second).not.toBe(refreshCookieOf(browser));
+      expect((await reloaded.post(REFRESH, undefined, { headers: XHR })).status).toBe(200);
+      expect((await browser.post(REFRESH, undefined, { headers: XHR })).status).toBe(200);
+      const { rows } = await t.sql.query(
+        `select count(*)::int as members, count(revoked_at)::int as revoked,
+                count(distinct family_id)::int as families
+           from refresh_tokens where user_id = (select id from users where email = $1)`,
+        [email],
+      );
+      // the login's, the first answer's and the retry's, each refreshed once more
+      expect(rows[0]).toEqual({ members: 5, revoked: 0, families: 1 });
+    });
+
+    it('lets both of two concurrent refreshes with one cookie and one attempt succeed (two tabs)', async () => {
+      const { browser } = await signIn(t);
+      const cookie = refreshCookieOf(browser)!;
+      const tabs = [holding(cookie), holding(cookie)];
+      const results = await Promise.all(
+        tabs.map((tab) => tab.post(REFRESH, undefined, withAttempt(ATTEMPT))),
+      );
+      expect(results.map((r) => r.status)).toEqual([200, 200]);
+    });
+
+    it('is reuse with another attempt, with none, or after a minute: the family is revoked', async () => {
+      for (const [name, retry, wait] of [
+        ['another attempt', withAttempt('f'.repeat(32)), 0],
+        ['no attempt', { headers: XHR }, 0],
+        ['the same attempt after a minute', withAttempt(ATTEMPT), 60_000],
+      ] as const) {
+        const { browser } = await signIn(t);
+        const spent = refreshCookieOf(browser)!;
+        expect((await browser.post(REFRESH, undefined, withAttempt(ATTEMPT))).status, name).toBe(
+          200,
+        );
+        t.clock.advance(wait);
+        try {
+          const reuse = await holding(spent).post(REFRESH, undefined, retry);
+          expect(reuse, name).toMatchObject({ status: 401, body: SESSION_EXPIRED });
+          // the answer the browser did get dies with its family
+          expect((await browser.post(REFRESH, undefined, { headers: XHR })).status, name).toBe(401);
+        } finally {
+          t.clock.advance(-wait);
+        }
+      }
+    });
+
+    it('does not bring back a family revoked for reuse, or signed out', async () => {
+      const { browser } = await signIn(t);
+      const spent = refreshCookieOf(browser)!;
+      expect((await browser.post(REFRESH, undefined, withAttempt(ATTEMPT))).status).toBe(200);
+      expect((await holding(spent).post(REFRESH, undefined, { headers: XHR })).status).toBe(401);
+      expect(await holding(spent).post(REFRESH, undefined, withAttempt(ATTEMPT))).toMatchObject({
+        status: 401,
+        body: SESSION_EXPIRED,
+      });
+    });
+
+    it('answers 400 REFRESH_ATTEMPT_INVALID to an attempt that is not one, and keeps the session', async () => {
+      const { browser } = await signIn(t);
+      const cookie = refreshCookieOf(browser);
+      for (const attempt of ['short', 'x'.repeat(65), 'has spaces in it, see?!', '']) {
+        const res = await browser.post(REFRESH, undefined, withAttempt(attempt));
+        expect(res, JSON.stringify(attempt)).toMatchObject({
+          status: 400,
+          body: {
+            code: 'REFRESH_ATTEMPT_INVALID',
+            message: 'The X-Refresh-Attempt header is invalid',
+          },
+        });
+        expect(refreshCookieOf(browser)).toBe(cookie);
+      }
+      expect((await browser.post(REFRESH, undefined, { headers: XHR })).status).toBe(200);
+    });
+  });
+
   it('answers 401 SESSION_EXPIRED without a cookie, with an unknown one and with an expired one', async () => {
     const none = await t.client().post(REFRESH, undefined, { headers: XHR });
     expect(none).toMatchObject({ status: 401, body: SESSION_EXPIRED });

@@ -25,6 +25,7 @@ export const ERROR_MESSAGES = {
   EMAIL_NOT_FOUND: 'Email not found',
   UNAUTHORIZED: 'Unauthorized',
   SESSION_EXPIRED: 'The session has expired, please sign in again',
+  REFRESH_ATTEMPT_INVALID: 'The X-Refresh-Attempt header is invalid',
   FORBIDDEN: 'Forbidden',
   ORIGIN_REJECTED: 'The request origin is not allowed',
   NOT_FOUND: 'Not found',

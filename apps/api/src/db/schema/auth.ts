@@ -45,6 +45,8 @@ export const refreshTokens = pgTable(
     createdAt: timestamptz('created_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
     rotatedAt: timestamptz('rotated_at'),
+    /** The SHA-256 of the X-Refresh-Attempt that rotated it: that attempt sent again is a retry. */
+    rotatedBy: text('rotated_by'),
     revokedAt: timestamptz('revoked_at'),
     /** The browser that signed in (its User-Agent, cut to 512), carried over on rotation: the sessions list's device. */
     userAgent: text('user_agent'),

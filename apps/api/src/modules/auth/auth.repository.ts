@@ -9,6 +9,17 @@ import {
   type RefreshTokenRow,
 } from '../../db/schema/index.ts';
 
+/**
+ * A refresh token that can still start a session, rotated or not: neither revoked nor expired at
+ * `at`, of a family none of whose members is revoked.
+ */
+const alive = (at: Date) =>
+  and(
+    isNull(refreshTokens.revokedAt),
+    gt(refreshTokens.expiresAt, at),
+    sql`not exists (select 1 from refresh_tokens member where member.family_id = ${refreshTokens.familyId} and member.revoked_at is not null)`,
+  );
+
 /** SQL for e-mail confirmations, password reset codes and refresh tokens. */
 export const authRepository = {
   async insertEmailVerification(
@@ -104,29 +115,50 @@ export const authRepository = {
   },
 
   /**
-   * Marks a live token rotated and returns it; nothing when it is unknown, expired,
-   * revoked, already rotated, or of a family with a revoked member (so a token issued
-   * while its family was being revoked dies with it). The condition sits in the UPDATE
-   * itself, so of two concurrent refreshes with one token exactly one gets the row.
+   * Marks a live token rotated (by the attempt `attemptHash`, when one was named) and returns
+   * it; nothing when it is unknown, expired, revoked, already rotated, or of a family with a
+   * revoked member (so a token issued while its family was being revoked dies with it). The
+   * condition sits in the UPDATE itself, so of two concurrent refreshes with one token exactly
+   * one gets the row.
    */
   async rotateRefreshToken(
     db: Executor,
     tokenHash: string,
     at: Date,
+    attemptHash: string | null,
   ): Promise<RefreshTokenRow | undefined> {
     const [row] = await db
       .update(refreshTokens)
-      .set({ rotatedAt: at })
+      .set({ rotatedAt: at, rotatedBy: attemptHash })
+      .where(
+        and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.rotatedAt), alive(at)),
+      )
+      .returning();
+    return row;
+  },
+
+  /**
+   * The token when the attempt `attemptHash` rotated it after `since` and it would
+   * otherwise still be live: the same refresh sent again, whose first answer was lost.
+   */
+  async findRetriedRotation(
+    db: Executor,
+    tokenHash: string,
+    attemptHash: string,
+    since: Date,
+    at: Date,
+  ): Promise<RefreshTokenRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(refreshTokens)
       .where(
         and(
           eq(refreshTokens.tokenHash, tokenHash),
-          isNull(refreshTokens.rotatedAt),
-          isNull(refreshTokens.revokedAt),
-          gt(refreshTokens.expiresAt, at),
-          sql`not exists (select 1 from refresh_tokens member where member.family_id = ${refreshTokens.familyId} and member.revoked_at is not null)`,
+          eq(refreshTokens.rotatedBy, attemptHash),
+          gt(refreshTokens.rotatedAt, since),
+          alive(at),
         ),
-      )
-      .returning();
+      );
     return row;
   },
 

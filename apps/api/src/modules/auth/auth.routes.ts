@@ -3,6 +3,8 @@ import {
   forgotPasswordRequestSchema,
   loginRequestSchema,
   messageResponseSchema,
+  REFRESH_ATTEMPT_HEADER,
+  REFRESH_ATTEMPT_PATTERN,
   resetPasswordRequestSchema,
   signupRequestSchema,
   signupResponseSchema,
@@ -10,8 +12,9 @@ import {
   userSchema,
   verifyEmailRequestSchema,
 } from '@tradehost/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
 import { currentUser } from '../../plugins/auth.ts';
@@ -21,6 +24,17 @@ import type { AuthService, Session } from './auth.service.ts';
 import { checkRequestOrigin, refreshCookie } from './refresh-cookie.ts';
 
 const bearer = [{ bearer: [] }];
+
+const refreshHeaders = z.object({ [REFRESH_ATTEMPT_HEADER]: z.optional(z.string()) });
+
+/** The refresh's X-Refresh-Attempt, when sent; 400 when it is not one. */
+function attemptOf(request: FastifyRequest): string | undefined {
+  const value = request.headers[REFRESH_ATTEMPT_HEADER];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !REFRESH_ATTEMPT_PATTERN.test(value))
+    throw new AppError(400, 'REFRESH_ATTEMPT_INVALID');
+  return value;
+}
 
 /** /api/user/auth/*: the paths of SPEC.md section 7. */
 export async function authRoutes(
@@ -92,13 +106,14 @@ export async function authRoutes(
       schema: {
         tags,
         summary:
-          'Rotate the th_rt refresh cookie and get a new access token (needs X-Requested-With: XMLHttpRequest)',
-        response: { 200: tokenResponseSchema, ...errorResponses(401, 403, 429) },
+          'Rotate the th_rt refresh cookie and get a new access token (needs X-Requested-With: XMLHttpRequest; X-Refresh-Attempt names the attempt, so that a lost answer can be asked for again)',
+        headers: refreshHeaders,
+        response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
       try {
-        return sendSession(await auth.refresh(cookie.read(request)), reply);
+        return sendSession(await auth.refresh(cookie.read(request), attemptOf(request)), reply);
       } catch (error) {
         if (error instanceof AppError && error.code === 'SESSION_EXPIRED') cookie.clear(reply);
         throw error;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  REFRESH_RETRY_MS,
   SUCCESS_MESSAGES,
   type Language,
   type MessageResponse,
@@ -220,12 +221,29 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       return startSession(user.id, randomUUID(), userAgent?.slice(0, USER_AGENT_MAX) || null);
     },
 
-    /** Rotates the refresh token. Presenting an already rotated one revokes its whole family. */
-    async refresh(refreshToken: string | undefined): Promise<Session> {
+    /**
+     * Rotates the refresh token. Presenting an already rotated one revokes its whole family,
+     * unless it comes with the attempt that rotated it, within REFRESH_RETRY_MS: the same
+     * refresh sent again (its answer lost with a reloaded page, or shared by another tab),
+     * which gets a session of its own in the family.
+     */
+    async refresh(refreshToken: string | undefined, attempt?: string): Promise<Session> {
       if (!refreshToken) throw sessionExpired();
       const tokenHash = sha256Hex(refreshToken);
+      const attemptHash = attempt ? sha256Hex(attempt) : null;
+      const at = now();
       const session = await db.transaction(async (tx) => {
-        const current = await authRepository.rotateRefreshToken(tx, tokenHash, now());
+        const current =
+          (await authRepository.rotateRefreshToken(tx, tokenHash, at, attemptHash)) ??
+          (attemptHash
+            ? await authRepository.findRetriedRotation(
+                tx,
+                tokenHash,
+                attemptHash,
+                plus(at, -REFRESH_RETRY_MS),
+                at,
+              )
+            : undefined);
         return current
           ? startSession(current.userId, current.familyId, current.userAgent, tx)
           : undefined;
