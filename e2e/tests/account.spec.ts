@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Route } from '@playwright/test';
 import {
   PASSWORD,
   createVerifiedUser,
@@ -71,6 +71,42 @@ test('an expired access token is refreshed before the next call and the user sta
   expect((await refreshed).status()).toBe(200);
   await expect(page).toHaveURL(/\/vps$/);
   await expect(page.getByRole('heading', { level: 1, name: 'VPS' })).toBeVisible();
+});
+
+test('a reload while the token is being refreshed keeps the user signed in', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request);
+  await signIn(page, user.email);
+  // under 5 of the 8 seconds of the token left: the next call refreshes it first
+  await page.waitForTimeout(4_000);
+  // the page's refresh reaches the server, which rotates the cookie, but the answer (with the
+  // new cookie) is held back as on a slow network, and the reader reloads before it lands
+  const spent = (await page.context().cookies()).filter((cookie) => cookie.name === 'th_rt');
+  expect(spent).toHaveLength(1);
+  let lost: Route | undefined;
+  const rotated = new Promise<void>((resolve) => {
+    void page.route('**/api/user/auth/refresh-token', async (route) => {
+      if (lost) return route.continue();
+      lost = route;
+      expect((await route.fetch()).status()).toBe(200);
+      // the fetch stored the new cookie in the browser: the answer never arrived, so it has not
+      await page.context().addCookies(spent);
+      resolve();
+    });
+  });
+  await page.getByRole('link', { name: 'Online monitoring' }).first().click();
+  await rotated;
+  const refreshed = page.waitForResponse((res) =>
+    res.url().endsWith('/api/user/auth/refresh-token'),
+  );
+  await page.reload();
+  await lost?.abort().catch(() => undefined);
+  // the reloaded page sends the spent cookie again with the same attempt: a retry, not a theft
+  expect((await refreshed).status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Online monitoring' })).toBeVisible();
+  await expect(page).toHaveURL(/\/online-monitoring$/);
 });
 
 test('a revoked session sends the user back to the login page', async ({

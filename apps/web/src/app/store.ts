@@ -10,7 +10,7 @@ import { FLUSH, PAUSE, PERSIST, persistReducer, PURGE, REGISTER, REHYDRATE } fro
 import { authPersistTransform, authReducer } from '../features/auth/model/auth-slice';
 import { settingsReducer } from '../features/settings/model/settings-slice';
 import { whenApiLoaded, type BaseApi } from '../shared/api/api-registry';
-import { readStorage, writeStorage } from '../shared/lib/preferences';
+import { readStorage, removeStorage, writeStorage } from '../shared/lib/preferences';
 import { uiReducer } from '../shared/model/ui-slice';
 import { createAppListeners } from './listeners';
 
@@ -37,13 +37,7 @@ export const apiAttached = createAction('app/apiAttached');
 const storage = {
   getItem: async (key: string) => readStorage(key),
   setItem: async (key: string, value: string) => writeStorage(key, value),
-  removeItem: async (key: string) => {
-    try {
-      localStorage.removeItem(key);
-    } catch {
-      // nothing stored
-    }
-  },
+  removeItem: async (key: string) => removeStorage(key),
 };
 
 /** Only the auth slice survives a reload (SPEC 4: version 1, timeout 5 s), at `persist:tradehost:auth`. */

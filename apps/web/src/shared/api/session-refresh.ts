@@ -1,7 +1,9 @@
 import type { Dispatch } from '@reduxjs/toolkit';
+import { REFRESH_ATTEMPT_PATTERN, REFRESH_RETRY_MS } from '@tradehost/contracts';
 import { i18n } from '../i18n';
 import { errorText, type ApiRequestError } from '../lib/api-error';
 import { englishErrorText } from '../lib/error-codes';
+import { readStorage, removeStorage, writeStorage } from '../lib/preferences';
 import { needsRefresh } from '../lib/token';
 import { loggedOut, tokenReceived, type SessionView } from '../model/session';
 import { notify } from '../ui/toast/notify';
@@ -25,23 +27,61 @@ export const SESSION_EXPIRED: ApiRequestError = {
 export type RefreshOutcome = 'refreshed' | 'refused' | 'failed';
 let refreshing: Promise<RefreshOutcome> | null = null;
 
+/** The refresh under way, kept where the next page and the other tabs read it: `{id, at}`. */
+export const REFRESH_ATTEMPT_KEY = 'tradehost:refresh-attempt';
+
+function storedAttempt(): { id: string; at: number } | null {
+  try {
+    const stored: unknown = JSON.parse(readStorage(REFRESH_ATTEMPT_KEY) ?? 'null');
+    if (typeof stored !== 'object' || stored === null) return null;
+    const { id, at } = stored as Record<string, unknown>;
+    return typeof id === 'string' && REFRESH_ATTEMPT_PATTERN.test(id) && typeof at === 'number'
+      ? { id, at }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The attempt this refresh names: the one under way (another tab's, or this page's before a
+ * reload lost its answer) while the server still takes it for a retry, else a new one, stored.
+ */
+function attemptFor(nowMs: number): string {
+  const stored = storedAttempt();
+  if (stored && nowMs - stored.at >= 0 && nowMs - stored.at < REFRESH_RETRY_MS) return stored.id;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  writeStorage(REFRESH_ATTEMPT_KEY, JSON.stringify({ id, at: nowMs }));
+  return id;
+}
+
+/** The attempt was answered: the next refresh is a new one. */
+function settle(id: string) {
+  if (storedAttempt()?.id === id) removeStorage(REFRESH_ATTEMPT_KEY);
+}
+
 async function refreshToken(dispatch: Dispatch): Promise<RefreshOutcome> {
+  const attempt = attemptFor(Date.now());
   let response: Response;
   try {
     // The server rotates the refresh cookie as it answers. A reload or a closed tab would cancel
     // the request after the rotation and lose the new cookie, and the page that follows would
     // present the old one, which counts as reuse and ends the session: keepalive lets the
-    // request finish, and the browser store the cookie, whatever happens to the page.
+    // request finish, and the browser store the cookie, whatever happens to the page. The page
+    // that follows may still send the old cookie before that answer lands: it names the same
+    // attempt, which the server takes for the retry it is.
     response = await fetch(`${API_BASE}/user/auth/refresh-token`, {
       method: 'POST',
       credentials: 'include',
       keepalive: true,
       // the API's CSRF guard for cookie-authenticated POSTs asks for it
-      headers: { 'X-Requested-With': 'XMLHttpRequest' },
+      headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-Refresh-Attempt': attempt },
     });
   } catch {
-    return 'failed'; // offline: let the call go and fail on its own
+    return 'failed'; // offline: let the call go and fail on its own (the attempt stays under way)
   }
+  settle(attempt);
   if (response.status === 401) {
     dispatch(loggedOut());
     notify('warning', errorText(i18n.t, SESSION_EXPIRED));

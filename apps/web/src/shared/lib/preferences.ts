@@ -39,6 +39,14 @@ export function writeStorage(
   }
 }
 
+export function removeStorage(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // storage blocked: nothing was stored
+  }
+}
+
 export function systemTheme(): Theme {
   const dark =
     typeof window !== 'undefined' &&
