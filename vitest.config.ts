@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // vitest keeps a core for itself (availableParallelism - 1): on two cores, one worker, and the
+    // component tests ran one file at a time (355 s, against 224 s two at a time)
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
