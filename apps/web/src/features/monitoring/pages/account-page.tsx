@@ -1,5 +1,5 @@
 import type { MonitoringAccount } from '@tradehost/contracts';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { saveFile } from '../../../shared/lib/save-file';
 import { Button, FormAlert } from '../../../shared/ui/form';
@@ -20,16 +20,27 @@ import {
   useGetTradesQuery,
   useLazyGetTradesCsvQuery,
 } from '../api/monitoring-api';
-import { AccountSettings } from '../components/account-settings';
-import { AlertsSection } from '../components/alerts-section';
-import { AccountCharts } from '../components/charts';
+import { AccountSettings as Settings } from '../components/account-settings';
+import { AlertsSection as Alerts } from '../components/alerts-section';
+import { AccountCharts as Charts } from '../components/charts';
 import styles from '../components/monitoring.module.css';
-import { PeriodTables } from '../components/period-tables';
+import { PeriodTables as Periods } from '../components/period-tables';
 import { PublicAccount } from '../components/public-account';
-import { StatisticsView } from '../components/statistics-view';
-import { PositionsTable, TradesTable } from '../components/trades-table';
+import { StatisticsView as Statistics } from '../components/statistics-view';
+import { PositionsTable as Positions, TradesTable as Trades } from '../components/trades-table';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { useFallbackPolling } from '../../../shared/live/live-state';
+
+// The own account's page renders again with each of its seven answers as it comes (eight times
+// on the way to its first full view): a section whose data has not changed is left as it was
+// (the settings' zone list alone is some 400 options, the alerts a form of twenty fields).
+const AccountSettings = memo(Settings);
+const AlertsSection = memo(Alerts);
+const AccountCharts = memo(Charts);
+const PeriodTables = memo(Periods);
+const StatisticsView = memo(Statistics);
+const PositionsTable = memo(Positions);
+const TradesTable = memo(Trades);
 
 /** The figures refresh this often while the page is open (the publisher sends every 10 s). */
 const POLL_MS = 15_000;
