@@ -139,5 +139,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await telegram.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (process.env.E2E_SERVER_LOG) console.log(output);
+    else printWarnings(output);
   };
+}
+
+/**
+ * The server's warnings and errors (its log runs at `warn`), the last 40: a failed run's output
+ * is all CI keeps, and a journey's failure may have its cause on the server's side.
+ */
+function printWarnings(output: string) {
+  const logged = output.split('\n').filter((line) => /^\{"level":(4|5|6)0\b/.test(line));
+  if (logged.length === 0) return;
+  console.log(`\nthe server's warnings and errors during the journeys (${logged.length}):`);
+  for (const line of logged.slice(-40)) console.log(line.slice(0, 2000));
 }
