@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import type { ChartResponse } from '@tradehost/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderApp } from '../../../test/render';
+import { renderApp, renderSignedInPage } from '../../../test/render';
 import { AccountCharts } from './charts';
 
 // The library draws on canvases jsdom has not: what matters here is when a chart is made.
@@ -87,5 +87,29 @@ describe('AccountCharts', () => {
     vi.stubGlobal('IntersectionObserver', undefined);
     await renderApp({ routes: [{ path: '/', element: <AccountCharts points={points} /> }] });
     await waitFor(() => expect(library.createChart).toHaveBeenCalledTimes(2));
+  });
+
+  it('speaks the reader’s language: the time axis and the percentages', async () => {
+    vi.stubGlobal('IntersectionObserver', undefined);
+    const { user } = renderSignedInPage(
+      [{ path: '/', element: <AccountCharts points={points} /> }],
+      '/',
+      'token',
+      { language: 'ru' },
+    );
+    type Options = { localization: { locale: string } };
+    const made = () => library.createChart.mock.calls as unknown as [unknown, Options][];
+    await waitFor(() => expect(made().at(-1)?.[1].localization.locale).toBe('ru'));
+    const added = library.chart.addSeries.mock.calls as unknown as [
+      unknown,
+      { priceFormat: { formatter: (value: number) => string } },
+    ][];
+    expect(added.at(-1)![1].priceFormat.formatter(-5.23)).toMatch(/^-5,23\s%$/u);
+
+    // balance and equity: amounts
+    await user.click(screen.getByRole('radio', { name: 'Баланс и средства' }));
+    await waitFor(() =>
+      expect(added.at(-1)![1].priceFormat.formatter(1234.5)).toMatch(/^1\s234,50$/u),
+    );
   });
 });

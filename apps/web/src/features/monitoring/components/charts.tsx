@@ -2,6 +2,7 @@ import type { ChartResponse } from '@tradehost/contracts';
 import type * as LightweightCharts from 'lightweight-charts';
 import type { IChartApi, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
 import segments from '../../../shared/ui/segments/segments.module.css';
 import { selectTheme } from '../../settings/model/settings-slice';
@@ -84,6 +85,7 @@ function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
 function useChart(build: Build, deps: unknown[]) {
   const ref = useRef<HTMLDivElement>(null);
   const theme = useAppSelector(selectTheme);
+  const { language } = useTranslation().i18n;
   const near = useNearViewport(ref);
   useEffect(() => {
     const container = ref.current;
@@ -92,7 +94,7 @@ function useChart(build: Build, deps: unknown[]) {
     let cancelled = false;
     loadCharts().then(
       (lib) => {
-        if (!cancelled) chart = draw(container, lib, build);
+        if (!cancelled) chart = draw(container, lib, language, build);
       },
       () => undefined,
     );
@@ -100,16 +102,18 @@ function useChart(build: Build, deps: unknown[]) {
       cancelled = true;
       chart?.remove();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt on the theme and the given deps
-  }, [near, theme, ...deps]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt on the theme, the language and the given deps
+  }, [near, theme, language, ...deps]);
   return ref;
 }
 
-function draw(container: HTMLElement, lib: Charts, build: Build): IChartApi {
+function draw(container: HTMLElement, lib: Charts, language: string, build: Build): IChartApi {
   const { ColorType, createChart } = lib;
   const colors = palette();
   const chart = createChart(container, {
     autoSize: true,
+    // the time axis's months and days in the reader's language (each series formats its values)
+    localization: { locale: language },
     layout: {
       background: { type: ColorType.Solid, color: colors.surface },
       textColor: colors.text,
@@ -135,6 +139,10 @@ export function AccountCharts({ points }: { points: Point[] }) {
   const showsMoney = points.some((p) => p.balance !== null);
   const [mode, setMode] = useState<Mode>('gain');
   const shown: Mode = showsMoney ? mode : 'gain';
+  // the values in the reader's language: percentages (5.23 -> "5.23 %", "5,23 %" in Russian)
+  // and amounts in the account's currency
+  const percent = (value: number) => f.percent(value / 100);
+  const amount = (value: number) => f.figure(value);
 
   const growth = useChart(
     (chart, colors, { LineSeries }) => {
@@ -143,7 +151,7 @@ export function AccountCharts({ points }: { points: Point[] }) {
           .addSeries(LineSeries, {
             color: colors.primary,
             lineWidth: 2,
-            priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(2)} %` },
+            priceFormat: { type: 'custom', formatter: percent },
           })
           .setData(series(points, (p) => p.gain * 100));
       } else {
@@ -152,10 +160,16 @@ export function AccountCharts({ points }: { points: Point[] }) {
             color: colors.primary,
             lineWidth: 2,
             title: t('charts.balance'),
+            priceFormat: { type: 'custom', formatter: amount },
           })
           .setData(series(points, (p) => p.balance));
         chart
-          .addSeries(LineSeries, { color: colors.success, lineWidth: 1, title: t('charts.equity') })
+          .addSeries(LineSeries, {
+            color: colors.success,
+            lineWidth: 1,
+            title: t('charts.equity'),
+            priceFormat: { type: 'custom', formatter: amount },
+          })
           .setData(series(points, (p) => p.equity));
       }
     },
@@ -170,7 +184,7 @@ export function AccountCharts({ points }: { points: Point[] }) {
           bottomColor: `${colors.danger}55`,
           lineWidth: 1,
           invertFilledArea: true,
-          priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(2)} %` },
+          priceFormat: { type: 'custom', formatter: percent },
         })
         .setData(series(points, (p) => -p.drawdown * 100));
     },
