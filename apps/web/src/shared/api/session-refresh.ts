@@ -3,6 +3,7 @@ import { REFRESH_ATTEMPT_PATTERN, REFRESH_RETRY_MS } from '@tradehost/contracts'
 import { i18n } from '../i18n';
 import { errorText, type ApiRequestError } from '../lib/api-error';
 import { englishErrorText } from '../lib/error-codes';
+import { randomHex } from '../lib/idempotency';
 import { readStorage, removeStorage, writeStorage } from '../lib/preferences';
 import { needsRefresh } from '../lib/token';
 import { loggedOut, tokenReceived, type SessionView } from '../model/session';
@@ -50,8 +51,7 @@ function storedAttempt(): { id: string; at: number } | null {
 function attemptFor(nowMs: number): string {
   const stored = storedAttempt();
   if (stored && nowMs - stored.at >= 0 && nowMs - stored.at < REFRESH_RETRY_MS) return stored.id;
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const id = randomHex();
   writeStorage(REFRESH_ATTEMPT_KEY, JSON.stringify({ id, at: nowMs }));
   return id;
 }

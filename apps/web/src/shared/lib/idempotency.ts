@@ -8,7 +8,12 @@ export function newIdempotencyKey(): string {
   const c = globalThis.crypto;
   if (typeof c?.randomUUID === 'function') return c.randomUUID();
   // randomUUID needs a secure context; a console opened over plain http on a LAN address lacks one
-  const bytes = c.getRandomValues(new Uint8Array(16));
+  return randomHex();
+}
+
+/** 128 random bits as 32 hex digits (getRandomValues works outside a secure context too). */
+export function randomHex(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
