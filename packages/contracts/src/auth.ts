@@ -101,16 +101,12 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/**
- * A refresh sent again because its answer was lost (the page reloaded or closed while it was on
- * its way) or shared with another tab's refresh under way carries the same attempt in this
- * header. For REFRESH_RETRY_MS after the rotation the server takes the spent cookie with that
- * attempt for the retry it is, and starts another session of the family, rather than for a
- * stolen cookie, whose reuse revokes the family. The attempt is random, from the console's storage.
- */
-export const REFRESH_ATTEMPT_HEADER = 'x-refresh-attempt';
-export const REFRESH_ATTEMPT_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
-export const REFRESH_RETRY_MS = 60_000;
+// the refresh attempt's header and window (refresh-attempt.ts: zod-free, for the first view)
+export {
+  REFRESH_ATTEMPT_HEADER,
+  REFRESH_ATTEMPT_PATTERN,
+  REFRESH_RETRY_MS,
+} from './refresh-attempt.ts';
 
 /** An access token and the moment it expires (ISO-8601, UTC). */
 export const tokenResponseSchema = z.object({
