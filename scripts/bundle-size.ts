@@ -4,7 +4,10 @@
  * page's chunks (Vite manifest). A file goes as the server sends it (plugins/web-console.ts):
  * its `.br` sibling to a browser accepting brotli, its `.gz` one to gzip, itself otherwise or
  * when the build made no sibling (apps/web/build/precompress.ts). Ratios are compressed / identity.
- * `--check` exits non-zero when the first view's JavaScript is over budget as brotli on the wire.
+ * `--check` exits non-zero when the first view's JavaScript is over budget as brotli on the wire,
+ * or when the entry chunk holds zod: the entry is evaluated before every page, signed in or not,
+ * and its contracts are constants (limits.ts, refresh-attempt.ts); the schemas, and zod with them,
+ * belong to the chunks of the forms and pages that check with them.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -79,6 +82,8 @@ function page(): Set<string> {
 
 const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
 if (!entry) throw new Error('no entry chunk in the manifest');
+/** zod's schemas name their classes in strings that minification keeps (`$ZodType`, `$ZodObject`…). */
+const entryHoldsZod = /\$Zod[A-Z]/.test(readFileSync(join(dist, manifest[entry]!.file), 'utf8'));
 if (!manifest[LOGIN_PAGE]) throw new Error(`${LOGIN_PAGE} is not a chunk of its own`);
 
 const firstView = [...new Set([...page(), ...closure(entry), ...closure(LOGIN_PAGE)])];
@@ -109,6 +114,10 @@ console.log(
   `budget: ${kb(FIRST_VIEW_JS_BUDGET)} of JS as brotli on the wire, used ${((firstViewJs.br / FIRST_VIEW_JS_BUDGET) * 100).toFixed(0)}%`,
 );
 
+console.log(
+  `zod in the entry chunk: ${entryHoldsZod ? 'yes (it belongs to the chunks that use it)' : 'no'}`,
+);
+
 console.log('\nroute chunks (own file + CSS, bytes on the wire):');
 const routes = Object.keys(manifest).filter((k) => manifest[k]?.isDynamicEntry);
 const width = Math.max(...routes.map((key) => key.length));
@@ -118,9 +127,17 @@ for (const key of routes) {
   console.log(row(key, sum([chunk.file, ...(chunk.css ?? [])]), width));
 }
 
-if (process.argv.includes('--check') && firstViewJs.br > FIRST_VIEW_JS_BUDGET) {
-  console.error(
-    `\nOVER BUDGET: the first view's JavaScript is ${kb(firstViewJs.br)} as brotli on the wire`,
-  );
-  process.exit(1);
+if (process.argv.includes('--check')) {
+  if (firstViewJs.br > FIRST_VIEW_JS_BUDGET) {
+    console.error(
+      `\nOVER BUDGET: the first view's JavaScript is ${kb(firstViewJs.br)} as brotli on the wire`,
+    );
+    process.exit(1);
+  }
+  if (entryHoldsZod) {
+    console.error(
+      `\nZOD IN THE ENTRY: ${manifest[entry]!.file} builds schemas before every page; import the constants it needs from a zod-free module of the contracts`,
+    );
+    process.exit(1);
+  }
 }
