@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { LiveState } from './live-client';
 
 /**
@@ -21,12 +21,23 @@ function subscribe(onChange: () => void): () => void {
   return () => listeners.delete(onChange);
 }
 
+/**
+ * Whether the stream is open. A change re-renders its readers as a transition, which React
+ * renders in slices between the browser's other work, not in the task that saw it: the stream
+ * opens while a page renders its first answers, and what it changes (the polling periods, the
+ * layout's refresh of the balance) is not urgent. Read through useSyncExternalStore, whose
+ * renders are always urgent, the opening re-rendered the layout and every polling list in one
+ * task, on a phone one of the longest of the signed-in start.
+ */
 export function useLiveConnected(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => current === 'open',
-    () => false,
-  );
+  const [connected, setConnected] = useState(() => current === 'open');
+  useEffect(() => {
+    const update = () => startTransition(() => setConnected(current === 'open'));
+    // a change between the first render and this subscription
+    update();
+    return subscribe(update);
+  }, []);
+  return connected;
 }
 
 /** `ms` while the live updates are down, 0 (no polling) while they bring the changes. */
