@@ -7,6 +7,7 @@ export * from './admin.ts';
 export * from './vps.ts';
 export * from './monitoring-statistics.ts';
 export * from './monitoring.ts';
+export * from './monitoring-ingest.ts';
 export * from './monitoring-alerts.ts';
 export * from './partner.ts';
 export * from './telegram.ts';

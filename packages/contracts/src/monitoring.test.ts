@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  enlargementPriceCents,
   INGEST_DEALS_MAX,
   INGEST_FIELDS,
   ingestDealsSchema,
   ingestHelloSchema,
   ingestSnapshotSchema,
+} from './monitoring-ingest.ts';
+import {
+  enlargementPriceCents,
   MONITORING_SEED_ACCOUNT_MONTH_CENTS,
   MONITORING_SEED_DISCOUNTS,
   monitoringPrice,

@@ -1,0 +1,174 @@
+import * as z from 'zod/mini';
+import { PLATFORMS } from './monitoring.ts';
+import { DEAL_ENTRIES, DEAL_TYPES, type StatDeal } from './monitoring-statistics.ts';
+
+/**
+ * The ingestion protocol (POST /api/ingest/v1/*, Bearer <activation key>) the publisher in the
+ * trader's terminal speaks. It is a contract with programs on traders' machines: its names do
+ * not change (a new field is optional; a change is a /v2).
+ *
+ * A module of its own: the console never speaks it, and a bundle that does not import it does
+ * not build its schemas (the package has no side effects, so the module is left out whole).
+ */
+
+export const INGEST_DEALS_MAX = 500;
+export const INGEST_POSITIONS_MAX = 1000;
+
+/** ISO-8601 UTC with milliseconds, as the publisher writes times: 2026-01-05T09:30:00.000Z. */
+const isoTime = z.iso.datetime({ precision: 3, error: 'VALIDATION' });
+const money = z.number({ error: 'VALIDATION' });
+const login = z
+  .int({ error: 'VALIDATION' })
+  .check(z.minimum(1), z.maximum(Number.MAX_SAFE_INTEGER));
+const ticket = z
+  .int({ error: 'VALIDATION' })
+  .check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
+const text = (max: number) => z.string({ error: 'VALIDATION' }).check(z.maxLength(max));
+
+/** More sessions than a broker has (the publishers send none rather than more). */
+export const INGEST_SESSIONS_MAX = 700;
+
+/** One trade session of the broker's week, in the trade server's time (see the hello's `sessions`). */
+export const ingestSessionSchema = z
+  .object({
+    day: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(6)),
+    from: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(1439)),
+    to: z.int({ error: 'VALIDATION' }).check(z.minimum(1), z.maximum(1440)),
+  })
+  .check(z.refine((s) => s.from < s.to, { error: 'VALIDATION' }));
+export type IngestSession = z.infer<typeof ingestSessionSchema>;
+
+/** POST /api/ingest/v1/hello: the terminal says who it is, once per start. */
+export const ingestHelloSchema = z.object({
+  platform: z.enum(PLATFORMS, { error: 'VALIDATION' }),
+  login,
+  server: text(128),
+  company: text(128),
+  currency: text(16),
+  leverage: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(100_000)),
+  trade_mode: z.enum(['demo', 'real', 'contest'], { error: 'VALIDATION' }),
+  margin_mode: z.enum(['hedging', 'netting'], { error: 'VALIDATION' }),
+  server_time_offset_sec: z
+    .int({ error: 'VALIDATION' })
+    .check(z.minimum(-86_400), z.maximum(86_400)),
+  ea_version: text(32),
+  /**
+   * When the broker trades: the union of the trade sessions of the symbols in Market Watch
+   * (SymbolInfoSessionTrade), in the trade server's time: `day` 0 (Sunday) to 6, `from` and `to`
+   * minutes of that day [from, to). Optional: older publishers do not send it.
+   */
+  sessions: z.optional(
+    z.array(ingestSessionSchema).check(z.maxLength(INGEST_SESSIONS_MAX, { error: 'VALIDATION' })),
+  ),
+});
+export type IngestHello = z.infer<typeof ingestHelloSchema>;
+
+export const ingestHelloResponseSchema = z.object({
+  account_id: z.int(),
+  monitoring_id: z.string(),
+  /** The highest deal ticket stored: the publisher sends the ones after it. */
+  last_ticket: z.nullable(z.int()),
+  snapshot_every_sec: z.int(),
+  /** True when the server wants the whole history again (nothing stored yet, or a reset). */
+  full_resync: z.boolean(),
+});
+export type IngestHelloResponse = z.infer<typeof ingestHelloResponseSchema>;
+
+export const ingestDealSchema = z.object({
+  ticket,
+  order: ticket,
+  position_id: ticket,
+  time: isoTime,
+  type: z.enum(DEAL_TYPES, { error: 'VALIDATION' }),
+  entry: z.enum(DEAL_ENTRIES, { error: 'VALIDATION' }),
+  symbol: text(32),
+  digits: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(10)),
+  volume: money,
+  price: money,
+  profit: money,
+  swap: money,
+  commission: money,
+  fee: money,
+  magic: z.int({ error: 'VALIDATION' }),
+  comment: text(64),
+  /** On balance deals: the equity just before it (credit included). */
+  equity_before: z.optional(z.nullable(money)),
+});
+export type IngestDeal = z.infer<typeof ingestDealSchema>;
+
+/** A deal as the publisher sends it, as the statistics take it. */
+export const statDealOf = (d: IngestDeal): StatDeal => ({
+  ticket: String(d.ticket),
+  positionId: String(d.position_id),
+  time: Date.parse(d.time),
+  type: d.type,
+  entry: d.entry,
+  symbol: d.symbol,
+  digits: d.digits,
+  volume: d.volume,
+  price: d.price,
+  profit: d.profit,
+  swap: d.swap,
+  commission: d.commission,
+  fee: d.fee,
+  equityBefore: d.equity_before ?? null,
+});
+
+/** POST /api/ingest/v1/deals: at most INGEST_DEALS_MAX a call, upserted on (account, ticket). */
+export const ingestDealsSchema = z.object({
+  login,
+  deals: z.array(ingestDealSchema).check(z.maxLength(INGEST_DEALS_MAX, { error: 'VALIDATION' })),
+});
+export type IngestDeals = z.infer<typeof ingestDealsSchema>;
+
+export const ingestDealsResponseSchema = z.object({
+  accepted: z.int(),
+  duplicate: z.int(),
+});
+
+export const ingestPositionSchema = z.object({
+  ticket,
+  symbol: text(32),
+  type: z.enum(['buy', 'sell'], { error: 'VALIDATION' }),
+  volume: money,
+  open_time: isoTime,
+  open_price: money,
+  current_price: money,
+  sl: money,
+  tp: money,
+  profit: money,
+  swap: money,
+});
+
+export type IngestPosition = z.infer<typeof ingestPositionSchema>;
+
+/** POST /api/ingest/v1/snapshot: the account now, sent on the publisher's timer. */
+export const ingestSnapshotSchema = z.object({
+  login,
+  time: isoTime,
+  balance: money,
+  equity: money,
+  margin: money,
+  free_margin: money,
+  credit: money,
+  equity_low: money,
+  equity_high: money,
+  terminal_connected: z.boolean({ error: 'VALIDATION' }),
+  positions: z
+    .array(ingestPositionSchema)
+    .check(z.maxLength(INGEST_POSITIONS_MAX, { error: 'VALIDATION' })),
+});
+export type IngestSnapshot = z.infer<typeof ingestSnapshotSchema>;
+
+/**
+ * The protocol's field names by message, for the test that holds the publishers' sources (MQL4
+ * and MQL5) to the same names.
+ */
+export const INGEST_FIELDS = {
+  hello: Object.keys(ingestHelloSchema.shape),
+  session: Object.keys(ingestSessionSchema.shape),
+  deals: Object.keys(ingestDealsSchema.shape),
+  deal: Object.keys(ingestDealSchema.shape),
+  snapshot: Object.keys(ingestSnapshotSchema.shape),
+  position: Object.keys(ingestPositionSchema.shape),
+} as const;
