@@ -24,8 +24,8 @@ function subscribe(onChange: () => void): () => void {
 /**
  * Whether the stream is open. A change re-renders its readers as a transition, which React
  * renders in slices between the browser's other work, not in the task that saw it: the stream
- * opens while a page renders its first answers, and what it changes (the polling periods, the
- * layout's refresh of the balance) is not urgent. Read through useSyncExternalStore, whose
+ * opens while a page renders its first answers, and what it changes (polling periods: the
+ * support badge's, a busy server's) is not urgent. Read through useSyncExternalStore, whose
  * renders are always urgent, the opening re-rendered the layout and every polling list in one
  * task, on a phone one of the longest of the signed-in start.
  */
