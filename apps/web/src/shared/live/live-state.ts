@@ -14,7 +14,7 @@ export function setLiveState(state: LiveState): void {
   for (const listener of [...listeners]) listener();
 }
 
-export const getLiveState = (): LiveState => current;
+const isOpen = (): boolean => current === 'open';
 
 function subscribe(onChange: () => void): () => void {
   listeners.add(onChange);
@@ -30,9 +30,9 @@ function subscribe(onChange: () => void): () => void {
  * task, on a phone one of the longest of the signed-in start.
  */
 export function useLiveConnected(): boolean {
-  const [connected, setConnected] = useState(() => current === 'open');
+  const [connected, setConnected] = useState(isOpen);
   useEffect(() => {
-    const update = () => startTransition(() => setConnected(current === 'open'));
+    const update = () => startTransition(() => setConnected(isOpen()));
     // a change between the first render and this subscription
     update();
     return subscribe(update);
