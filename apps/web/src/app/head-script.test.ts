@@ -27,6 +27,9 @@ async function storeSession(signedIn: boolean): Promise<void> {
   await expect.poll(() => localStorage.getItem('persist:tradehost:auth')).toContain(authorized);
 }
 
+/** After the tasks head.js queued (one per preloaded file) have run. */
+const queuedTasks = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 const links = () =>
   [...document.head.querySelectorAll('link')].map((link) => ({
     rel: link.rel,
@@ -84,6 +87,7 @@ describe('public/head.js', () => {
   it("preloads the signed-in layout's files for a stored signed-in session", async () => {
     await storeSession(true);
     runHeadScript();
+    await queuedTasks();
     // scripts as module preloads, style sheets as style preloads, both in CORS mode as the
     // page's loader (Vite's) asks for them, so the browser hands it the preloaded ones; after
     // the entry's own files
@@ -106,8 +110,19 @@ describe('public/head.js', () => {
     sheet.rel = 'stylesheet';
     sheet.href = LIST[2]!;
     document.head.append(sheet);
+    // the tasks head.js queues, run here one at a time
+    const tasks: (() => void)[] = [];
+    vi.stubGlobal('setTimeout', (task: () => void) => tasks.push(task));
+    const runTasks = () => tasks.splice(0).forEach((task) => task());
+    const added = () => links().map((link) => `${link.rel} ${link.href}`);
     paint();
-    expect(links().map((link) => `${link.rel} ${link.href}`)).toEqual([
+    // one file a task, none in the paint's own: each insertion is a short task of its own
+    expect(added()).toEqual([`stylesheet ${LIST[2]}`]);
+    expect(tasks).toHaveLength(5);
+    tasks.shift()!();
+    expect(added()).toEqual([`stylesheet ${LIST[2]}`, `modulepreload ${LIST[0]}`]);
+    runTasks();
+    expect(added()).toEqual([
       `stylesheet ${LIST[2]}`,
       `modulepreload ${LIST[0]}`,
       `modulepreload ${LIST[1]}`,
@@ -116,21 +131,22 @@ describe('public/head.js', () => {
     // once: the observer has let go
     expect(observers.every((observer) => !observer.connected)).toBe(true);
     paint();
+    runTasks();
     expect(links()).toHaveLength(5);
   });
 
   it("adds the home page's files at its addresses, and its texts for an English reader", async () => {
     await storeSession(true);
-    const hrefs = () => links().map((link) => link.href);
-    runHeadScript(LIST, '/vps');
-    expect(hrefs()).toEqual([...LIST, ...HOME.files, ...HOME.en]);
-    runHeadScript(LIST, '/');
-    expect(hrefs()).toEqual([...LIST, ...HOME.files, ...HOME.en]);
+    const hrefs = async (path: string) => {
+      runHeadScript(LIST, path);
+      await queuedTasks();
+      return links().map((link) => link.href);
+    };
+    expect(await hrefs('/vps')).toEqual([...LIST, ...HOME.files, ...HOME.en]);
+    expect(await hrefs('/')).toEqual([...LIST, ...HOME.files, ...HOME.en]);
     localStorage.setItem('tradehost:language', 'ru');
-    runHeadScript(LIST, '/vps');
-    expect(hrefs()).toEqual([...LIST, ...HOME.files]);
-    runHeadScript(LIST, '/vps/12');
-    expect(hrefs()).toEqual(LIST);
+    expect(await hrefs('/vps')).toEqual([...LIST, ...HOME.files]);
+    expect(await hrefs('/vps/12')).toEqual(LIST);
   });
 
   it("shows the home page's frame at the home's addresses for a stored signed-in session", async () => {
@@ -171,12 +187,15 @@ describe('public/head.js', () => {
 
   it('preloads nothing when signed out, with no stored session or no list', async () => {
     runHeadScript();
+    await queuedTasks();
     expect(links()).toEqual([]);
     await storeSession(false);
     runHeadScript();
+    await queuedTasks();
     expect(links()).toEqual([]);
     await storeSession(true);
     runHeadScript(null);
+    await queuedTasks();
     expect(links()).toEqual([]);
   });
 
