@@ -157,8 +157,18 @@ test('a signed-in reload loads the signed-in layout and home page beside the ent
 }) => {
   const requested: string[] = [];
   page.on('request', (req) => requested.push(new URL(req.url()).pathname));
+  // head.js's worker (public/intl-warm.js), which the CSP must let run, and which ends itself
+  const workers: { path: string; closed: Promise<unknown> }[] = [];
+  page.on('worker', (worker) =>
+    workers.push({ path: new URL(worker.url()).pathname, closed: worker.waitForEvent('close') }),
+  );
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
   await page.goto('/login');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(workers, 'no worker for a signed-out reader').toEqual([]);
   // signed out: index.html lists the layout's files (and the home page's), and the layout is
   // not fetched
   const lists = JSON.parse((await page.locator('#signed-in-preload').textContent()) ?? '{}') as {
@@ -190,8 +200,12 @@ test('a signed-in reload loads the signed-in layout and home page beside the ent
     const rel = file.endsWith('.css') ? 'preload' : 'modulepreload';
     await expect(page.locator(`head link[rel="${rel}"][href="${file}"]`)).toHaveCount(1);
   }
+  // the browser's date data loads in a worker meanwhile, which closes itself
+  await expect.poll(() => workers.map((worker) => worker.path)).toEqual(['/intl-warm.js']);
+  await workers[0]!.closed;
   await entry.release();
   await expect(page.getByRole('heading', { level: 1, name: 'VPS servers' })).toBeVisible();
+  expect(violations).toEqual([]);
   // the page's loader took the preloaded files rather than fetching them again: one request each
   for (const file of listed) {
     expect(

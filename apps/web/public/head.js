@@ -1,7 +1,8 @@
 // Runs in <head> before the first paint (a file: the CSP allows scripts from 'self' only).
 // Applies the stored theme ('light' | 'dark', else the system's) and language ('en' | 'ru', else
 // 'en'). Keep the keys in step with src/shared/lib/preferences.ts.
-// For a reader whose stored session is signed in, starts loading the signed-in layout's scripts
+// For a reader whose stored session is signed in, starts public/intl-warm.js (the browser's date
+// formatting data, off the main thread) and loads the signed-in layout's scripts
 // and styles (and the home page's, at its address), which the build lists in index.html
 // (build/signed-in-preload.ts): they download from the first paint on, beside the entry, rather
 // than after it has run. At the home's addresses it also shows the home page's heading and lead,
@@ -41,6 +42,9 @@
     if (!saved || JSON.parse(saved.auth).authorized !== true) return;
     // index.html's bar draws the signed-in header's menu button where that header has one
     document.documentElement.setAttribute('data-session', 'signed-in');
+    // every signed-in page formats dates: the browser's date data loads on another thread
+    // (intl-warm.js), not inside the page's first render
+    if (window.Worker) new window.Worker('/intl-warm.js', { name: document.documentElement.lang });
     // {layout: [files], home: {paths, files, en}}: the home page's files at its addresses, with
     // its English texts for an English reader (the language applied above)
     var lists = JSON.parse(list.textContent);

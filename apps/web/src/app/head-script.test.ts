@@ -199,6 +199,36 @@ describe('public/head.js', () => {
     expect(links()).toEqual([]);
   });
 
+  it("starts the date data's worker for a stored signed-in session, in the reader's language", async () => {
+    const workers: { url: string; name: string | undefined }[] = [];
+    vi.stubGlobal(
+      'Worker',
+      class {
+        constructor(url: string, options?: { name?: string }) {
+          workers.push({ url, name: options?.name });
+        }
+      },
+    );
+    runHeadScript(LIST, '/vps');
+    await storeSession(false);
+    runHeadScript(LIST, '/vps');
+    expect(workers).toEqual([]);
+    await storeSession(true);
+    runHeadScript(LIST, '/vps');
+    localStorage.setItem('tradehost:language', 'ru');
+    runHeadScript(LIST, '/support');
+    expect(workers).toEqual([
+      { url: '/intl-warm.js', name: 'en' },
+      { url: '/intl-warm.js', name: 'ru' },
+    ]);
+    await queuedTasks();
+    // a browser without workers still gets its preloads
+    vi.stubGlobal('Worker', undefined);
+    runHeadScript(LIST, '/support');
+    await queuedTasks();
+    expect(links().map((link) => link.href)).toEqual(LIST);
+  });
+
   it('survives a stored session it cannot read', () => {
     localStorage.setItem('persist:tradehost:auth', '{"auth":"not json');
     expect(() => runHeadScript()).not.toThrow();
