@@ -18,8 +18,8 @@ import { ApiSession, topUpByCard } from '../support/money.ts';
  * drives a Chromium of its own (chrome-launcher; Playwright's browser talks over a pipe
  * Lighthouse cannot join), through puppeteer-core, in which the user signs in with the login
  * form first: the audited /vps is the page a returning user opens, with the session the console
- * stored itself. The reports (HTML and JSON) go next to the test's other output in
- * test-results.
+ * stored itself. The median run's reports (HTML and JSON) and its trace go next to the test's
+ * other output in test-results.
  */
 
 const CHROME_FLAGS = [
@@ -139,10 +139,14 @@ async function audit(page: Page, url: string, name: string, testInfo: TestInfo):
   const runs: Run[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await auditOnce(page, url));
   const score = (run: Run) => run.lhr.categories.performance!.score ?? 0;
-  const { lhr, report } = [...runs].sort((a, b) => score(a) - score(b))[Math.floor(RUNS / 2)]!;
+  const { lhr, report, artifacts } = [...runs].sort((a, b) => score(a) - score(b))[
+    Math.floor(RUNS / 2)
+  ]!;
   const [html, json] = report as string[];
   writeFileSync(testInfo.outputPath(`${name}.report.html`), html!);
   writeFileSync(testInfo.outputPath(`${name}.report.json`), json!);
+  // the unthrottled trace Lighthouse simulated its timings from: its long tasks tell what to cut
+  writeFileSync(testInfo.outputPath(`${name}.trace.json`), JSON.stringify(artifacts.Trace));
   const performance = lhr.categories.performance!.score ?? 0;
   const accessibility = lhr.categories.accessibility!.score;
   const goal = performance >= PERFORMANCE_GOAL ? 'met' : 'missed';
