@@ -22,8 +22,11 @@ const persistor = persistStore(store, restoreLater, () => {
   // a returning reader's expired token is refreshed while the page's code downloads, not
   // after it, when the page's first call would find it expired
   if (sessionNeedsRefresh(store.getState(), Date.now())) void refreshSession(store.dispatch);
-  // the page's chunks are fetched while the app renders its first frame, then its first calls
-  preloadRoutes(selectAuthorized(store.getState()), new URL(window.location.href), store.dispatch);
+  // the page's chunks are fetched while the app renders its first frame, then its first calls;
+  // in a task of its own: matching the routes and asking for each page's files took as long as
+  // the restore itself, and the two made one long task
+  const authorized = selectAuthorized(store.getState());
+  setTimeout(() => preloadRoutes(authorized, new URL(window.location.href), store.dispatch), 0);
 });
 
 // The restore (reading the stored session, its reducers, the callback above) in a task of its
