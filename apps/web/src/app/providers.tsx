@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import type { Persistor } from 'redux-persist';
-import { PersistGate } from 'redux-persist/integration/react';
 import { i18n } from '../shared/i18n';
 import { AppShell } from './app-shell';
+import { RestoreGate } from './restore-gate';
 import { StartFallback } from './start-frame';
 import type { AppStore } from './store';
 
@@ -24,9 +24,9 @@ export function Providers({ store, persistor, children }: ProvidersProps) {
       <I18nextProvider i18n={i18n}>
         <AppShell>
           {persistor ? (
-            <PersistGate loading={<StartFallback />} persistor={persistor}>
+            <RestoreGate loading={<StartFallback />} persistor={persistor}>
               {children}
-            </PersistGate>
+            </RestoreGate>
           ) : (
             children
           )}

@@ -301,7 +301,7 @@ function browserRouterFor(authorized: boolean): AppRouter {
   return current.router;
 }
 
-/** The router of the auth state; render it after the session is restored (PersistGate). */
+/** The router of the auth state; render it after the session is restored (RestoreGate). */
 export function AppRouter() {
   const authorized = useAppSelector(selectAuthorized);
   return <RouterProvider router={browserRouterFor(authorized)} />;
