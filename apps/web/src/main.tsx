@@ -3,7 +3,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { persistStore, type PersistorOptions } from 'redux-persist';
 import { App } from './app/app';
-import { preloadRoutes } from './app/router';
+import { prepareRouter, preloadRoutes } from './app/router';
 import { startContainer } from './app/start-frame';
 import { makeStore } from './app/store';
 import { selectAuthorized } from './features/auth/model/auth-slice';
@@ -27,6 +27,7 @@ const persistor = persistStore(store, restoreLater, () => {
   // the restore itself, and the two made one long task
   const authorized = selectAuthorized(store.getState());
   setTimeout(() => preloadRoutes(authorized, new URL(window.location.href), store.dispatch), 0);
+  setTimeout(() => prepareRouter(authorized), 0);
 });
 
 // The restore (reading the stored session, its reducers, the callback above) in a task of its
