@@ -7,10 +7,13 @@
  * `--check` exits non-zero when the first view's JavaScript is over budget as brotli on the wire,
  * or when the entry chunk holds zod: the entry is evaluated before every page, signed in or not,
  * and its contracts are constants (limits.ts, refresh-attempt.ts); the schemas, and zod with them,
- * belong to the chunks of the forms and pages that check with them.
+ * belong to the chunks of the forms and pages that check with them. It also fails when a chunk of
+ * the start (the entry and apps/web/build/compile-hints.ts's EAGER_CHUNKS) does not open with V8's
+ * compile hint, which has its functions compiled off the main thread while it downloads.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { COMPILE_HINT, EAGER_CHUNKS } from '../apps/web/build/compile-hints.ts';
 import { repoRoot } from './lib.ts';
 
 /** The first view's JavaScript, as brotli on the wire (what Chromium, Firefox and Safari get). */
@@ -19,6 +22,7 @@ const LOGIN_PAGE = 'src/features/auth/pages/login-page.tsx';
 
 interface Chunk {
   file: string;
+  name?: string;
   src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
@@ -85,6 +89,13 @@ if (!entry) throw new Error('no entry chunk in the manifest');
 /** zod's schemas name their classes in strings that minification keeps (`$ZodType`, `$ZodObject`…). */
 const entryHoldsZod = /\$Zod[A-Z]/.test(readFileSync(join(dist, manifest[entry]!.file), 'utf8'));
 if (!manifest[LOGIN_PAGE]) throw new Error(`${LOGIN_PAGE} is not a chunk of its own`);
+/** The start's chunks, which the build opens with V8's compile hint, and those it did not. */
+const hinted = Object.values(manifest).filter(
+  (chunk) => chunk.isEntry || EAGER_CHUNKS.includes(chunk.name ?? ''),
+);
+const unhinted = hinted
+  .filter((chunk) => !readFileSync(join(dist, chunk.file), 'utf8').startsWith(`${COMPILE_HINT}\n`))
+  .map((chunk) => chunk.file);
 
 const firstView = [...new Set([...page(), ...closure(entry), ...closure(LOGIN_PAGE)])];
 const kinds: [string, (file: string) => boolean][] = [
@@ -118,6 +129,10 @@ console.log(
   `zod in the entry chunk: ${entryHoldsZod ? 'yes (it belongs to the chunks that use it)' : 'no'}`,
 );
 
+console.log(
+  `compile hint atop the start's ${hinted.length} chunks: ${unhinted.length ? `missing in ${unhinted.join(', ')}` : 'yes'}`,
+);
+
 console.log('\nroute chunks (own file + CSS, bytes on the wire):');
 const routes = Object.keys(manifest).filter((k) => manifest[k]?.isDynamicEntry);
 const width = Math.max(...routes.map((key) => key.length));
@@ -137,6 +152,12 @@ if (process.argv.includes('--check')) {
   if (entryHoldsZod) {
     console.error(
       `\nZOD IN THE ENTRY: ${manifest[entry]!.file} builds schemas before every page; import the constants it needs from a zod-free module of the contracts`,
+    );
+    process.exit(1);
+  }
+  if (hinted.length < EAGER_CHUNKS.length + 1 || unhinted.length > 0) {
+    console.error(
+      `\nNO COMPILE HINT: the start's chunks (the entry, ${EAGER_CHUNKS.join(', ')}) must open with ${COMPILE_HINT} (apps/web/build/compile-hints.ts); found ${hinted.length}, without it: ${unhinted.join(', ') || 'none'}`,
     );
     process.exit(1);
   }

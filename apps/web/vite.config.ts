@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { compileHints } from './build/compile-hints.ts';
 import { precompress } from './build/precompress.ts';
 import { sharedChunkName } from './build/chunks.ts';
 import { signedInPreload } from './build/signed-in-preload.ts';
@@ -12,8 +13,9 @@ const reactRouterDir = dirname(createRequire(import.meta.url).resolve('react-rou
 
 export default defineConfig(({ command }) => ({
   // signedInPreload: index.html lists the signed-in layout's files for public/head.js;
+  // compileHints: V8 compiles the start's chunks whole, off the main thread;
   // precompress: brotli and gzip copies of dist's text files, served by Accept-Encoding
-  plugins: [react(), signedInPreload(), precompress()],
+  plugins: [react(), signedInPreload(), compileHints(), precompress()],
   // The production build leaves out what only development needs (scripts/bundle-size.ts weighs
   // the first view): react-router's own production build, whose only change is that its
   // development warnings are off (its package exports the development one to every bundler),
