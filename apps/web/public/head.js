@@ -42,9 +42,6 @@
     if (!saved || JSON.parse(saved.auth).authorized !== true) return;
     // index.html's bar draws the signed-in header's menu button where that header has one
     document.documentElement.setAttribute('data-session', 'signed-in');
-    // every signed-in page formats dates: the browser's date data loads on another thread
-    // (intl-warm.js), not inside the page's first render
-    if (window.Worker) new window.Worker('/intl-warm.js', { name: document.documentElement.lang });
     // {layout: [files], home: {paths, files, en}}: the home page's files at its addresses, with
     // its English texts for an English reader (the language applied above)
     var lists = JSON.parse(list.textContent);
@@ -95,6 +92,10 @@
     } else {
       preloadAll();
     }
+    // every signed-in page formats dates: the browser's date data loads on another thread
+    // (intl-warm.js), not inside the page's first render; last, so that a browser refusing the
+    // worker still gets the preloads above
+    if (window.Worker) new window.Worker('/intl-warm.js', { name: document.documentElement.lang });
   } catch {
     // storage blocked or unreadable: the pages load as they are needed
   }

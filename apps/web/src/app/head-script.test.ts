@@ -222,8 +222,19 @@ describe('public/head.js', () => {
       { url: '/intl-warm.js', name: 'ru' },
     ]);
     await queuedTasks();
-    // a browser without workers still gets its preloads
+    // a browser without workers, or refusing this one, still gets its preloads
     vi.stubGlobal('Worker', undefined);
+    runHeadScript(LIST, '/support');
+    await queuedTasks();
+    expect(links().map((link) => link.href)).toEqual(LIST);
+    vi.stubGlobal(
+      'Worker',
+      class {
+        constructor() {
+          throw new DOMException('refused', 'SecurityError');
+        }
+      },
+    );
     runHeadScript(LIST, '/support');
     await queuedTasks();
     expect(links().map((link) => link.href)).toEqual(LIST);
