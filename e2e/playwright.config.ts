@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumPath } from './support/browser.ts';
+import { chromiumLaunch, UNUSED_FEATURES_OFF } from './support/browser.ts';
 
 /**
  * Browser journeys against the real product: the built console served by the
@@ -14,15 +14,19 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: 'list',
   forbidOnly: true,
   use: {
     baseURL: process.env.E2E_BASE_URL,
-    trace: 'retain-on-failure',
+    // a failed test keeps its trace: each action's DOM snapshot, which the trace viewer renders,
+    // and the page at the failure (`screenshot`). Not the screencast: its frames were a quarter
+    // of the journeys' CPU (the compositor, the browser's encoding), for every test that passed.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: chromiumPath(),
+      ...chromiumLaunch(),
       args: [
+        UNUSED_FEATURES_OFF,
         '--no-sandbox',
         '--disable-gpu',
         '--disable-quic',
