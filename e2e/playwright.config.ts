@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumLaunch, UNUSED_FEATURES_OFF } from './support/browser.ts';
+import { chromiumLaunch } from './support/browser.ts';
 
 /**
  * Browser journeys against the real product: the built console served by the
@@ -26,7 +26,6 @@ export default defineConfig({
     launchOptions: {
       ...chromiumLaunch(),
       args: [
-        UNUSED_FEATURES_OFF,
         '--no-sandbox',
         '--disable-gpu',
         '--disable-quic',

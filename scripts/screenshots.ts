@@ -10,7 +10,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Request } from '@playwright/test';
-import { chromiumLaunch, UNUSED_FEATURES_OFF } from '../e2e/support/browser.ts';
+import { chromiumLaunch } from '../e2e/support/browser.ts';
 import { randomUUID } from 'node:crypto';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
@@ -94,7 +94,7 @@ const server = spawn(process.execPath, ['apps/api/src/server.ts'], {
 });
 const browser = await chromium.launch({
   ...chromiumLaunch(),
-  args: [UNUSED_FEATURES_OFF, '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 try {
   await waitFor(`${url}/api/front/permissions`, server);

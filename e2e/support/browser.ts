@@ -12,19 +12,10 @@ export function chromiumPath(): string {
 }
 
 /**
- * Chromium's own pages that a test's window does not need. Each new window loads its omnibox
- * popup as a WebUI page, in a renderer of its own: with a window per test, that renderer and the
- * browser's side of it were a fifth of the CPU of the shell and account journeys on two cores.
- */
-const UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
-
-/** The switch that turns them off; `chromiumLaunch` keeps it from replacing a launcher's own. */
-export const UNUSED_FEATURES_OFF = `--disable-features=${UNUSED_FEATURES.join(',')}`;
-
-/**
- * How to start Chromium for the journeys: through support/chromium.sh, which joins the
- * feature switches of the launcher (Playwright, chrome-launcher) and of the journeys into one,
- * as Chromium keeps only the last of each, then starts `chromiumPath()`.
+ * How to start Chromium for the journeys, Lighthouse and the screenshots: through
+ * support/chromium.sh, which turns off the pages of Chromium's own that a test's window does not
+ * need, keeping the launcher's (Playwright's, chrome-launcher's) feature switches, then starts
+ * `chromiumPath()`.
  */
 export function chromiumLaunch(): { executablePath: string; env: NodeJS.ProcessEnv } {
   return {

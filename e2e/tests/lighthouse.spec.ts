@@ -5,7 +5,7 @@ import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createVerifiedUser, PASSWORD } from '../support/app.ts';
-import { chromiumLaunch, UNUSED_FEATURES_OFF } from '../support/browser.ts';
+import { chromiumLaunch } from '../support/browser.ts';
 import { ApiSession, topUpByCard } from '../support/money.ts';
 
 /**
@@ -30,8 +30,6 @@ const CHROME_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-  // not the page's work, but CPU taken from it while it loads
-  UNUSED_FEATURES_OFF,
 ];
 
 /**
