@@ -34,6 +34,11 @@ export interface ServersSectionProps {
   onNotice: (notice: Notice | null) => void;
   /** Leads to the rates (the empty state's "Order your first server"). */
   onOrder: () => void;
+  /**
+   * The page's own call of the first page (to choose its tab) has failed: the list shows that
+   * failure rather than asking again as it mounts, and asks again when the reader retries.
+   */
+  firstPageFailed?: boolean;
 }
 
 /**
@@ -41,7 +46,12 @@ export interface ServersSectionProps {
  * time (newest first); a table from tablet width up, cards on phones; loading, failure and
  * empty states, the empty one leading to the rates.
  */
-export function ServersSection({ notice, onNotice, onOrder }: ServersSectionProps) {
+export function ServersSection({
+  notice,
+  onNotice,
+  onOrder,
+  firstPageFailed = false,
+}: ServersSectionProps) {
   const format = useVpsFormat();
   const { t } = format;
   const headingId = useId();
@@ -71,17 +81,27 @@ export function ServersSection({ notice, onNotice, onOrder }: ServersSectionProp
     return () => clearTimeout(timer);
   }, [typed, search]);
 
-  const { data, isFetching, isError, refetch } = useGetVpsServersQuery({
-    ...(search ? { search } : {}),
-    ...(status !== 'all' ? { status } : {}),
-    page,
-    perPage: SERVERS_PER_PAGE,
-  });
+  // RTK Query asks again for an answer in error whenever a new subscriber comes, so the list
+  // would repeat the page's failed call (and show a loading state between the two failures).
+  const [retried, setRetried] = useState(false);
+  const filtered = search !== '' || status !== 'all';
+  const reuseFailure = firstPageFailed && !retried && !filtered && page === 1;
+  const query = useGetVpsServersQuery(
+    {
+      ...(search ? { search } : {}),
+      ...(status !== 'all' ? { status } : {}),
+      page,
+      perPage: SERVERS_PER_PAGE,
+    },
+    { skip: reuseFailure },
+  );
+  const { data, isFetching } = query;
+  const isError = reuseFailure || query.isError;
+  const retry = () => (reuseFailure ? setRetried(true) : void query.refetch());
 
   const rows = data?.data ?? [];
   const total = data?.meta.total ?? 0;
   const perPage = data?.meta.per_page ?? SERVERS_PER_PAGE;
-  const filtered = search !== '' || status !== 'all';
   const caption = t('servers.caption');
 
   const clearFilters = () => {
@@ -96,11 +116,7 @@ export function ServersSection({ notice, onNotice, onOrder }: ServersSectionProp
     content = <LoadingState>{t('servers.loading')}</LoadingState>;
   } else if (isError && !isFetching) {
     content = (
-      <ErrorState
-        title={t('servers.loadFailed')}
-        retryLabel={t('retry')}
-        onRetry={() => void refetch()}
-      />
+      <ErrorState title={t('servers.loadFailed')} retryLabel={t('retry')} onRetry={retry} />
     );
   } else if (rows.length === 0) {
     content = filtered ? (

@@ -76,16 +76,45 @@ describe('VPS page', () => {
   });
 
   it('shows My servers (with its error and retry) when the first page cannot be loaded', async () => {
-    stubVpsApi({
-      'GET /user/vps/servers': { status: 500, body: { message: 'x', code: 'INTERNAL' } },
+    let failing = true;
+    const api = stubVpsApi({
+      'GET /user/vps/servers': () =>
+        failing
+          ? { status: 500, body: { message: 'x', code: 'INTERNAL' } }
+          : { body: page([server()]) },
     });
-    renderVps();
+    const { user } = renderVps();
     expect(await screen.findByRole('tab', { name: 'My servers' })).toHaveAttribute(
       'aria-selected',
       'true',
     );
     expect(await screen.findByText('Your servers could not be loaded.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    // the list shows the failure the tab's decision met, without asking again
+    expect(api.callsTo('GET', '/user/vps/servers')).toHaveLength(1);
+
+    failing = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('rowheader', { name: '#12' })).toBeInTheDocument();
+    expect(api.queries('GET', '/user/vps/servers')).toEqual([
+      { page: '1', per_page: '20' },
+      { page: '1', per_page: '20' },
+    ]);
+    expect(screen.queryByText('Your servers could not be loaded.')).not.toBeInTheDocument();
+  });
+
+  it('asks again each time the reader retries a list that keeps failing', async () => {
+    const api = stubVpsApi({
+      'GET /user/vps/servers': { status: 500, body: { message: 'x', code: 'INTERNAL' } },
+    });
+    const { user } = renderVps();
+    expect(await screen.findByText('Your servers could not be loaded.')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/user/vps/servers')).toHaveLength(1);
+    for (const calls of [2, 3]) {
+      await user.click(screen.getByRole('button', { name: 'Try again' }));
+      await waitFor(() => expect(api.callsTo('GET', '/user/vps/servers')).toHaveLength(calls));
+      expect(await screen.findByText('Your servers could not be loaded.')).toBeInTheDocument();
+    }
+    expect(api.callsTo('GET', '/user/vps/servers')).toHaveLength(3);
   });
 
   it('speaks Russian', async () => {

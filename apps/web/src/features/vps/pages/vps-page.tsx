@@ -94,6 +94,7 @@ export function Component() {
               notice={notice}
               onNotice={setNotice}
               onOrder={() => selectTab('rates')}
+              firstPageFailed={first.isError}
             />
           ) : (
             <RatesSection
