@@ -421,7 +421,7 @@ test.describe('the histories', () => {
   });
 });
 
-test('money sent by another user shows in the open console’s header balance at once, without a reload (live updates)', async ({
+test('money sent by another user shows at once in the open console’s header and on the balance page, without a reload (live updates)', async ({
   page,
   request,
 }) => {
@@ -430,12 +430,19 @@ test('money sent by another user shows in the open console’s header balance at
   await topUpByCard(request, sender.email, '30');
 
   // the tab's live stream: open once its answer has begun (the subscription is made before)
-  const streamOpen = page.waitForResponse(
-    (response) => new URL(response.url()).pathname === '/api/user/events' && response.ok(),
-  );
+  const streamOpens = () =>
+    page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/user/events' && response.ok(),
+    );
+  const signedInStream = streamOpens();
   await signIn(page, recipient.email);
+  await signedInStream;
+  // the balance page (its summary reads the user on its own): a new load, a new stream
+  const pageStream = streamOpens();
+  await openBalancePage(page);
   await expect(headerBalance(page)).toHaveText('$0');
-  await streamOpen;
+  await expect(page.getByTestId('summary-balance')).toHaveText('$0.00');
+  await pageStream;
   // from now on the user fetches report the old balance: only the live update can show the new one
   await page.route('**/api/user/auth', async (route) => {
     try {
@@ -450,4 +457,5 @@ test('money sent by another user shows in the open console’s header balance at
 
   await transferByApi(request, sender.email, recipient.email, '12.5');
   await expect(headerBalance(page)).toHaveText('$12.5');
+  await expect(page.getByTestId('summary-balance')).toHaveText('$12.50');
 });
