@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../features/auth/api/auth-api';
-import { balanceApi } from '../features/balance/api/balance-api';
 import { supportApi } from '../features/support/api/support-api';
 import { vpsApi } from '../features/vps/api/vps-api';
 import { stubFetch } from '../test/fetch-stub';
@@ -47,18 +46,6 @@ describe('what live updates change in the console', () => {
     return { store, fetch };
   }
 
-  /** The balance page's summary and the VPS price checks, each its own read of the user. */
-  async function withBalanceMirrors(store: ReturnType<typeof makeStore>) {
-    await Promise.all([
-      store.dispatch(balanceApi.endpoints.getBalances.initiate()),
-      store.dispatch(vpsApi.endpoints.getVpsBalance.initiate()),
-    ]);
-    return () => ({
-      page: balanceApi.endpoints.getBalances.select()(store.getState() as never).data,
-      vps: vpsApi.endpoints.getVpsBalance.select()(store.getState() as never).data,
-    });
-  }
-
   const userOf = (store: ReturnType<typeof makeStore>) =>
     authApi.endpoints.getUser.select()(store.getState() as never).data;
 
@@ -70,18 +57,6 @@ describe('what live updates change in the console', () => {
     applyLiveEvent(store.dispatch, { event: 'balance', data: { balance_partner: 4 } });
     expect(userOf(store)).toMatchObject({ balance: 35.5, balance_partner: 4 });
     expect(fetch.callsTo('GET', '/user/auth')).toHaveLength(1);
-    expect(fetch.calls.length).toBe(before);
-  });
-
-  it('patches the balance page and the VPS price checks too, where they are loaded', async () => {
-    const { store, fetch } = await signedInStore();
-    const mirrors = await withBalanceMirrors(store);
-    expect(mirrors()).toEqual({ page: { balance: 10, partner: 2 }, vps: 10 });
-    const before = fetch.calls.length;
-    applyLiveEvent(store.dispatch, { event: 'balance', data: { balance: 35.5 } });
-    expect(mirrors()).toEqual({ page: { balance: 35.5, partner: 2 }, vps: 35.5 });
-    applyLiveEvent(store.dispatch, { event: 'balance', data: { balance_partner: 4 } });
-    expect(mirrors()).toEqual({ page: { balance: 35.5, partner: 4 }, vps: 35.5 });
     expect(fetch.calls.length).toBe(before);
   });
 

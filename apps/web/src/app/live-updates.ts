@@ -1,7 +1,6 @@
-import type { LiveEvent, LiveEvents } from '@tradehost/contracts';
+import type { LiveEvent } from '@tradehost/contracts';
 import { useEffect } from 'react';
 import { authApi } from '../features/auth/api/auth-api';
-import type { Balances } from '../features/balance/api/balance-api';
 import { supportApi } from '../features/support/api/support-api';
 import { baseApi } from '../shared/api/base-api';
 import { startLiveClient, type LiveState } from '../shared/live/live-client';
@@ -25,32 +24,6 @@ type LiveDispatch = ThunkDispatch<any, unknown, UnknownAction>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const invalidate = (tags: readonly unknown[]) => baseApi.util.invalidateTags(tags as any);
 
-/**
- * Another feature's own read of GET /user/auth (the balance page's summary, the VPS price
- * checks), patched where that feature has loaded its endpoint and the reader has it cached.
- */
-function patchMirror<T>(dispatch: LiveDispatch, name: string, recipe: (draft: T) => T | void) {
-  if (!(name in baseApi.endpoints)) return;
-  const update = baseApi.util.updateQueryData as unknown as (
-    name: string,
-    arg: undefined,
-    recipe: (draft: T) => T | void,
-  ) => UnknownAction;
-  dispatch(update(name, undefined, recipe));
-}
-
-/** The balance page's summary and the VPS price checks take the new amounts too. */
-function patchBalanceMirrors(
-  dispatch: LiveDispatch,
-  { balance, balance_partner }: LiveEvents['balance'],
-) {
-  patchMirror<Balances>(dispatch, 'getBalances', (balances) => {
-    if (balance !== undefined) balances.balance = balance;
-    if (balance_partner !== undefined) balances.partner = balance_partner;
-  });
-  if (balance !== undefined) patchMirror<number>(dispatch, 'getVpsBalance', () => balance);
-}
-
 /** What a live update changes in the RTK Query cache: patched where it carries the value, else refetched. */
 export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEvent): void {
   switch (event) {
@@ -61,7 +34,6 @@ export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEven
           if (data.balance_partner !== undefined) user.balance_partner = data.balance_partner;
         }),
       );
-      patchBalanceMirrors(dispatch, data);
       // the histories of payments, transfers and charges show the new entry
       dispatch(authApi.util.invalidateTags(['Payments', 'Transfers', 'Charges', 'Withdrawals']));
       return;

@@ -9,3 +9,17 @@ export function useCurrentUser(): User | undefined {
   const { data, isError } = useGetUserQuery();
   return isError ? undefined : data;
 }
+
+/**
+ * The reader's balance and partner balance from that same read of the user, so the header, the
+ * balance page and the price checks show one figure from one call (a live update patches it).
+ */
+export function useBalances(): { balance?: number; partner?: number; isLoading: boolean } {
+  return useGetUserQuery(undefined, {
+    selectFromResult: ({ data, isError, isLoading }) => ({
+      balance: isError ? undefined : data?.balance,
+      partner: isError ? undefined : data?.balance_partner,
+      isLoading,
+    }),
+  });
+}

@@ -14,7 +14,6 @@ import type {
   TransferPreviewResponse,
   TransferRequest,
   TransferResponse,
-  User,
   Withdrawal,
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
@@ -48,12 +47,6 @@ export interface ExportArgs {
   to?: string;
 }
 
-/** The two balances of the reader, in dollars. */
-export interface Balances {
-  balance: number;
-  partner: number;
-}
-
 const HISTORY_TAGS = {
   payments: 'Payments',
   transfers: 'Transfers',
@@ -79,17 +72,6 @@ async function csvOrError(response: Response): Promise<unknown> {
  */
 export const balanceApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    /**
-     * The balances of the page's summary, from the same GET /user/auth the header reads (tag
-     * 'User', so whatever refreshes the header refreshes these). An endpoint of its own keeps
-     * this feature apart from the auth feature; the header's call toasts failures, this one not.
-     */
-    getBalances: build.query<Balances, void>({
-      query: () => '/user/auth',
-      transformResponse: (user: User) => ({ balance: user.balance, partner: user.balance_partner }),
-      providesTags: ['User'],
-      extraOptions: SILENT,
-    }),
     getPaymentMethods: build.query<PaymentMethodsResponse, void>({
       query: () => '/user/balance/methods',
       providesTags: ['PaymentMethods'],
@@ -164,7 +146,6 @@ export const balanceApi = baseApi.injectEndpoints({
 });
 
 export const {
-  useGetBalancesQuery,
   useGetPaymentMethodsQuery,
   useDepositMutation,
   useGetCryptoWalletQuery,

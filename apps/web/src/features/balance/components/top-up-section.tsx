@@ -2,7 +2,8 @@ import { PAYMENT_METHODS, type PaymentMethod, type PaymentMethodInfo } from '@tr
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
-import { useGetBalancesQuery, useGetPaymentMethodsQuery } from '../api/balance-api';
+import { useBalances } from '../../auth/api/use-current-user';
+import { useGetPaymentMethodsQuery } from '../api/balance-api';
 import { CryptoForm } from './crypto-form';
 import { DepositForm } from './deposit-form';
 import { MethodCards, unavailableReason } from './method-cards';
@@ -21,7 +22,7 @@ export function TopUpSection({ requestedMethod, onMethodChange }: TopUpSectionPr
   const { t } = useTranslation('balance');
   const headingId = useId();
   const methodsQuery = useGetPaymentMethodsQuery();
-  const { data: balances } = useGetBalancesQuery();
+  const { partner } = useBalances();
   // the card picked a moment ago, until the address (updated by a navigation) says it too: a
   // controlled radio would otherwise spring back to the old method for a frame
   const [picked, setPicked] = useState<{ method: PaymentMethod; over: string | null } | null>(null);
@@ -44,8 +45,7 @@ export function TopUpSection({ requestedMethod, onMethodChange }: TopUpSectionPr
     );
   } else {
     const methods = [...methodsQuery.data.methods].sort((a, b) => order(a) - order(b));
-    const usable = (method: PaymentMethodInfo) =>
-      unavailableReason(method, balances?.partner) === null;
+    const usable = (method: PaymentMethodInfo) => unavailableReason(method, partner) === null;
     const chosen =
       methods.find((method) => method.id === wanted && usable(method)) ?? methods.find(usable);
     content = (
@@ -54,19 +54,14 @@ export function TopUpSection({ requestedMethod, onMethodChange }: TopUpSectionPr
           methods={methods}
           value={chosen?.id ?? null}
           onChange={pick}
-          partnerBalance={balances?.partner}
+          partnerBalance={partner}
         />
         {!chosen ? (
           <p className={styles.note}>{t('methods.noneAvailable')}</p>
         ) : chosen.id === 'crypto' ? (
           <CryptoForm key={chosen.id} info={chosen} />
         ) : (
-          <DepositForm
-            key={chosen.id}
-            method={chosen.id}
-            info={chosen}
-            partnerBalance={balances?.partner}
-          />
+          <DepositForm key={chosen.id} method={chosen.id} info={chosen} partnerBalance={partner} />
         )}
       </>
     );

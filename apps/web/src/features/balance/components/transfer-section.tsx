@@ -14,11 +14,8 @@ import { fieldErrorText, isApiRequestError } from '../../../shared/lib/api-error
 import { useFormIntent } from '../../../shared/lib/form-intent';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { Button, FormAlert, TextField } from '../../../shared/ui/form';
-import {
-  useGetBalancesQuery,
-  usePreviewTransferMutation,
-  useTransferMutation,
-} from '../api/balance-api';
+import { useBalances } from '../../auth/api/use-current-user';
+import { usePreviewTransferMutation, useTransferMutation } from '../api/balance-api';
 import { amountFieldSchema } from '../../../shared/lib/amount';
 import { useFormFailure } from '../../../shared/lib/use-form-failure';
 import { AmountField } from '../../../shared/ui/form/amount-field';
@@ -94,7 +91,7 @@ interface TransferFormProps {
 
 function TransferForm({ defaults, serverFailure, onPreviewed }: TransferFormProps) {
   const { t, i18n } = useTranslation('balance');
-  const { data: balances } = useGetBalancesQuery();
+  const { balance } = useBalances();
   const {
     register,
     handleSubmit,
@@ -136,8 +133,8 @@ function TransferForm({ defaults, serverFailure, onPreviewed }: TransferFormProp
       <AmountField
         label={t('amount.label')}
         hint={
-          balances
-            ? t('amount.available', { amount: formatMoney(balances.balance, i18n.language) })
+          balance !== undefined
+            ? t('amount.available', { amount: formatMoney(balance, i18n.language) })
             : undefined
         }
         error={errors.amount?.message}

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { authApi } from '../../auth/api/auth-api';
 import { renderBalance, searchOf, stubBalanceApi, user } from '../test-utils';
 
 /** Intl's spaces (no-break, narrow no-break) as plain ones, to compare. */
@@ -7,8 +8,12 @@ const plain = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, '
 
 describe('balance operations page', () => {
   it('has a heading, the two balances and the three tabs, Top up first', async () => {
-    stubBalanceApi({ 'GET /user/auth': { body: user({ balance: 1234.5, balance_partner: 80 }) } });
-    renderBalance();
+    const api = stubBalanceApi({
+      'GET /user/auth': { body: user({ balance: 1234.5, balance_partner: 80 }) },
+    });
+    const { store } = renderBalance();
+    // the header's read of the user, as in the app: the page's figures come from the same call
+    store.dispatch(authApi.endpoints.getUser.initiate());
 
     expect(
       screen.getByRole('heading', { level: 1, name: 'Balance operations' }),
@@ -26,6 +31,7 @@ describe('balance operations page', () => {
     ).toEqual(['Top up', 'Transfer', 'History']);
     expect(screen.getByRole('tab', { name: 'Top up' })).toHaveAttribute('aria-selected', 'true');
     expect(await screen.findByRole('group', { name: 'Payment method' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/user/auth')).toHaveLength(1);
   });
 
   it('keeps the tab in the address, so that reload and Back show the same', async () => {

@@ -15,7 +15,6 @@ import type {
   TestRequest,
   UpgradeRequest,
   UpgradeResponse,
-  User,
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
 import type { Idempotent } from '../../../shared/api/idempotent';
@@ -65,13 +64,6 @@ const api = baseApi.enhanceEndpoints({ addTagTypes: VPS_TAGS });
  */
 export const vpsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** The reader's balance for the price checks, from GET /user/auth like the header's. */
-    getVpsBalance: build.query<number, void>({
-      query: () => '/user/auth',
-      transformResponse: (user: User) => user.balance,
-      providesTags: ['User'],
-      extraOptions: SILENT,
-    }),
     getVpsRates: build.query<RatesResponse, void>({
       query: () => '/user/vps/rates',
       providesTags: ['VpsRates'],
@@ -299,7 +291,6 @@ function writeServer(state: unknown, server: Server) {
 }
 
 export const {
-  useGetVpsBalanceQuery,
   useGetVpsRatesQuery,
   useLazyCheckVpsPromocodeQuery,
   useOrderVpsServerMutation,

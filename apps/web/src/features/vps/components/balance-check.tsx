@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useGetVpsBalanceQuery } from '../api/vps-api';
+import { useBalances } from '../../auth/api/use-current-user';
 import { useVpsFormat } from '../lib/use-vps-format';
 import styles from './vps.module.css';
 
@@ -21,7 +21,7 @@ export function TopUpLink() {
  */
 export function BalanceCheck({ totalCents }: { totalCents: number | null }) {
   const { t, money, cents } = useVpsFormat();
-  const { data: balance } = useGetVpsBalanceQuery();
+  const { balance } = useBalances();
   if (balance === undefined) return null;
   const shortCents = totalCents === null ? 0 : totalCents - Math.round(balance * 100);
   return (

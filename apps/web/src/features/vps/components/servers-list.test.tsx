@@ -11,7 +11,7 @@ import {
   server,
   stubVpsApi,
 } from '../test-utils';
-import { vpsApi } from '../api/vps-api';
+import { authApi } from '../../auth/api/auth-api';
 
 const SERVERS = [
   server({
@@ -190,7 +190,7 @@ describe('My servers', () => {
     });
     const { store } = renderVps('/vps?tab=servers');
     // the header's balance: a subscriber of GET /user/auth (tag User), as in the app
-    store.dispatch(vpsApi.endpoints.getVpsBalance.initiate());
+    store.dispatch(authApi.endpoints.getUser.initiate());
     const line = within(await screen.findByRole('row', { name: /^#22/ }));
     await waitFor(() => expect(api.callsTo('GET', '/user/auth')).toHaveLength(1));
     expect(line.getByText('Setting up Windows, a few minutes…')).toBeInTheDocument();
