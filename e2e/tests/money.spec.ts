@@ -437,7 +437,7 @@ test('money sent by another user shows at once in the open console’s header an
   const signedInStream = streamOpens();
   await signIn(page, recipient.email);
   await signedInStream;
-  // the balance page (its summary reads the user on its own): a new load, a new stream
+  // the balance page, whose summary shows the balance in full: a new load, a new stream
   const pageStream = streamOpens();
   await openBalancePage(page);
   await expect(headerBalance(page)).toHaveText('$0');
