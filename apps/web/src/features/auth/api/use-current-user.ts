@@ -1,13 +1,16 @@
 import type { User } from '@tradehost/contracts';
 import { useGetUserQuery } from './auth-api';
 
+/** The user shown from a read of it: none after a failed fetch, whatever an earlier one returned. */
+const shownUser = ({ data, isError }: { data?: User; isError: boolean }) =>
+  isError ? undefined : data;
+
 /**
  * The signed-in user for display, or undefined while it loads and after a failed fetch: a 429
  * (SPEC 8) resets the user shown, whatever an earlier fetch returned.
  */
 export function useCurrentUser(): User | undefined {
-  const { data, isError } = useGetUserQuery();
-  return isError ? undefined : data;
+  return shownUser(useGetUserQuery());
 }
 
 /**
@@ -16,10 +19,13 @@ export function useCurrentUser(): User | undefined {
  */
 export function useBalances(): { balance?: number; partner?: number; isLoading: boolean } {
   return useGetUserQuery(undefined, {
-    selectFromResult: ({ data, isError, isLoading }) => ({
-      balance: isError ? undefined : data?.balance,
-      partner: isError ? undefined : data?.balance_partner,
-      isLoading,
-    }),
+    selectFromResult: (result) => {
+      const user = shownUser(result);
+      return {
+        balance: user?.balance,
+        partner: user?.balance_partner,
+        isLoading: result.isLoading,
+      };
+    },
   });
 }
