@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { userSchema, userSessionsResponseSchema, type ErrorCode } from '@tradehost/contracts';
+import {
+  ERROR_MESSAGES,
+  SESSIONS_PER_PAGE,
+  userSchema,
+  userSessionsResponseSchema,
+  type ErrorCode,
+} from '@tradehost/contracts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
@@ -597,14 +603,16 @@ describe('POST /api/user/change_password: the rate limit', () => {
 
 // ---- sessions ----------------------------------------------------------------------------------
 
-const sessionsOf = async (who: { token: string }, app: TestApp = t) => {
-  const res = await app.api.get(SESSIONS, who);
+const sessionsPage = async (who: { token: string }, query = '', app: TestApp = t) => {
+  const res = await app.api.get(`${SESSIONS}${query}`, who);
   expect(res.status).toBe(200);
-  return userSessionsResponseSchema.parse(res.body).data;
+  return userSessionsResponseSchema.parse(res.body);
 };
+const sessionsOf = async (who: { token: string }, app: TestApp = t) =>
+  (await sessionsPage(who, '', app)).data;
 
 describe('GET /api/user/sessions', () => {
-  it('lists each sign-in with its browser and system, created and last use, this one marked', async () => {
+  it('lists each sign-in with its browser and system, created and last use, this one marked and first', async () => {
     try {
       await listsEachSignIn();
     } finally {
@@ -619,13 +627,16 @@ describe('GET /api/user/sessions', () => {
     t.clock.advance(60_000);
     const there = await secondBrowser(me.email, me.password, FIREFOX_LINUX);
 
-    const sessions = await sessionsOf(here);
-    expect(sessions).toHaveLength(3);
-    const [newest, middle, oldest] = sessions;
-    expect(newest).toMatchObject({ browser: 'Firefox', os: 'Linux', current: false });
+    const sessions = await sessionsPage(here);
+    expect(sessions.meta).toEqual({ page: 1, per_page: SESSIONS_PER_PAGE, total: 3 });
+    expect(sessions.others).toBe(2);
+    // this one first, then the others newest use first
+    const [middle, newest, oldest] = sessions.data;
     expect(middle).toMatchObject({ browser: 'Chrome', os: 'Windows', current: true });
+    expect(newest).toMatchObject({ browser: 'Firefox', os: 'Linux', current: false });
     expect(oldest).toMatchObject({ browser: null, os: null, current: false });
     expect(middle!.created_at).toBe(middle!.last_used_at);
+    expect(Date.parse(newest!.last_used_at)).toBeGreaterThan(Date.parse(oldest!.last_used_at));
 
     // a refresh is a use: last use moves, the sign-in time and the browser stay
     t.clock.advance(5 * 60_000);
@@ -642,11 +653,70 @@ describe('GET /api/user/sessions', () => {
     expect(Date.parse(after[0]!.last_used_at) - Date.parse(middle!.created_at)).toBeGreaterThan(
       5 * 60_000 - 1000,
     );
-    // the other browsers see the same list with their own row marked
-    expect((await sessionsOf(there)).filter((s) => s.current).map((s) => s.browser)).toEqual([
-      'Firefox',
+    // the other browsers see the same list with their own row marked and first
+    expect((await sessionsOf(there)).map((s) => [s.browser, s.current])).toEqual([
+      ['Firefox', true],
+      ['Chrome', false],
+      [null, false],
     ]);
   }
+
+  it('gives a page at a time, this sign-in on the first, and counts them all on every page', async () => {
+    const me = await signIn(t);
+    const others = [];
+    for (let i = 0; i < SESSIONS_PER_PAGE + 2; i += 1) {
+      t.clock.advance(1000);
+      others.push(await secondBrowser(me.email, me.password));
+    }
+    try {
+      const first = await sessionsPage(me);
+      expect(first.meta).toEqual({ page: 1, per_page: SESSIONS_PER_PAGE, total: 13 });
+      expect(first.others).toBe(12);
+      expect(first.data).toHaveLength(SESSIONS_PER_PAGE);
+      // the oldest sign-in, but the one asking: first
+      expect(first.data.map((s) => s.current)).toEqual([true, ...Array(9).fill(false)]);
+
+      const second = await sessionsPage(me, '?page=2');
+      expect(second.meta).toEqual({ page: 2, per_page: SESSIONS_PER_PAGE, total: 13 });
+      expect(second.others).toBe(12);
+      expect(second.data).toHaveLength(3);
+      expect(second.data.some((s) => s.current)).toBe(false);
+      // every sign-in once across the pages, newest use first after this one
+      const ids = [...first.data, ...second.data].map((s) => s.id);
+      expect(new Set(ids).size).toBe(13);
+      const lastUses = [...first.data.slice(1), ...second.data].map((s) =>
+        Date.parse(s.last_used_at),
+      );
+      expect(lastUses).toEqual([...lastUses].sort((a, b) => b - a));
+
+      const smaller = await sessionsPage(me, '?page=3&per_page=5');
+      expect(smaller.data).toHaveLength(3);
+      // a page past the end: no rows, the counts still told
+      const beyond = await sessionsPage(me, '?page=4');
+      expect(beyond).toEqual({
+        data: [],
+        meta: { page: 4, per_page: SESSIONS_PER_PAGE, total: 13 },
+        others: 12,
+      });
+      // another sign-in sees the same count of others, itself among them no more
+      expect((await sessionsPage({ token: others[0]!.token })).others).toBe(12);
+    } finally {
+      t.clock.advance(-(SESSIONS_PER_PAGE + 2) * 1000);
+    }
+  });
+
+  it('refuses a page that is not one with the validation error (the console words it), lists nothing', async () => {
+    const me = await signIn(t);
+    for (const query of ['?page=0', '?page=abc', '?per_page=0', '?per_page=101', '?page=1.5']) {
+      const res = await t.api.get(`${SESSIONS}${query}`, me);
+      expect(res.status, query).toBe(422);
+      expect(res.body, query).toEqual({
+        code: 'VALIDATION',
+        message: ERROR_MESSAGES.VALIDATION,
+        errors: { [query.slice(1, query.indexOf('='))]: [ERROR_MESSAGES.VALIDATION] },
+      });
+    }
+  });
 
   it('leaves out signed-out, expired and other users’ sessions', async () => {
     const me = await signIn(t);
@@ -664,7 +734,11 @@ describe('GET /api/user/sessions', () => {
     expect((await refreshOf(expired.browser)).status).toBe(401);
     await signIn(t); // someone else
     expect(await sessionsOf(me)).toEqual([expect.objectContaining({ current: true })]);
-    expect(await sessionsOf(await quickUser(t))).toEqual([]);
+    expect(await sessionsPage(await quickUser(t))).toEqual({
+      data: [],
+      meta: { page: 1, per_page: SESSIONS_PER_PAGE, total: 0 },
+      others: 0,
+    });
   });
 
   it('answers 401 without a token', async () => {

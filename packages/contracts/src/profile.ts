@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { nameSchema, passwordSchema, passwordsDiffer, passwordsMatch } from './auth.ts';
+import { pageMetaSchema, pagingFields } from './balance.ts';
 import { PASSWORD_MAX } from './limits.ts';
 
 /**
@@ -50,8 +51,22 @@ export const userSessionSchema = z.object({
 });
 export type UserSession = z.infer<typeof userSessionSchema>;
 
-/** Newest use first. */
-export const userSessionsResponseSchema = z.object({ data: z.array(userSessionSchema) });
+/** The sign-ins on a page of the profile's list. */
+export const SESSIONS_PER_PAGE = 10;
+
+/** GET /api/user/sessions: a page at a time. */
+export const userSessionsQuerySchema = z.object(pagingFields(SESSIONS_PER_PAGE));
+export type UserSessionsQuery = z.infer<typeof userSessionsQuerySchema>;
+
+/**
+ * This sign-in first, then the others, newest use first. `others`: how many live sign-ins there
+ * are besides this one, on every page (what "sign out everywhere else" would end).
+ */
+export const userSessionsResponseSchema = z.object({
+  data: z.array(userSessionSchema),
+  meta: pageMetaSchema,
+  others: z.int(),
+});
 export type UserSessionsResponse = z.infer<typeof userSessionsResponseSchema>;
 
 /** `revoked`: how many other sessions were signed out. */

@@ -8,6 +8,8 @@ export interface StubCall {
   method: string;
   /** The path under /api, e.g. /user/auth */
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: Headers;
   body: unknown;
   /** Sent to outlive the page (RequestInit.keepalive). */
@@ -27,6 +29,7 @@ export function stubFetch(routes: Record<string, Handler> = {}) {
     const call: StubCall = {
       method: request.method,
       path: url.pathname.replace(/^\/api/, ''),
+      query: url.searchParams,
       headers: request.headers,
       body: text ? (JSON.parse(text) as unknown) : undefined,
       keepalive: request.keepalive,

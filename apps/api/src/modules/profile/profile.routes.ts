@@ -6,6 +6,7 @@ import {
   messageResponseSchema,
   signOutOthersResponseSchema,
   userSchema,
+  userSessionsQuerySchema,
   userSessionsResponseSchema,
 } from '@tradehost/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -189,12 +190,13 @@ export async function profileRoutes(
       schema: {
         tags,
         summary:
-          'Where the account is signed in: one row per live sign-in (browser and OS, created, last use), newest use first; `current` marks this one',
+          'Where the account is signed in, a page at a time: one row per live sign-in (browser and OS, created, last use), this one first (`current`), then newest use first; `others` counts the live ones but this',
         security,
-        response: { 200: userSessionsResponseSchema, ...errorResponses(401, 429) },
+        querystring: userSessionsQuerySchema,
+        response: { 200: userSessionsResponseSchema, ...errorResponses(401, 422, 429) },
       },
     },
-    async (request) => profile.sessions(currentUser(request)),
+    async (request) => profile.sessions(currentUser(request), request.query),
   );
 
   r.post(

@@ -5,8 +5,10 @@ import {
   type MessageResponse,
   type SignOutOthersResponse,
   type User,
+  type UserSessionsQuery,
   type UserSessionsResponse,
 } from '@tradehost/contracts';
+import { pageMeta, pagingOf } from '../../db/paging.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { passwordChangedMail } from '../../integrations/mail/profile-templates.ts';
@@ -135,9 +137,20 @@ export function createProfileService({
       return { message: SUCCESS_MESSAGES.PASSWORD_CHANGED, code: 'PASSWORD_CHANGED' };
     },
 
-    async sessions(user: AuthUser): Promise<UserSessionsResponse> {
-      const rows = await profileRepository.liveSessions(db, user.id, now());
+    async sessions(
+      user: AuthUser,
+      { page, per_page: perPage }: UserSessionsQuery,
+    ): Promise<UserSessionsResponse> {
+      const { rows, total, others } = await profileRepository.liveSessions(
+        db,
+        user.id,
+        user.sessionId,
+        now(),
+        pagingOf(page, perPage),
+      );
       return {
+        meta: pageMeta(page, perPage, total),
+        others,
         data: rows.map((row) => ({
           id: row.familyId,
           ...describeUserAgent(row.userAgent),

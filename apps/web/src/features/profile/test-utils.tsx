@@ -2,9 +2,14 @@
  * Test helpers of the profile page: the page signed in on a memory router, its API stubbed at the
  * global fetch (the avatar upload, a multipart body, answered raw), and fixtures.
  */
-import type { User, UserSession } from '@tradehost/contracts';
+import {
+  SESSIONS_PER_PAGE,
+  type User,
+  type UserSession,
+  type UserSessionsResponse,
+} from '@tradehost/contracts';
 import { vi } from 'vitest';
-import { stubFetch, type Handler } from '../../test/fetch-stub';
+import { stubFetch, type Handler, type StubCall } from '../../test/fetch-stub';
 import { testUser } from '../../test/fixtures';
 import { renderSignedInPage, type RenderPageOptions } from '../../test/render';
 import { Component as ProfilePage } from './pages/profile-page';
@@ -38,6 +43,24 @@ export const SESSIONS: UserSession[] = [
   session({ id: '6f1c1a1e-0000-4000-8000-000000000003', browser: null, os: null, current: false }),
 ];
 
+/**
+ * GET /user/sessions as the API answers it: the page the call asks for (SESSIONS_PER_PAGE a
+ * page) of `list` (already in the API's order), the counts of all of them.
+ */
+export const sessionsAnswer =
+  (list: () => UserSession[]) =>
+  (call: StubCall): { body: UserSessionsResponse } => {
+    const page = Number(call.query.get('page') ?? 1);
+    const all = list();
+    return {
+      body: {
+        data: all.slice((page - 1) * SESSIONS_PER_PAGE, page * SESSIONS_PER_PAGE),
+        meta: { page, per_page: SESSIONS_PER_PAGE, total: all.length },
+        others: all.filter((s) => !s.current).length,
+      },
+    };
+  };
+
 /** The chat-bot section's status when no bot is configured (its own tests: chat-bot-section.test.tsx). */
 const TELEGRAM_OFF = {
   enabled: false,
@@ -62,7 +85,7 @@ export function stubProfileApi(
     'GET /user/auth': () => ({ body: user.current }),
     'GET /front/permissions': { body: { partner: true, monitoring: true } },
     'GET /user/alert': { body: { alert: null } },
-    'GET /user/sessions': { body: { data: SESSIONS } },
+    'GET /user/sessions': sessionsAnswer(() => SESSIONS),
     'GET /user/telegram': { body: TELEGRAM_OFF },
     ...routes,
   });

@@ -4,7 +4,6 @@ import type {
   MessageResponse,
   SignOutOthersResponse,
   User,
-  UserSession,
   UserSessionsResponse,
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
@@ -43,9 +42,9 @@ export const profileApi = api.injectEndpoints({
       invalidatesTags: (result) => (result ? ['Sessions'] : []),
       extraOptions: SILENT,
     }),
-    getSessions: build.query<UserSession[], void>({
-      query: () => '/user/sessions',
-      transformResponse: (response: UserSessionsResponse) => response.data,
+    /** A page (from 1) of the sign-ins: this one first on the first page. */
+    getSessions: build.query<UserSessionsResponse, number>({
+      query: (page) => ({ url: '/user/sessions', params: { page } }),
       providesTags: ['Sessions'],
       extraOptions: SILENT,
     }),

@@ -1,8 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { UserSession } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { renderProfile, session, SESSIONS, stubProfileApi } from '../test-utils';
+import { renderProfile, session, SESSIONS, sessionsAnswer, stubProfileApi } from '../test-utils';
 
 const list = () => screen.getByRole('list', { name: 'Where you are signed in' });
+
+/** This device, then `count` others ("Browser 1" …), as the API lists them. */
+const thisAndOthers = (count: number, overrides: Partial<UserSession> = {}) => [
+  session(),
+  ...Array.from({ length: count }, (_, i) =>
+    session({
+      id: `6f1c1a1e-0000-4000-8000-${String(100 + i).padStart(12, '0')}`,
+      browser: `Browser ${i + 1}`,
+      current: false,
+      ...overrides,
+    }),
+  ),
+];
 
 describe('the sessions', () => {
   it('lists each sign-in with its device, times and this device marked', async () => {
@@ -24,7 +38,7 @@ describe('the sessions', () => {
   it('signs out everywhere else after a confirmation, and says how many', async () => {
     let sessions = SESSIONS;
     const api = stubProfileApi({
-      'GET /user/sessions': () => ({ body: { data: sessions } }),
+      'GET /user/sessions': sessionsAnswer(() => sessions),
       'POST /user/sessions/sign_out_others': () => {
         sessions = [session()];
         return { body: { message: 'ok', code: 'SESSIONS_REVOKED', revoked: 2 } };
@@ -68,10 +82,10 @@ describe('the sessions', () => {
   it('offers to try again when the list cannot be loaded', async () => {
     let fail = true;
     stubProfileApi({
-      'GET /user/sessions': () =>
+      'GET /user/sessions': (call) =>
         fail
           ? { status: 500, body: { message: 'Internal server error', code: 'INTERNAL' } }
-          : { body: { data: SESSIONS } },
+          : sessionsAnswer(() => SESSIONS)(call),
     });
     const { user } = renderProfile();
     expect(await screen.findByText('The sessions could not be loaded')).toBeInTheDocument();
@@ -80,8 +94,76 @@ describe('the sessions', () => {
     expect(await screen.findByText('Safari on iOS')).toBeInTheDocument();
   });
 
+  it('shows a long list a page at a time, this device first, and counts them all', async () => {
+    const many = thisAndOthers(12, { os: 'Linux' });
+    const api = stubProfileApi({ 'GET /user/sessions': sessionsAnswer(() => many) });
+    const { user } = renderProfile();
+    await screen.findByText('Browser 1 on Linux');
+    expect(within(list()).getAllByRole('listitem')).toHaveLength(10);
+    expect(within(list()).getAllByRole('listitem')[0]).toHaveTextContent('This device');
+    const pages = screen.getByRole('navigation', { name: 'Pages of your sessions' });
+    expect(pages).toHaveTextContent('13 sessions');
+
+    await user.click(within(pages).getByRole('button', { name: /next/i }));
+    await screen.findByText('Browser 12 on Linux');
+    expect(within(list()).getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.queryByText('This device')).toBeNull();
+    expect(api.callsTo('GET', '/user/sessions').map((c) => c.query.get('page'))).toEqual([
+      '1',
+      '2',
+    ]);
+    // the others are counted on every page, not on the one shown
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+    expect(screen.getByRole('dialog', { name: 'Sign out everywhere else?' })).toBeInTheDocument();
+  });
+
+  it('goes back to the first page once the others are signed out', async () => {
+    let sessions = thisAndOthers(11);
+    stubProfileApi({
+      'GET /user/sessions': sessionsAnswer(() => sessions),
+      'POST /user/sessions/sign_out_others': () => {
+        sessions = [session()];
+        return { body: { message: 'ok', code: 'SESSIONS_REVOKED', revoked: 11 } };
+      },
+    });
+    const { user } = renderProfile();
+    const pages = await screen.findByRole('navigation', { name: 'Pages of your sessions' });
+    await user.click(within(pages).getByRole('button', { name: /next/i }));
+    await screen.findByText('Browser 11 on Windows');
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+    await user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Sign out the others' }),
+    );
+    expect(await screen.findByText('Signed out of 11 other sessions.')).toBeInTheDocument();
+    await waitFor(() => expect(within(list()).getAllByRole('listitem')).toHaveLength(1));
+    expect(within(list()).getByText('This device')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pages of your sessions' })).toBeNull();
+  });
+
+  it('moves to the last page when the one shown has emptied', async () => {
+    let sessions = thisAndOthers(10);
+    const api = stubProfileApi({ 'GET /user/sessions': sessionsAnswer(() => sessions) });
+    const { user } = renderProfile();
+    const pages = await screen.findByRole('navigation', { name: 'Pages of your sessions' });
+    // one signs out elsewhere before the second page is asked for: it comes back empty
+    sessions = sessions.slice(0, 10);
+    await user.click(within(pages).getByRole('button', { name: /next/i }));
+    await waitFor(() =>
+      expect(api.callsTo('GET', '/user/sessions').map((c) => c.query.get('page'))).toEqual([
+        '1',
+        '2',
+        '1',
+      ]),
+    );
+    expect(await screen.findByText('Browser 9 on Windows')).toBeInTheDocument();
+    expect(within(list()).getAllByRole('listitem')).toHaveLength(10);
+    expect(
+      screen.queryByText('No session of this account is active apart from this page.'),
+    ).toBeNull();
+  });
+
   it('says so when no session is listed', async () => {
-    stubProfileApi({ 'GET /user/sessions': { body: { data: [] } } });
+    stubProfileApi({ 'GET /user/sessions': sessionsAnswer(() => []) });
     renderProfile();
     expect(
       await screen.findByText('No session of this account is active apart from this page.'),

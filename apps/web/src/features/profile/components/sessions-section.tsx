@@ -1,10 +1,11 @@
-import type { UserSession } from '@tradehost/contracts';
+import { SESSIONS_PER_PAGE, type UserSession } from '@tradehost/contracts';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../shared/lib/api-error';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
+import { Pagination, pageCountOf } from '../../../shared/ui/pagination/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetSessionsQuery, useSignOutOthersMutation } from '../api/profile-api';
 import { ProfileSection } from './profile-section';
@@ -49,12 +50,20 @@ function SessionRow({ session, format }: { session: UserSession; format: Intl.Da
 type Outcome = { tone: 'success' | 'error'; text: string; serial: number };
 
 /**
- * Where the account is signed in (one row per sign-in, this device marked, newest use first) and
- * "sign out everywhere else" after a confirmation.
+ * Where the account is signed in (one row per sign-in, this device first and marked, then newest
+ * use first), a page at a time, and "sign out everywhere else" after a confirmation.
  */
 export function SessionsSection() {
   const { t, i18n } = useTranslation('profile');
-  const { data: sessions, isLoading, isError, error, refetch } = useGetSessionsQuery();
+  const [page, setPage] = useState(1);
+  // the page shown stays while the next one loads (RTK Query keeps the last answer in `data`);
+  // a page is asked for afresh each time it is shown: sign-ins end elsewhere meanwhile
+  const { data, isLoading, isFetching, isError, error, refetch } = useGetSessionsQuery(page, {
+    refetchOnMountOrArgChange: true,
+  });
+  const sessions = data?.data;
+  const total = data?.meta.total ?? 0;
+  const pageCount = pageCountOf(total, SESSIONS_PER_PAGE);
   const [signOutOthers, { isLoading: signingOut }] = useSignOutOthersMutation();
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -62,7 +71,9 @@ export function SessionsSection() {
     dateStyle: 'medium',
     timeStyle: 'short',
   });
-  const others = sessions?.filter((session) => !session.current).length ?? 0;
+  const others = data?.others ?? 0;
+  // sign-ins ended meanwhile (elsewhere, or expired) can leave this page past the last one
+  if (data && page > pageCount) setPage(pageCount);
 
   const report = (tone: Outcome['tone'], text: string) =>
     setOutcome((previous) => ({ tone, text, serial: (previous?.serial ?? 0) + 1 }));
@@ -70,6 +81,7 @@ export function SessionsSection() {
   const confirm = async () => {
     try {
       const { revoked } = await signOutOthers().unwrap();
+      setPage(1);
       report(
         'success',
         revoked > 0 ? t('sessions.signedOut', { count: revoked }) : t('sessions.noneSignedOut'),
@@ -92,14 +104,23 @@ export function SessionsSection() {
         onRetry={() => void refetch()}
       />
     );
-  else if (sessions.length === 0) body = <EmptyState>{t('sessions.empty')}</EmptyState>;
+  else if (total === 0) body = <EmptyState>{t('sessions.empty')}</EmptyState>;
   else
     body = (
-      <ul className={styles.sessions} aria-label={t('sessions.title')}>
-        {sessions.map((session) => (
-          <SessionRow key={session.id} session={session} format={format} />
-        ))}
-      </ul>
+      <>
+        <ul className={styles.sessions} aria-label={t('sessions.title')} aria-busy={isFetching}>
+          {sessions.map((session) => (
+            <SessionRow key={session.id} session={session} format={format} />
+          ))}
+        </ul>
+        <Pagination
+          page={page}
+          pageCount={pageCount}
+          onPageChange={setPage}
+          label={t('sessions.pages')}
+          range={pageCount > 1 ? t('sessions.range', { count: total }) : undefined}
+        />
+      </>
     );
 
   return (
@@ -110,7 +131,7 @@ export function SessionsSection() {
         </FormAlert>
       ) : null}
       {body}
-      {sessions && sessions.length > 0 ? (
+      {total > 0 ? (
         <div className={styles.actions}>
           {others > 0 ? (
             <Button variant="secondary" onClick={() => setConfirming(true)}>
