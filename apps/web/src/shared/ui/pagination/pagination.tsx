@@ -74,7 +74,7 @@ export function Pagination({
           onClick={() => (atStart ? undefined : onPageChange(page - 1))}
         >
           <Chevron direction="left" />
-          <span>{t('pagination.previous')}</span>
+          <span className={styles.label}>{t('pagination.previous')}</span>
         </button>
         <p className={styles.status} aria-live={hasRange ? undefined : 'polite'}>
           {t('pagination.status', { page, pages: pageCount })}
@@ -85,7 +85,7 @@ export function Pagination({
           aria-disabled={atEnd || undefined}
           onClick={() => (atEnd ? undefined : onPageChange(page + 1))}
         >
-          <span>{t('pagination.next')}</span>
+          <span className={styles.label}>{t('pagination.next')}</span>
           <Chevron direction="right" />
         </button>
       </div>
