@@ -128,6 +128,14 @@ try {
   const token = await account('Maxim Trader', email);
   const as = { authorization: `Bearer ${token}` };
   const key = () => ({ ...as, 'idempotency-key': randomUUID() });
+  // signed in on more devices than the profile's sessions list shows at once: its pages
+  for (const device of [
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+  ])
+    for (let i = 0; i < 4; i += 1)
+      await post('/api/user/auth/login', { email, password }, { 'user-agent': device });
   // the partner programme: Olga signs up with Maxim's code, and two people with hers
   const { referral_code: code } = (await (
     await fetch(`${url}/api/user/partner_info`, { headers: as })
