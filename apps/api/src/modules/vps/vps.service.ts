@@ -381,7 +381,8 @@ export function createVpsService(deps: VpsDeps) {
         await vpsRepository.updateServer(tx, id, { autoRenew: input.enabled, renewMonths });
         await auditRepository.insert(tx, {
           actorId: userId,
-          action: 'vps.auto_renew',
+          // the owner's switch; 'vps.auto_renew' is the renewal the lifecycle job makes
+          action: 'vps.auto_renew_set',
           subjectType: 'vps_server',
           subjectId: String(id),
           targetUserId: userId,
