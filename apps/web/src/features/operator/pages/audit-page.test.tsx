@@ -1,6 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { auditEntry, openOperator, page, queriesTo, stubOperatorApi } from '../test-utils';
+import { createFormatters } from '../lib/format';
+import {
+  adminUser,
+  auditEntry,
+  openOperator,
+  page,
+  queriesTo,
+  stubOperatorApi,
+} from '../test-utils';
 
 const firstPage = [
   auditEntry(),
@@ -20,6 +28,109 @@ const firstPage = [
   }),
 ];
 const secondPage = [auditEntry({ id: 4, action: 'payment.reject', subject_id: '9' })];
+
+const order = auditEntry({
+  id: 10,
+  actor: null,
+  action: 'vps.order',
+  subject_type: 'vps_server',
+  subject_id: '12',
+  details: {
+    rate_id: 3,
+    rate: 'Trader',
+    location: 'London (LD4)',
+    months: 3,
+    price: 40.5,
+    period_discount: 4.5,
+    promocode: 'SPRING',
+    promo_discount: 2,
+    charge_id: 45,
+    operation_id: 7,
+  },
+});
+/** Entries whose details are ids, cents, moments, yes or no, known words and objects. */
+const detailed = [
+  order,
+  auditEntry({
+    id: 11,
+    actor: null,
+    action: 'vps.auto_renew_failed',
+    subject_type: 'vps_server',
+    details: { months: 1, price_cents: 1250, balance_cents: 300 },
+  }),
+  auditEntry({
+    id: 12,
+    actor: null,
+    action: 'vps.revoke',
+    subject_type: 'vps_server',
+    details: {
+      operation_id: 8,
+      blocked_at: '2025-03-05T10:00:00.000Z',
+      cancelled_upgrades: [4, 5],
+    },
+  }),
+  auditEntry({
+    id: 13,
+    action: 'vps.rate_update',
+    subject_type: 'vps_rate',
+    subject_id: '3',
+    target_user: null,
+    details: {
+      monthly_price: 15,
+      active: false,
+      before: { id: 3, name: 'Start', monthly_price: 12.5, active: true },
+    },
+  }),
+  auditEntry({
+    id: 14,
+    action: 'vps.discounts_update',
+    subject_type: 'vps_rate',
+    subject_id: null,
+    target_user: null,
+    details: {
+      before: [
+        { months: 1, discount_percent: 0 },
+        { months: 3, discount_percent: 5 },
+      ],
+    },
+  }),
+  auditEntry({
+    id: 15,
+    actor: null,
+    action: 'payment.mismatch',
+    details: {
+      driver: 'payeer',
+      expected: { amount: '10.00', currency: 'USD' },
+      received: { amount: '9.00', currency: 'USD' },
+      operation_id: '630437734',
+    },
+  }),
+  auditEntry({
+    id: 16,
+    action: 'support.assign',
+    subject_type: 'support_ticket',
+    details: { title: 'Cannot log in', department_id: 2, from: null, to: 99 },
+  }),
+  auditEntry({
+    id: 17,
+    action: 'support.status',
+    subject_type: 'support_ticket',
+    details: { title: 'Cannot log in', department_id: 2, from: 'new', to: 'processing' },
+  }),
+  auditEntry({
+    id: 18,
+    action: 'faq.update',
+    subject_type: 'faq_item',
+    target_user: null,
+    details: { changed: ['slug', 'question_en'] },
+  }),
+  auditEntry({
+    id: 19,
+    action: 'vps.action',
+    subject_type: 'vps_server',
+    details: { action: 'reboot', operation_id: 9 },
+  }),
+];
 
 describe('audit log', () => {
   it('lists who did what in words, and pages through it', async () => {
@@ -75,6 +186,90 @@ describe('audit log', () => {
     expect(pages).toHaveTextContent('26–26 of 26');
     expect(next).toHaveAttribute('aria-disabled', 'true');
     expect(next).toHaveFocus();
+  });
+
+  it('shows details in words: names, money, ids, moments, yes or no', async () => {
+    stubOperatorApi({ 'GET /admin/audit': { body: page(detailed) } });
+    await openOperator('/operator/audit');
+    const table = await screen.findByRole('table', { name: 'Audit log' }, { timeout: 5000 });
+    const [ordered, renewal, revoked, rate, discounts, mismatch, assigned, status, faq, reboot] =
+      within(table).getAllByRole('row').slice(1);
+
+    expect(ordered).toHaveTextContent('Ordered a server');
+    expect(ordered).toHaveTextContent('Rate number#3');
+    expect(ordered).toHaveTextContent('RateTrader');
+    expect(ordered).toHaveTextContent('LocationLondon (LD4)');
+    expect(ordered).toHaveTextContent('Months3');
+    expect(ordered).toHaveTextContent('Price$40.50');
+    expect(ordered).toHaveTextContent('Period discount$4.50');
+    expect(ordered).toHaveTextContent('PromocodeSPRING');
+    expect(ordered).toHaveTextContent('Promocode discount$2.00');
+    expect(ordered).toHaveTextContent('Charge#45');
+    expect(ordered).toHaveTextContent('Operation#7');
+
+    // the lifecycle writes cents
+    expect(renewal).toHaveTextContent('Price$12.50');
+    expect(renewal).toHaveTextContent('Balance$3.00');
+
+    const blockedAt = createFormatters('en').dateTime('2025-03-05T10:00:00.000Z');
+    expect(revoked).toHaveTextContent(`Blocked${blockedAt}`);
+    expect(revoked).toHaveTextContent('Cancelled upgrades#4, #5');
+
+    expect(rate).toHaveTextContent('Price per month$15.00');
+    expect(rate).toHaveTextContent('ActiveNo');
+    expect(rate).toHaveTextContent(
+      'BeforeNumber: #3 · Name: Start · Price per month: $12.50 · Active: Yes',
+    );
+    expect(discounts).toHaveTextContent(
+      'Before(Months: 1 · Discount, %: 0), (Months: 3 · Discount, %: 5)',
+    );
+
+    expect(mismatch).toHaveTextContent('Payment providerpayeer');
+    expect(mismatch).toHaveTextContent('Expected10.00 USD');
+    expect(mismatch).toHaveTextContent('Received9.00 USD');
+
+    expect(assigned).toHaveTextContent('Department#2');
+    expect(assigned).toHaveTextContent('From—');
+    expect(assigned).toHaveTextContent('To#99');
+    expect(status).toHaveTextContent('FromNew');
+    expect(status).toHaveTextContent('ToProcessing');
+
+    expect(faq).toHaveTextContent('ChangedLink name, Question in English');
+    expect(reboot).toHaveTextContent('CommandReboot');
+    expect(table).not.toHaveTextContent(/[a-z]+_[a-z_]+/);
+  });
+
+  it('shows details in Russian', async () => {
+    stubOperatorApi(
+      { 'GET /admin/audit': { body: page(detailed) } },
+      { ...adminUser, language: 'ru' },
+    );
+    await openOperator('/operator/audit', { language: 'ru' });
+    const table = await screen.findByRole('table', { name: 'Журнал аудита' }, { timeout: 5000 });
+    const [ordered, , , rate, , , , status, faq, reboot] = within(table)
+      .getAllByRole('row')
+      .slice(1);
+
+    expect(ordered).toHaveTextContent('Заказ сервера');
+    expect(ordered).toHaveTextContent('Номер тарифа#3');
+    expect(ordered).toHaveTextContent('ТарифTrader');
+    expect(ordered).toHaveTextContent('РасположениеLondon (LD4)');
+    expect(ordered).toHaveTextContent('Месяцев3');
+    expect(ordered).toHaveTextContent('Цена40,50 $');
+    expect(ordered).toHaveTextContent('Скидка за срок аренды4,50 $');
+    expect(ordered).toHaveTextContent('ПромокодSPRING');
+    expect(ordered).toHaveTextContent('Скидка по промокоду2,00 $');
+    expect(ordered).toHaveTextContent('Списание#45');
+    expect(ordered).toHaveTextContent('Операция#7');
+
+    expect(rate).toHaveTextContent('АктивенНет');
+    expect(rate).toHaveTextContent(
+      'БылоНомер: #3 · Название: Start · Цена в месяц: 12,50 $ · Активен: Да',
+    );
+    expect(status).toHaveTextContent('БылоНовый');
+    expect(faq).toHaveTextContent('ИзмененоИмя ссылки, Вопрос на английском');
+    expect(reboot).toHaveTextContent('КомандаПерезагрузка');
+    expect(table).not.toHaveTextContent(/[a-z]+_[a-z_]+/);
   });
 
   it('says when the log is empty', async () => {

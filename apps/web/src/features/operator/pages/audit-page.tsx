@@ -12,33 +12,125 @@ import { Person } from '../components/person';
 import { useFormatters, type Formatters } from '../lib/format';
 import styles from '../components/operator.module.css';
 
-/** One value of an entry's details, in words where the key is known. */
-function detailValue(key: string, value: unknown, t: TFunction, format: Formatters): string {
+/** Ids of other records (an array holds several): "#12". */
+const ID_KEYS = new Set([
+  'id',
+  'ledger_transaction_id',
+  'operation_id',
+  'reactivate_operation_id',
+  'charge_id',
+  'rate_id',
+  'from_rate_id',
+  'to_rate_id',
+  'server_id',
+  'upgrade_id',
+  'cancelled_upgrades',
+  'message_id',
+  'department_id',
+  'operator_ids',
+]);
+/** Amounts in dollars, as the API writes them (centsToDollars). */
+const DOLLAR_KEYS = new Set([
+  'price',
+  'period_discount',
+  'promo_discount',
+  'monthly_price',
+  'account_month_price',
+]);
+/** Amounts the API writes in cents (the VPS lifecycle's and failures'). */
+const CENT_KEYS = new Set(['amount_cents', 'price_cents', 'balance_cents', 'refunded_cents']);
+/** Moments (ISO 8601). */
+const MOMENT_KEYS = new Set([
+  'ends_at',
+  'previous_ends_at',
+  'paid_until',
+  'previous_paid_until',
+  'revoke_at',
+  'blocked_at',
+]);
+/** Values named elsewhere in the operator's words: the key's value under this prefix. */
+const VALUE_NAMES: Record<string, string> = {
+  account: 'accounts',
+  method: 'methods',
+  action: 'vps.operationKinds',
+  kind: 'vps.operationKinds',
+  was: 'vps.operationStatuses',
+  source: 'vps.sources',
+  group: 'faq.groups',
+  from: 'support.statuses',
+  to: 'support.statuses',
+};
+
+interface DetailWords {
+  t: TFunction;
+  format: Formatters;
+}
+
+/** A detail's name: `audit.detailKeys.<key>`, the key itself when it has none. */
+function detailLabel(key: string, { t }: DetailWords): string {
+  return t(`audit.detailKeys.${key}`, { defaultValue: key });
+}
+
+const isNumeric = (value: unknown): value is number | string =>
+  typeof value === 'number' ||
+  (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)));
+
+/**
+ * One value of an entry's details in words: ids as "#12", amounts as money, moments as dates,
+ * yes or no, known values by their names; an object (a "before" or "after") as its own details,
+ * "Name: value · Name: value", each of a list of them in brackets.
+ */
+function detailValue(key: string, value: unknown, words: DetailWords): string {
+  const { t, format } = words;
   if (value === null || value === undefined || value === '') return '—';
-  if (key === 'amount' && typeof value === 'number') return format.signedMoney(value);
-  if (key === 'amount' && typeof value === 'string' && !Number.isNaN(Number(value))) {
-    return format.signedMoney(Number(value));
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '—';
+    return value
+      .map((item: unknown) => {
+        // the names of the fields a change touched
+        if (key === 'changed' && typeof item === 'string') return detailLabel(item, words);
+        const text = detailValue(key, item, words);
+        return item !== null && typeof item === 'object' ? `(${text})` : text;
+      })
+      .join(', ');
   }
-  if (key === 'account' && typeof value === 'string') {
-    return t(`accounts.${value}`, { defaultValue: value });
+  if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
+  if (typeof value === 'object') {
+    const fields = value as Record<string, unknown>;
+    const names = Object.keys(fields);
+    // a payment notification's amount in its own currency: "10.00 USD"
+    if (names.length === 2 && 'amount' in fields && 'currency' in fields)
+      return `${String(fields.amount)} ${String(fields.currency)}`;
+    return names
+      .map((name) => `${detailLabel(name, words)}: ${detailValue(name, fields[name], words)}`)
+      .join(' · ');
   }
-  if (key === 'ledger_transaction_id') return `#${String(value)}`;
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (ID_KEYS.has(key) || ((key === 'from' || key === 'to') && typeof value === 'number'))
+    return `#${String(value)}`;
+  if (key === 'amount' && isNumeric(value)) return format.signedMoney(Number(value));
+  if (DOLLAR_KEYS.has(key) && isNumeric(value)) return format.money(Number(value));
+  if (CENT_KEYS.has(key) && isNumeric(value)) return format.money(Number(value) / 100);
+  if (MOMENT_KEYS.has(key) && typeof value === 'string') return format.dateTime(value);
+  const names = VALUE_NAMES[key];
+  // a word of the API's ("reboot"), not free text ("other: a blog")
+  if (names && typeof value === 'string' && /^\w+$/.test(value))
+    return t(`${names}.${value}`, { defaultValue: value });
   return String(value);
 }
 
 function Details({ details }: { details: AuditEntry['details'] }) {
   const { t } = useTranslation('operator');
   const format = useFormatters();
+  const words = { t, format };
   const entries = Object.entries(details);
   if (entries.length === 0) return <span className={styles.muted}>—</span>;
   return (
     <dl className={styles.details}>
       {entries.map(([key, value]) => (
         <div key={key}>
-          <dt>{t(`audit.detailKeys.${key}`, { defaultValue: key })}</dt>
+          <dt>{detailLabel(key, words)}</dt>
           <dd className={key === 'txid' ? styles.mono : undefined}>
-            {detailValue(key, value, t, format)}
+            {detailValue(key, value, words)}
           </dd>
         </div>
       ))}
