@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { nameSchema, passwordSchema, passwordsDiffer, passwordsMatch } from './auth.ts';
-import { pageMetaSchema, pagingFields } from './balance.ts';
+import { pageOf, pagingFields } from './balance.ts';
 import { PASSWORD_MAX } from './limits.ts';
 
 /**
@@ -62,11 +62,7 @@ export type UserSessionsQuery = z.infer<typeof userSessionsQuerySchema>;
  * This sign-in first, then the others, newest use first. `others`: how many live sign-ins there
  * are besides this one, on every page (what "sign out everywhere else" would end).
  */
-export const userSessionsResponseSchema = z.object({
-  data: z.array(userSessionSchema),
-  meta: pageMetaSchema,
-  others: z.int(),
-});
+export const userSessionsResponseSchema = z.extend(pageOf(userSessionSchema), { others: z.int() });
 export type UserSessionsResponse = z.infer<typeof userSessionsResponseSchema>;
 
 /** `revoked`: how many other sessions were signed out. */
