@@ -132,6 +132,34 @@ describe('the partner page: network', () => {
     }
   });
 
+  it('counts the referrals to open in the Russian plural forms (1 and 2 реферала, 5 рефералов)', async () => {
+    stubPartnerApi({
+      'GET /user/partner_network/': {
+        body: networkPage([
+          node({ id: 7, referrals: 1 }),
+          node({ id: 8, referrals: 2 }),
+          node({ id: 9, referrals: 5 }),
+          node({ id: 10, referrals: 21 }),
+          node({ id: 11, referrals: 24 }),
+        ]),
+      },
+    });
+    const { user } = renderPartners('/partner-program?tab=network', { language: 'ru' });
+    const shown = [
+      'Показать 1 реферала',
+      'Показать 2 реферала',
+      'Показать 5 рефералов',
+      'Показать 21 реферала',
+      'Показать 24 реферала',
+    ];
+    for (const name of shown) expect(await screen.findByRole('button', { name })).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Показать 2 реферала' }));
+    expect(screen.getByRole('button', { name: 'Скрыть 2 реферала' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+  });
+
   it('says how to grow a network when there is none', async () => {
     stubPartnerApi({ 'GET /user/partner_network/': { body: networkPage([]) } });
     renderPartners('/partner-program?tab=network');
