@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import { bringIntoRow } from '../tabs/bring-into-row';
 import styles from './section-nav.module.css';
 
 export interface SectionNavItem {
@@ -20,12 +21,7 @@ export function SectionNav({ label, items }: { label: string; items: readonly Se
   const { pathname } = useLocation();
   useLayoutEffect(() => {
     const row = list.current;
-    const current = row?.querySelector<HTMLElement>('[aria-current="page"]')?.parentElement;
-    if (!row || !current || row.scrollWidth <= row.clientWidth) return;
-    // the current tab in the middle of the row, as far as the row's ends allow
-    const tab = current.getBoundingClientRect();
-    const box = row.getBoundingClientRect();
-    row.scrollLeft += tab.left - box.left - (box.width - tab.width) / 2;
+    bringIntoRow(row, row?.querySelector('[aria-current="page"]')?.parentElement);
   }, [pathname]);
   return (
     <nav aria-label={label}>

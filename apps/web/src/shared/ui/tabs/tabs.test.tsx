@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Tabs } from './tabs';
 
 const ITEMS = [
@@ -10,8 +10,8 @@ const ITEMS = [
   { value: 'c', label: 'Gamma' },
 ] as const;
 
-function Harness() {
-  const [value, setValue] = useState<'a' | 'b' | 'c'>('a');
+function Harness({ initial = 'a' }: { initial?: 'a' | 'b' | 'c' }) {
+  const [value, setValue] = useState<'a' | 'b' | 'c'>(initial);
   return (
     <Tabs label="Things" items={ITEMS} value={value} onChange={setValue}>
       <p>Panel {value}</p>
@@ -19,7 +19,59 @@ function Harness() {
   );
 }
 
+/**
+ * A phone's layout, which jsdom does not compute: a 300 px row, scrolled by `scrollLeft` (kept
+ * between its ends, as a browser does), of tabs 150 px wide one after another (450 px in all).
+ */
+function narrowRow() {
+  const inRow = (element: Element) => element.getAttribute('role') === 'tablist';
+  const scrolled = new WeakMap<Element, number>();
+  vi.spyOn(Element.prototype, 'scrollLeft', 'get').mockImplementation(function (this: Element) {
+    return scrolled.get(this) ?? 0;
+  });
+  vi.spyOn(Element.prototype, 'scrollLeft', 'set').mockImplementation(function (
+    this: Element,
+    value: number,
+  ) {
+    scrolled.set(this, Math.min(Math.max(value, 0), inRow(this) ? 150 : 0));
+  });
+  vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (
+    this: HTMLElement,
+  ) {
+    return inRow(this) ? 450 : 0;
+  });
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (
+    this: HTMLElement,
+  ) {
+    return inRow(this) ? 300 : 0;
+  });
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (
+    this: HTMLElement,
+  ) {
+    const row = this.closest<HTMLElement>('[role="tablist"]');
+    const index = row ? [...row.children].indexOf(this) : -1;
+    const left = inRow(this) ? 0 : index * 150 - (row?.scrollLeft ?? 0);
+    const width = inRow(this) ? 300 : 150;
+    return DOMRect.fromRect({ x: left, y: 0, width, height: 44 });
+  });
+}
+
 describe('Tabs', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('scrolls a row wider than the screen to the selected tab, on arrival and on a change', async () => {
+    narrowRow();
+    const user = userEvent.setup();
+    render(<Harness initial="c" />);
+    const row = screen.getByRole('tablist');
+    // the last tab, arrived at by its address: in the middle as far as the row's end allows
+    expect(row.scrollLeft).toBe(150);
+    await user.click(screen.getByRole('tab', { name: 'Alpha' }));
+    expect(row.scrollLeft).toBe(0);
+    await user.click(screen.getByRole('tab', { name: 'Beta' }));
+    expect(row.scrollLeft).toBe(75);
+  });
+
   it('ties the selected tab to its panel', () => {
     render(<Harness />);
     expect(screen.getByRole('tablist', { name: 'Things' })).toBeInTheDocument();

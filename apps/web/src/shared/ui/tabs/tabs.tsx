@@ -1,4 +1,12 @@
-import { useId, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import {
+  useId,
+  useLayoutEffect,
+  useRef,
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+} from 'react';
+import { bringIntoRow } from './bring-into-row';
 import styles from './tabs.module.css';
 
 export interface TabItem<T extends string> {
@@ -25,6 +33,8 @@ export interface TabsProps<T extends string> {
  * Tabs of the WAI-ARIA pattern with manual activation: the arrow keys, Home and End move the
  * focus along the tabs, Enter or Space (or a click) selects one; Tab leaves for the panel. Manual
  * because selecting may load data or change the address. Only the selected panel is rendered.
+ * A row of tabs wider than the screen (a phone) scrolls sideways, the selected one brought into
+ * view: on arrival (a link to the last tab) and whenever the selection changes.
  */
 export function Tabs<T extends string>({
   label,
@@ -40,6 +50,11 @@ export function Tabs<T extends string>({
   const listRef = useRef<HTMLDivElement>(null);
   const tabId = (item: T) => `${id}-tab-${item}`;
   const panelId = `${id}-panel`;
+
+  useLayoutEffect(() => {
+    const row = listRef.current;
+    bringIntoRow(row, row?.querySelector('[aria-selected="true"]'));
+  }, [value]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const tabs = Array.from(
