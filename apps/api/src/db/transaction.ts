@@ -23,18 +23,22 @@ export class TransactionRetriesExhausted extends Error {
  * Runs `work` in a transaction, running it again (with a short random pause) when PostgreSQL
  * reports a serialization failure or a deadlock, up to `attempts` times.
  */
-export async function inTransaction<T>(
-  db: Db,
-  work: (tx: Tx) => Promise<T>,
-  attempts = 8,
-): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
+  return withRetries(() => db.transaction(work), attempts);
+}
+
+/**
+ * Runs `attempt` (a transaction, or a statement that is one) again, with a short random pause,
+ * while PostgreSQL reports a serialization failure or a deadlock, up to `attempts` times.
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, attempts = 8): Promise<T> {
+  for (let tried = 1; ; tried += 1) {
     try {
-      return await db.transaction(work);
+      return await attempt();
     } catch (error) {
       if (!isRetryable(error)) throw error;
-      if (attempt >= attempts) throw new TransactionRetriesExhausted(error);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+      if (tried >= attempts) throw new TransactionRetriesExhausted(error);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** tried));
     }
   }
 }
