@@ -994,6 +994,9 @@ describe('transfers', () => {
       amount: 99.99,
       counterparty: { name: 'Sam Sender', email: sender.email },
     });
+    // the answer's transfer is the sender's row of the history, to the millisecond
+    const mine = await t.api.get(HISTORY('transfers'), { token: sender.token });
+    expect(mine.body.data[0]).toEqual(res.body.transfer);
   });
 
   it('refuses an invalid e-mail or amount', async () => {

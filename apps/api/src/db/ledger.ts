@@ -19,8 +19,12 @@ export type ProviderAccount =
   | 'payouts'
   | 'partner_rewards';
 
+/**
+ * One leg of a posting. A user's id may be SQL of one value, for a statement that finds the user
+ * itself (a transfer's recipient, by e-mail).
+ */
 export type LedgerLeg =
-  | { userId: number; account: UserPurse; amountCents: number }
+  | { userId: number | SQL; account: UserPurse; amountCents: number }
   | { userId?: undefined; account: ProviderAccount; amountCents: number };
 
 export interface PostedEntry {
@@ -31,89 +35,83 @@ export interface PostedEntry {
   balanceAfterCents: number | null;
 }
 
+/** An entry as the posting's `entries` returns it (by SQL names; bigints as text or numbers). */
+export interface EntryRow {
+  id: string | number;
+  user_id: string | number | null;
+  account: string;
+  amount_cents: string | number;
+  balance_after_cents: string | number | null;
+}
+
+export type LedgerTransaction = {
+  kind: LedgerKindValue;
+  actorId?: number | null;
+  memo?: string | null;
+};
+
 /**
- * A row written in the posting's own statement, given the new ledger transaction's id as SQL: an
- * `insert … returning …` of what the money moved for (a transfer). It comes back as `attached`
- * (its columns by their SQL names, timestamps as ISO text): one round trip less while the posting
- * holds the users' rows locked.
+ * The CTEs `posted` (the ledger transaction's row) and `entries` (its legs, each returned with
+ * its purse's balance after it) of one balanced transaction: for `post`, or for a statement that
+ * does more in the same round trip (a transfer). Given `gate` (the name of a CTE), nothing is
+ * written unless it has a row. The legs go in users by id, then the provider's accounts, so two
+ * postings touching the same users lock their rows (the entries' trigger does, as each leg goes
+ * in) in the same order and cannot deadlock. A leg taking a user's purse below zero fails with
+ * the users table's check violation (users_balance_check / users_balance_partner_check).
  */
-export type Attachment = (transactionId: SQL) => SQL;
+export function postingCtes(transaction: LedgerTransaction, legs: LedgerLeg[], gate?: SQL): SQL {
+  const sum = legs.reduce((total, leg) => total + leg.amountCents, 0);
+  if (
+    legs.length < 2 ||
+    sum !== 0 ||
+    legs.some((leg) => !Number.isSafeInteger(leg.amountCents) || leg.amountCents === 0)
+  ) {
+    throw new Error(`unbalanced ledger transaction: ${JSON.stringify(legs)}`);
+  }
+  const legRows = sql.join(
+    legs.map(
+      (leg) =>
+        sql`(${leg.userId ?? null}::bigint, ${leg.account}::text, ${leg.amountCents}::bigint)`,
+    ),
+    sql`, `,
+  );
+  return sql`posted as (
+      insert into ${ledgerTransactions} (kind, actor_id, memo)
+      select ${transaction.kind}::text, ${transaction.actorId ?? null}::bigint, ${transaction.memo ?? null}::text
+      ${gate ? sql`from ${gate}` : sql``}
+      returning id
+    ), entries as (
+      insert into ${ledgerEntries} (transaction_id, user_id, account, amount_cents)
+      select posted.id, leg.user_id, leg.account, leg.amount_cents
+      from posted, (values ${legRows}) as leg (user_id, account, amount_cents)
+      order by leg.user_id nulls last, leg.account
+      returning id, transaction_id, user_id, account, amount_cents, balance_after_cents
+    )`;
+}
+
+export const toPostedEntry = (entry: EntryRow): PostedEntry => ({
+  id: Number(entry.id),
+  userId: entry.user_id === null ? null : Number(entry.user_id),
+  account: entry.account,
+  amountCents: Number(entry.amount_cents),
+  balanceAfterCents: entry.balance_after_cents === null ? null : Number(entry.balance_after_cents),
+});
 
 /** SQL of the ledger: posting a balanced transaction and reading entries. */
 export const ledgerRepository = {
-  /**
-   * Writes one balanced transaction. The legs are written in a fixed order (users by id, then
-   * the provider's accounts), so two transactions touching the same users lock their rows in the
-   * same order and cannot deadlock. A leg taking a user's purse below zero fails with the users
-   * table's check violation (users_balance_check / users_balance_partner_check).
-   */
+  /** Writes one balanced transaction (postingCtes), in one statement. */
   async post(
     tx: Executor,
-    transaction: { kind: LedgerKindValue; actorId?: number | null; memo?: string | null },
+    transaction: LedgerTransaction,
     legs: LedgerLeg[],
-    attach?: Attachment,
-  ): Promise<{
-    transactionId: number;
-    entries: PostedEntry[];
-    attached?: Record<string, unknown>;
-  }> {
-    const sum = legs.reduce((total, leg) => total + leg.amountCents, 0);
-    if (
-      legs.length < 2 ||
-      sum !== 0 ||
-      legs.some((leg) => !Number.isSafeInteger(leg.amountCents) || leg.amountCents === 0)
-    ) {
-      throw new Error(`unbalanced ledger transaction: ${JSON.stringify(legs)}`);
-    }
-    const ordered = [...legs].sort(
-      (a, b) =>
-        (a.userId ?? Number.MAX_SAFE_INTEGER) - (b.userId ?? Number.MAX_SAFE_INTEGER) ||
-        a.account.localeCompare(b.account),
-    );
-    // one statement, one round trip: the transaction's row, then its legs in that order (the
-    // trigger locks each user's row as its leg goes in), and the caller's row that records why
-    const legRows = sql.join(
-      ordered.map(
-        (leg, i) =>
-          sql`(${i}::int, ${leg.userId ?? null}::bigint, ${leg.account}::text, ${leg.amountCents}::bigint)`,
-      ),
-      sql`, `,
-    );
-    const { rows } = await executePrepared<{
-      id: string;
-      transaction_id: string;
-      user_id: string | null;
-      account: string;
-      amount_cents: string;
-      balance_after_cents: string | null;
-      attached?: Record<string, unknown>;
-    }>(
+  ): Promise<{ transactionId: number; entries: PostedEntry[] }> {
+    const { rows } = await executePrepared<EntryRow & { transaction_id: string }>(
       tx,
-      sql`with posted as (
-            insert into ${ledgerTransactions} (kind, actor_id, memo)
-            values (${transaction.kind}, ${transaction.actorId ?? null}::bigint, ${transaction.memo ?? null}::text)
-            returning id
-          ), entries as (
-            insert into ${ledgerEntries} (transaction_id, user_id, account, amount_cents)
-            select posted.id, leg.user_id, leg.account, leg.amount_cents
-            from posted, (values ${legRows}) as leg (position, user_id, account, amount_cents)
-            order by leg.position
-            returning id, transaction_id, user_id, account, amount_cents, balance_after_cents
-          )${attach ? sql`, attached as (${attach(sql`(select id from posted)`)})` : sql``}
-          select entries.*${attach ? sql`, (select to_jsonb(attached) from attached) as attached` : sql``}
-          from entries`,
+      sql`with ${postingCtes(transaction, legs)} select * from entries`,
     );
-    const entries: PostedEntry[] = rows.map((entry) => ({
-      id: Number(entry.id),
-      userId: entry.user_id === null ? null : Number(entry.user_id),
-      account: entry.account,
-      amountCents: Number(entry.amount_cents),
-      balanceAfterCents:
-        entry.balance_after_cents === null ? null : Number(entry.balance_after_cents),
-    }));
-    const transactionId = Number(rows[0]!.transaction_id);
+    const entries = rows.map(toPostedEntry);
     publishBalances(tx, entries);
-    return { transactionId, entries, attached: rows[0]!.attached };
+    return { transactionId: Number(rows[0]!.transaction_id), entries };
   },
 
   /** A user's entries, newest first, with their transaction's kind and memo. */
@@ -156,7 +154,7 @@ export const ledgerRepository = {
  * Every balance change goes through `post`: each user whose purse it moved gets a live `balance`
  * update with the purse's new amount, after the commit (db/live.ts).
  */
-function publishBalances(tx: Executor, entries: PostedEntry[]): void {
+export function publishBalances(tx: Executor, entries: PostedEntry[]): void {
   const byUser = new Map<number, LiveEvents['balance']>();
   for (const entry of entries) {
     if (entry.userId === null || entry.balanceAfterCents === null) continue;

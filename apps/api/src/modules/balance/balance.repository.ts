@@ -1,8 +1,9 @@
-import type { PaymentStatus } from '@tradehost/contracts';
+import type { Language, PaymentStatus, TransferResponse } from '@tradehost/contracts';
 import { and, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { postingCtes, type EntryRow } from '../../db/ledger.ts';
 import type { Paging } from '../../db/paging.ts';
 import {
   charges,
@@ -33,31 +34,6 @@ function inPeriod(column: AnyPgColumn, period: Period): SQL[] {
 const sender = alias(users, 'sender');
 const recipient = alias(users, 'recipient');
 
-/**
- * A transfer's two parties in one round trip: the sender by id and whoever has the recipient's
- * e-mail (case-insensitive, through the unique index on lower(email)); the same row when the
- * sender wrote their own address. A named prepared statement per database or transaction.
- */
-const parties = new WeakMap<Executor, ReturnType<typeof buildParties>>();
-const buildParties = (db: Executor) =>
-  db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      language: users.language,
-      emailVerifiedAt: users.emailVerifiedAt,
-      isRecipient: sql<boolean>`lower(${users.email}) = lower(${sql.placeholder('email')})`,
-    })
-    .from(users)
-    .where(
-      or(
-        eq(users.id, sql.placeholder('senderId')),
-        sql`lower(${users.email}) = lower(${sql.placeholder('email')})`,
-      ),
-    )
-    .prepare('transfer_parties');
-
 /** The entry of a ledger transaction that credited a user's main balance. */
 const creditedEntry = (transactionId: AnyPgColumn, userId: AnyPgColumn) =>
   and(
@@ -65,6 +41,20 @@ const creditedEntry = (transactionId: AnyPgColumn, userId: AnyPgColumn) =>
     eq(ledgerEntries.userId, userId),
     eq(ledgerEntries.account, 'balance'),
   );
+
+/** What a transfer's statement reads back (balanceRepository.transferFacts), as jsonb. */
+export interface TransferFacts {
+  sender: { id: number; name: string; email: string } | null;
+  recipient: {
+    id: number;
+    name: string;
+    email: string;
+    language: Language;
+    email_verified_at: string | null;
+  } | null;
+  /** The posting's entries; null when nothing was posted. */
+  entries: EntryRow[] | null;
+}
 
 /** SQL of payments, transfers, charges and withdrawals. */
 export const balanceRepository = {
@@ -153,37 +143,68 @@ export const balanceRepository = {
     return { rows, total: total?.n ?? 0 };
   },
 
-  async transferParties(db: Executor, senderId: number, email: string) {
-    let query = parties.get(db);
-    if (!query) parties.set(db, (query = buildParties(db)));
-    const rows = await query.execute({ senderId, email });
-    return {
-      sender: rows.find((row) => row.id === senderId),
-      recipient: rows.find((row) => row.isRecipient),
-    };
-  },
-
   /**
-   * The transfer's row, written in its ledger posting's statement (ledgerRepository.post's
-   * `attach`); `transferOf` reads it back from the posting's `attached`.
+   * A transfer as CTEs of one statement (idempotency's respondInOne): `sender` by id and
+   * `recipient`, whoever has the e-mail (case-insensitive, through the unique index on
+   * lower(email)), the same row when the sender wrote their own address; when `free` has a row
+   * and the recipient may receive (verified, not the sender), the ledger posting and the
+   * transfer's row; and the `answer`, the transfer as its sender sees it (toTransfer's Sent) with
+   * the balance left, beside the answer's fixed fields (`said`). transferFacts reads back the
+   * parties and the posting's entries.
    */
-  transferRow:
-    (values: { fromUserId: number; toUserId: number; amountCents: number }) =>
-    (ledgerTransactionId: SQL) =>
-      sql`insert into ${transfers} (from_user_id, to_user_id, amount_cents, ledger_transaction_id)
-          values (${values.fromUserId}::bigint, ${values.toUserId}::bigint, ${values.amountCents}::bigint, ${ledgerTransactionId})
-          returning id, created_at, from_user_id, to_user_id, amount_cents`,
-
-  transferOf(attached: Record<string, unknown> | undefined) {
-    if (!attached) throw new Error('the transfer posting returned no transfer row');
-    return {
-      id: Number(attached.id),
-      createdAt: new Date(String(attached.created_at)),
-      fromUserId: Number(attached.from_user_id),
-      toUserId: Number(attached.to_user_id),
-      amountCents: Number(attached.amount_cents),
-    };
+  transferCtes(
+    free: SQL,
+    transfer: {
+      senderId: number;
+      email: string;
+      amountCents: number;
+      said: Pick<TransferResponse, 'message' | 'code'>;
+    },
+  ): SQL {
+    const { senderId, email, amountCents } = transfer;
+    return sql`sender as (
+          select id, name, email from ${users} where id = ${senderId}::bigint
+        ), recipient as (
+          select id, name, email, language, email_verified_at from ${users}
+          where lower(email) = lower(${email}::text)
+        ), go as (
+          select sender.id as sender_id, recipient.id as recipient_id
+          from ${free}, sender, recipient
+          where recipient.email_verified_at is not null and recipient.id <> sender.id
+        ), ${postingCtes(
+          { kind: 'transfer' },
+          [
+            {
+              userId: sql`(select sender_id from go)`,
+              account: 'balance',
+              amountCents: -amountCents,
+            },
+            { userId: sql`(select recipient_id from go)`, account: 'balance', amountCents },
+          ],
+          sql`go`,
+        )}, transfer as (
+          insert into ${transfers} (from_user_id, to_user_id, amount_cents, ledger_transaction_id)
+          select go.sender_id, go.recipient_id, ${amountCents}::bigint, posted.id from go, posted
+          returning id, created_at
+        ), answer as (
+          select 201 as status, ${JSON.stringify(transfer.said)}::jsonb || jsonb_build_object(
+            'transfer', jsonb_build_object(
+              'id', transfer.id,
+              'created_at', to_char(transfer.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'amount', ${amountCents}::float8 / 100,
+              'status', 'sent',
+              'counterparty', jsonb_build_object('name', recipient.name, 'email', recipient.email)),
+            'balance', entries.balance_after_cents::float8 / 100) as body
+          from transfer, recipient, entries
+          where entries.user_id = ${senderId}::bigint
+        )`;
   },
+
+  /** What transferCtes' statement tells beside its answer (TransferFacts). */
+  transferFacts: sql`jsonb_build_object(
+      'sender', (select to_jsonb(sender) from sender),
+      'recipient', (select to_jsonb(recipient) from recipient),
+      'entries', (select jsonb_agg(entries) from entries))`,
 
   /** Transfers sent or received by the user, with both parties' names and e-mails. */
   async transfersOf(db: Executor, userId: number, period: Period, paging: Paging) {

@@ -163,12 +163,12 @@ export async function balanceRoutes(
     },
     async (request, reply) => {
       try {
-        return await idempotency.respond(
+        return await idempotency.respondInOne(
           request,
           reply,
-          (tx, userId) => balance.transfer(tx, userId, request.body),
-          // the recipient's notice once, after the commit: not again for a replayed answer
-          (outcome) => balance.tellReceived(outcome.received),
+          (userId) => balance.transfer(userId, request.body),
+          // live updates and the recipient's notice once, after the commit: not on a replay
+          (facts) => balance.transferred(facts),
         );
       } catch (error) {
         throw transferFailure(error);

@@ -14,7 +14,6 @@ import {
   type PaymentMethodsResponse,
   type PaymentResponse,
   type TransferPreviewResponse,
-  type TransferResponse,
 } from '@tradehost/contracts';
 import type { Executor } from '../../db/client.ts';
 import { inTransaction, TransactionRetriesExhausted, type Tx } from '../../db/transaction.ts';
@@ -28,14 +27,19 @@ import {
 import { qrDataUrl } from '../../lib/qr.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
-import type { Outcome } from '../../plugins/idempotency.ts';
+import type { Outcome, StatementWork } from '../../plugins/idempotency.ts';
 import { userRepository } from '../../db/users.ts';
 import { auditRepository } from '../../db/audit.ts';
-import { createCreditNotices, type ReceivedTransfer } from './balance.credits.ts';
+import { createCreditNotices } from './balance.credits.ts';
 import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
 import { pagingOf } from '../../db/paging.ts';
-import { balanceRepository, type Period } from './balance.repository.ts';
-import { isNegativeBalance, ledgerRepository } from '../../db/ledger.ts';
+import { balanceRepository, type Period, type TransferFacts } from './balance.repository.ts';
+import {
+  isNegativeBalance,
+  ledgerRepository,
+  publishBalances,
+  toPostedEntry,
+} from '../../db/ledger.ts';
 
 /** The largest card or e-wallet top-up; crypto and balance moves go up to MAX_AMOUNT_CENTS. */
 export const GATEWAY_MAX_CENTS = 1_000_000;
@@ -252,76 +256,62 @@ export function createBalanceService(deps: BalanceDeps) {
       };
     },
 
-    async transfer(
-      tx: Tx,
+    /**
+     * A transfer as one statement (balanceRepository.transferCtes) for idempotency's
+     * respondInOne: the refusals from its facts when nothing moved, in the order the checks are
+     * made (signed out, recipient, oneself), and a purse going below zero as "insufficient funds".
+     */
+    transfer(
       userId: number,
       request: { email: string; amount: number },
-    ): Promise<Outcome<TransferResponse> & { received: ReceivedTransfer }> {
-      // both parties read before the ledger locks their rows: the locks are held until commit
-      const { sender: me, recipient } = await balanceRepository.transferParties(
-        tx,
-        userId,
-        request.email,
-      );
-      if (!me) throw new AppError(401, 'UNAUTHORIZED');
-      checkRecipient(userId, recipient);
-      let posted;
-      try {
-        posted = await ledgerRepository.post(
-          tx,
-          { kind: 'transfer' },
-          [
-            { userId, account: 'balance', amountCents: -request.amount },
-            { userId: recipient.id, account: 'balance', amountCents: request.amount },
-          ],
-          balanceRepository.transferRow({
-            fromUserId: userId,
-            toUserId: recipient.id,
-            amountCents: request.amount,
-          }),
-        );
-      } catch (error) {
-        if (isNegativeBalance(error))
-          throw fieldError(422, 'amount', 'INSUFFICIENT_FUNDS_TRANSFER');
-        throw error;
-      }
-      const row = balanceRepository.transferOf(posted.attached);
-      const balanceAfter = (id: number) =>
-        posted.entries.find((entry) => entry.userId === id)?.balanceAfterCents ?? 0;
+    ): StatementWork<TransferFacts> {
       return {
-        // the recipient's notice, told once committed (tellReceived), from what is at hand
-        received: {
-          to: {
-            id: recipient.id,
-            email: recipient.email,
-            name: recipient.name,
-            language: recipient.language,
-          },
-          amountCents: request.amount,
-          balanceAfterCents: balanceAfter(recipient.id),
-          from: { name: me.name, email: me.email },
-        },
-        status: 201,
-        body: {
-          transfer: toTransfer(
-            {
-              ...row,
-              fromName: me.name,
-              fromEmail: me.email,
-              toName: recipient.name,
-              toEmail: recipient.email,
-            },
+        ctes: (free) =>
+          balanceRepository.transferCtes(free, {
+            senderId: userId,
+            email: request.email,
+            amountCents: request.amount,
+            said: { message: SUCCESS_MESSAGES.TRANSFER_DONE, code: 'TRANSFER_DONE' },
+          }),
+        facts: balanceRepository.transferFacts,
+        refusal: ({ sender, recipient }) => {
+          if (!sender) throw new AppError(401, 'UNAUTHORIZED');
+          checkRecipient(
             userId,
-          ),
-          balance: centsToDollars(balanceAfter(userId)),
-          message: SUCCESS_MESSAGES.TRANSFER_DONE,
-          code: 'TRANSFER_DONE',
+            recipient
+              ? { id: recipient.id, emailVerifiedAt: recipient.email_verified_at }
+              : undefined,
+          );
+          throw new Error('a transfer moved nothing, and none of its checks says why');
         },
+        failure: (error) =>
+          isNegativeBalance(error)
+            ? fieldError(422, 'amount', 'INSUFFICIENT_FUNDS_TRANSFER')
+            : error,
       };
     },
 
-    /** The recipient's notice of a transfer just committed. */
-    tellReceived: (received: ReceivedTransfer) => credits.transferReceived(received),
+    /**
+     * After a transfer's statement committed: the purses' live updates and the recipient's
+     * notice, from what the statement read back.
+     */
+    async transferred({ sender, recipient, entries }: TransferFacts): Promise<void> {
+      const posted = (entries ?? []).map(toPostedEntry);
+      const credited = posted.find((entry) => entry.userId === recipient?.id);
+      if (!sender || !recipient || !credited) throw new Error('a transfer without its posting');
+      publishBalances(db, posted);
+      await credits.transferReceived({
+        to: {
+          id: recipient.id,
+          email: recipient.email,
+          name: recipient.name,
+          language: recipient.language,
+        },
+        amountCents: credited.amountCents,
+        balanceAfterCents: credited.balanceAfterCents ?? 0,
+        from: { name: sender.name, email: sender.email },
+      });
+    },
 
     async history(
       kind: HistoryKind,
@@ -430,7 +420,7 @@ export function createBalanceService(deps: BalanceDeps) {
     return recipient;
   }
 
-  function checkRecipient<T extends { id: number; emailVerifiedAt: Date | null }>(
+  function checkRecipient<T extends { id: number; emailVerifiedAt: Date | string | null }>(
     userId: number,
     recipient: T | undefined,
   ): asserts recipient is T {
