@@ -137,6 +137,16 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
   expect(await publicPage.locator('main').textContent()).not.toContain('$');
   await publicPage.reload();
   await expect(publicPage.getByText('1 view')).toBeVisible();
+  // at a phone's, a tablet's and a desktop's width nothing on it (a figure's hidden explanation
+  // by the right edge, a table) makes the page scroll sideways
+  for (const width of [375, 1024, 1440]) {
+    await publicPage.setViewportSize({ width, height: 900 });
+    await expect(publicPage.getByRole('heading', { name: 'Trade history' })).toBeVisible();
+    expect(
+      await publicPage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      `sideways overflow at ${width} px`,
+    ).toBeLessThanOrEqual(0);
+  }
   await visitor.close();
 });
 
