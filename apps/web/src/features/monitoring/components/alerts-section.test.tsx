@@ -118,6 +118,49 @@ describe('the account’s alerts', () => {
     expect(await view.findByText('No alerts yet.')).toBeVisible();
   });
 
+  // both channels are stored on (SETTINGS): only a bot that can deliver shows them so
+  it.each([
+    {
+      when: 'the bot is not set up here',
+      telegram: { available: false, linked: false },
+      language: 'en',
+      name: 'In Telegram',
+      waits: 'Unavailable: Telegram delivery is not set up',
+    },
+    {
+      when: 'Telegram is not linked in the profile',
+      telegram: { available: true, linked: false },
+      language: 'ru',
+      name: 'В Telegram',
+      waits: 'Сначала привяжите Telegram в профиле',
+    },
+    {
+      when: 'the bot is linked',
+      telegram: { available: true, linked: true },
+      language: 'en',
+      name: 'In Telegram',
+      waits: undefined,
+    },
+  ] as const)(
+    'does not claim Telegram when $when unless it can deliver: off and locked, saying why',
+    async ({ telegram, language, name, waits }) => {
+      stub({ 'GET $/alerts': { body: { ...SETTINGS, telegram } } }, language);
+      await open(language);
+      const channels = await screen.findAllByRole('checkbox', { name }, { timeout: 5000 });
+      expect(channels).toHaveLength(2);
+      for (const channel of channels) {
+        if (waits) {
+          expect(channel).not.toBeChecked();
+          expect(channel).toBeDisabled();
+          expect(channel).toHaveAccessibleDescription(waits);
+        } else {
+          expect(channel).toBeChecked();
+          expect(channel).toBeEnabled();
+        }
+      }
+    },
+  );
+
   it('saves the rules, the channels and the reports as set', async () => {
     const api = stub({
       'PATCH $/alerts': {
@@ -144,6 +187,9 @@ describe('the account’s alerts', () => {
     const [sent] = api.callsTo('PATCH', `/user/monitoring/accounts/${ACCOUNT.id}/alerts`);
     expect(sent!.body).toMatchObject({
       alerts_enabled: true,
+      // the Telegram choices locked while the bot cannot deliver are kept as stored
+      alert_telegram: true,
+      report_telegram: true,
       report_daily: true,
       report_weekly: true,
       rules: {

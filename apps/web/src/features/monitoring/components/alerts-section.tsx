@@ -126,6 +126,18 @@ function AlertsForm({
   const setRule = (kind: AlertKind, change: Partial<FormValues['rules'][AlertKind]>) =>
     setValues((v) => ({ ...v, rules: { ...v.rules, [kind]: { ...v.rules[kind], ...change } } }));
   const errorOf = (path: string) => fieldErrorText(t, errors[path]);
+  // a Telegram channel the bot cannot deliver on (not set up here, or not linked yet) is not
+  // claimed: shown off and locked, with what it waits for; its stored choice is kept
+  const telegram = settings.telegram;
+  const telegramWaits = !telegram.available
+    ? t('alerts.telegramHintOff')
+    : !telegram.linked
+      ? t('alerts.telegramHintUnlinked')
+      : undefined;
+  const channel = (flag: Flag) =>
+    (flag === 'alert_telegram' || flag === 'report_telegram') && telegramWaits
+      ? { checked: false, disabled: true, hint: telegramWaits }
+      : { checked: values.flags[flag] };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -181,7 +193,7 @@ function AlertsForm({
         />
         <Checkbox
           label={t('alerts.byTelegram')}
-          checked={values.flags.alert_telegram}
+          {...channel('alert_telegram')}
           onChange={(event) => setFlag('alert_telegram', event.target.checked)}
         />
       </fieldset>
@@ -244,7 +256,7 @@ function AlertsForm({
             <Checkbox
               key={flag}
               label={t(`alerts.${flag}`)}
-              checked={values.flags[flag]}
+              {...channel(flag)}
               onChange={(event) => setFlag(flag, event.target.checked)}
             />
           ))}
