@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
-import { ApiSession, apiCli, sql, topUpByCard } from './money.ts';
+import { createVerifiedUser, uniqueEmail } from './app.ts';
+import { ApiSession, apiCli, makeOperator, sql, topUpByCard } from './money.ts';
 
 /**
  * The referral's purchase the partner programme rewards: a card top-up, then a Max server for
@@ -57,4 +58,34 @@ export async function holdPasses(partnerEmail: string): Promise<void> {
   );
   expect(moved, 'pending rewards moved back').toBeGreaterThan(0);
   expect(await apiCli('jobs.ts', ['send', 'partner-rewards'])).toMatch(/partner-rewards/);
+}
+
+/**
+ * A partner (an operator too) with a referral, a promocode and $30 on the partner balance; the
+ * journeys' own API session of theirs, and their id.
+ */
+export async function partnerWithBalance(request: APIRequestContext) {
+  const partner = await createVerifiedUser(request, { name: 'Pia Partner' });
+  await makeOperator(partner.email);
+  const api = new ApiSession(request, partner.email);
+  const { referral_code } = await api.json<{ referral_code: string }>(
+    'GET',
+    '/api/user/partner_info',
+    200,
+  );
+  await createVerifiedUser(request, {
+    name: 'Rolf Referral',
+    email: uniqueEmail('referral'),
+    partner_code: referral_code,
+  });
+  const promocode = `AXE${randomUUID().slice(0, 8).toUpperCase()}`;
+  await api.json('POST', '/api/user/balance/promocode', 201, {
+    data: { name: promocode, discount: 5 },
+  });
+  const { id } = await api.json<{ id: number }>('GET', '/api/user/auth', 200);
+  await api.json('POST', `/api/admin/users/${id}/adjustments`, 201, {
+    data: { account: 'balance_partner', amount: '30', reason: 'Rewards of the old programme' },
+    idempotencyKey: randomUUID(),
+  });
+  return { partner, api, id, promocode };
 }

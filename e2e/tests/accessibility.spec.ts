@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { createVerifiedUser, signIn, uniqueEmail } from '../support/app.ts';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { createVerifiedUser, signIn } from '../support/app.ts';
 import { monitoredAccount, publishingTerminal } from '../support/monitoring.ts';
 import { randomUUID } from 'node:crypto';
 import {
@@ -12,6 +12,7 @@ import {
   uniqueTxid,
 } from '../support/money.ts';
 import { seriousViolations } from '../support/axe.ts';
+import { partnerWithBalance } from '../support/partner.ts';
 
 // axe takes a few seconds a page: a test walks through a dozen screens
 test.describe.configure({ timeout: 150_000 });
@@ -340,36 +341,6 @@ for (const scheme of ['light', 'dark'] as const) {
       scheme,
     );
   });
-}
-
-/**
- * A partner (an operator too) with a referral, a promocode and $30 on the partner balance; the
- * journeys' own API session of theirs, and their id.
- */
-async function partnerWithBalance(request: APIRequestContext) {
-  const partner = await createVerifiedUser(request, { name: 'Pia Partner' });
-  await makeOperator(partner.email);
-  const api = new ApiSession(request, partner.email);
-  const { referral_code } = await api.json<{ referral_code: string }>(
-    'GET',
-    '/api/user/partner_info',
-    200,
-  );
-  await createVerifiedUser(request, {
-    name: 'Rolf Referral',
-    email: uniqueEmail('referral'),
-    partner_code: referral_code,
-  });
-  const promocode = `AXE${randomUUID().slice(0, 8).toUpperCase()}`;
-  await api.json('POST', '/api/user/balance/promocode', 201, {
-    data: { name: promocode, discount: 5 },
-  });
-  const { id } = await api.json<{ id: number }>('GET', '/api/user/auth', 200);
-  await api.json('POST', `/api/admin/users/${id}/adjustments`, 201, {
-    data: { account: 'balance_partner', amount: '30', reason: 'Rewards of the old programme' },
-    idempotencyKey: randomUUID(),
-  });
-  return { partner, api, id, promocode };
 }
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -9,7 +9,7 @@ import {
   waitForMail,
 } from '../support/app.ts';
 import { ApiSession, makeOperator } from '../support/money.ts';
-import { holdPasses, referralBuysServer } from '../support/partner.ts';
+import { holdPasses, partnerWithBalance, referralBuysServer } from '../support/partner.ts';
 
 /**
  * The partner programme in the browser against the real server: the partner link, a referral
@@ -192,4 +192,89 @@ test('a partner withdraws the available rewards (checked, confirmed, due in 5 wo
   await expect(page).toHaveURL(/tab=history&history=withdrawals/);
   const history = page.getByRole('row').filter({ hasText: '$21.09' });
   await expect(history).toContainText('Paid out');
+});
+
+test('on a phone in Russian the partner screens fit: the selected tab in view, the wide tables scrolling inside their frame with a shaded edge, the operator’s cards with each label clear of its value', async ({
+  page,
+  request,
+}) => {
+  const { partner, api, id, promocode } = await partnerWithBalance(request);
+  const language = await api.call('POST', '/api/user/change_language', {
+    data: { language: 'RU' },
+  });
+  expect(language.ok(), await language.text()).toBe(true);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, partner.email);
+  /** How far the page scrolls sideways (nothing should). */
+  const pageOverflow = () =>
+    page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+
+  // a link to the last tab: the row scrolled so that it shows in full
+  await page.goto('/partner-program?tab=withdrawal');
+  const selected = page.getByRole('tab', { name: 'Вывод', selected: true });
+  await expect(selected).toBeVisible();
+  const tabs = await page.getByRole('tablist').evaluate((row) => {
+    const current = row.querySelector('[aria-selected="true"]')!.getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    return { scrolls: row.scrollWidth > row.clientWidth, current, box };
+  });
+  expect(tabs.scrolls).toBe(true);
+  expect(tabs.current.left).toBeGreaterThanOrEqual(tabs.box.left - 0.5);
+  expect(tabs.current.right).toBeLessThanOrEqual(tabs.box.right + 0.5);
+
+  /** A table's frame: whether it scrolls, and which of its edges are shaded (TableFrame). */
+  const frameOf = (name: string) =>
+    page.getByRole('table', { name }).evaluate((table) => {
+      const frame = table.parentElement!;
+      return {
+        scrolls: frame.scrollWidth > frame.clientWidth,
+        hidden: frame.parentElement!.getAttribute('data-hidden'),
+        focusable: frame.tabIndex === 0,
+      };
+    });
+  // the levels and the promocodes: wider than a phone, they scroll in their frame, not the page
+  await page.goto('/partner-program');
+  await expect(page.getByRole('table', { name: 'Уровни' })).toBeVisible();
+  expect(await frameOf('Уровни')).toEqual({ scrolls: true, hidden: 'end', focusable: true });
+  expect(await pageOverflow()).toBeLessThanOrEqual(0);
+  await page.goto('/partner-program?tab=promocodes');
+  const remove = page.getByRole('button', { name: `Удалить промокод ${promocode}` });
+  await expect(remove).toBeAttached();
+  expect(await frameOf('Ваши промокоды')).toEqual({
+    scrolls: true,
+    hidden: 'end',
+    focusable: true,
+  });
+  expect(await pageOverflow()).toBeLessThanOrEqual(0);
+  // scrolled to its end: the shade moves to the start
+  await page
+    .getByRole('table', { name: 'Ваши промокоды' })
+    .evaluate((table) => table.parentElement!.scrollTo({ left: 10_000 }));
+  await expect.poll(async () => (await frameOf('Ваши промокоды')).hidden).toBe('start');
+  const reached = await remove.evaluate((button) => {
+    const frame = button.closest('table')!.parentElement!.getBoundingClientRect();
+    const box = button.getBoundingClientRect();
+    return box.left >= frame.left && box.right <= frame.right;
+  });
+  expect(reached).toBe(true);
+
+  // the operator's page of the user: each card's label ends before its value starts
+  await page.goto(`/operator/users/${id}`);
+  const section = page.getByRole('region', { name: 'Партнёрская программа' });
+  await expect(section.getByText('Вознаграждения').first()).toBeVisible();
+  const clashes = await section.locator('li dl > div').evaluateAll((fields) =>
+    fields.flatMap((field) => {
+      const label = field.querySelector('dt')!;
+      const value = field.querySelector('dd')!;
+      const clear =
+        label.scrollWidth <= label.clientWidth &&
+        label.getBoundingClientRect().right <= value.getBoundingClientRect().left;
+      return clear ? [] : [`${label.textContent} | ${value.textContent}`];
+    }),
+  );
+  expect(clashes).toEqual([]);
+  expect(await section.locator('li dl > div').count()).toBeGreaterThan(0);
+  expect(await pageOverflow()).toBeLessThanOrEqual(0);
 });

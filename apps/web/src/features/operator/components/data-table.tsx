@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useAppSelector } from '../../../app/hooks';
 import { selectIsMobile } from '../../../shared/model/ui-slice';
+import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import styles from './data-table.module.css';
 
@@ -74,7 +75,7 @@ export function DataTable<T>({ labelledBy, columns, rows, rowKey, busy }: DataTa
   }
 
   return (
-    <div className={tableStyles.frame}>
+    <TableFrame labelledBy={labelledBy}>
       <table
         className={`${tableStyles.table} ${styles.table}${fixed ? ` ${styles.fixed}` : ''}`}
         aria-labelledby={labelledBy}
@@ -122,6 +123,6 @@ export function DataTable<T>({ labelledBy, columns, rows, rowKey, busy }: DataTa
           ))}
         </tbody>
       </table>
-    </div>
+    </TableFrame>
   );
 }

@@ -1,4 +1,5 @@
 import { PARTNER_LEVELS, type PartnerInfo, type PartnerLevel } from '@tradehost/contracts';
+import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import { usePartnerFormat } from '../lib/use-partner-format';
 import styles from './partners.module.css';
@@ -18,7 +19,7 @@ export function LevelsTable({ rows, info }: { rows: PartnerLevel[]; info: Partne
   const { t } = f;
   const byLevel = new Map(rows.map((row) => [row.level, row]));
   return (
-    <div className={tableStyles.frame}>
+    <TableFrame labelledBy="partner-levels-title">
       <table
         className={`${tableStyles.table} ${styles.table}`}
         aria-labelledby="partner-levels-title"
@@ -49,6 +50,6 @@ export function LevelsTable({ rows, info }: { rows: PartnerLevel[]; info: Partne
           })}
         </tbody>
       </table>
-    </div>
+    </TableFrame>
   );
 }

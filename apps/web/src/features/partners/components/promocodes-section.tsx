@@ -16,6 +16,7 @@ import { FailureAlert } from '../../../shared/ui/failure-alert/failure-alert';
 import { Button, FormAlert, TextField } from '../../../shared/ui/form';
 import segments from '../../../shared/ui/segments/segments.module.css';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
+import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import { notify } from '../../../shared/ui/toast/notify';
 import {
@@ -213,8 +214,11 @@ function PromocodeList({ promocodes }: { promocodes: PartnerPromocode[] }) {
       {promocodes.length === 0 ? (
         <EmptyState title={t('promocodes.emptyTitle')}>{t('promocodes.empty')}</EmptyState>
       ) : (
-        <div className={tableStyles.frame}>
-          <table className={`${tableStyles.table} ${styles.table}`}>
+        <TableFrame labelledBy="partner-promocodes-title">
+          <table
+            className={`${tableStyles.table} ${styles.table}`}
+            aria-labelledby="partner-promocodes-title"
+          >
             <thead>
               <tr>
                 <th scope="col">{t('promocodes.name')}</th>
@@ -256,7 +260,7 @@ function PromocodeList({ promocodes }: { promocodes: PartnerPromocode[] }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableFrame>
       )}
       {deleting ? (
         <DeleteDialog
