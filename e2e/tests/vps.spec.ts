@@ -136,6 +136,35 @@ test('a trader orders a server paid from the balance, sees it Active with its lo
   await expect(
     page.getByText(new RegExp(`VPS #${id} Max, London \\(LD4\\): 1 month`)),
   ).toBeVisible();
+
+  // the actions read in full at every width in both languages: from 1024 px the table fits its
+  // frame; narrower, should it not, the frame scrolls with its far edge shaded; a phone has cards
+  for (const language of ['EN', 'RU'] as const) {
+    const switched = await api.call('POST', '/api/user/change_language', { data: { language } });
+    expect(switched.ok(), await switched.text()).toBe(true);
+    for (const width of [1440, 1024, 800, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/vps');
+      const server = page.locator(`[data-server="${id}"]`);
+      await expect(server.getByRole('button').last()).toBeVisible();
+      const seen = await server.evaluate((element) => {
+        const frame = element.closest('table')?.parentElement;
+        return {
+          clipped: Array.from(element.querySelectorAll('button'))
+            .filter((button) => button.scrollWidth > button.clientWidth)
+            .map((button) => button.textContent),
+          scrolls: frame ? frame.scrollWidth > frame.clientWidth : false,
+          shaded: frame?.parentElement?.getAttribute('data-hidden') ?? null,
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      });
+      const at = `${language} at ${width} px`;
+      expect(seen.clipped, at).toEqual([]);
+      expect(seen.page, at).toBeLessThanOrEqual(0);
+      if (width >= 1024) expect(seen.scrolls, at).toBe(false);
+      expect(seen.shaded, at).toBe(seen.scrolls ? 'end' : null);
+    }
+  }
 });
 
 test('an order the balance cannot pay is refused with "Insufficient funds for payment" and makes no server', async ({

@@ -1,4 +1,5 @@
 import type { PaidResponse, Server, UpgradeResponse } from '@tradehost/contracts';
+import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import { useGetVpsServerQuery } from '../api/vps-api';
 import { useVpsFormat } from '../lib/use-vps-format';
@@ -46,7 +47,7 @@ type RowProps = Omit<ServersListProps, 'servers' | 'caption'> & { server: Server
 export function ServersTable({ servers, caption, ...rest }: ServersListProps) {
   const { t } = useVpsFormat();
   return (
-    <div className={tableStyles.frame}>
+    <TableFrame>
       <table className={`${tableStyles.table} ${styles.table}`}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -68,7 +69,7 @@ export function ServersTable({ servers, caption, ...rest }: ServersListProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableFrame>
   );
 }
 
