@@ -5,6 +5,7 @@ import { useFailure } from '../../../shared/lib/use-failure';
 import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, Checkbox, TextField } from '../../../shared/ui/form';
+import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { useDeleteAccountMutation, useUpdateAccountMutation } from '../api/monitoring-api';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { FailureAlert } from './failure';
@@ -68,17 +69,6 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
       <h2 id="settings-title" className={styles.sectionTitle}>
         {t('settings.title')}
       </h2>
-      {account.is_public ? (
-        <div className={styles.keyBox}>
-          <span>{t('settings.shareLink')}</span>
-          <a href={link}>{link}</a>
-          <CopyButton
-            text={link}
-            label={t('settings.copyLink')}
-            messages={{ copied: t('key.copied'), failed: t('key.copyFailed') }}
-          />
-        </div>
-      ) : null}
       <form className={styles.checks} onSubmit={(event) => void save(event)} noValidate>
         <div className={styles.fields}>
           <TextField
@@ -94,7 +84,7 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
             onChange={(event) => setValues((v) => ({ ...v, email: event.target.value }))}
           />
           <label htmlFor="settings-zone" className={styles.checks}>
-            <span>{t('settings.timeZone')}</span>
+            <span className={fieldStyles.label}>{t('settings.timeZone')}</span>
             <select
               id="settings-zone"
               className={styles.select}
@@ -109,8 +99,19 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
             </select>
           </label>
         </div>
-        <fieldset className={styles.checks}>
-          <legend>{t('settings.publicPage')}</legend>
+        <fieldset className={styles.group}>
+          <legend className={styles.legend}>{t('settings.publicPage')}</legend>
+          {account.is_public ? (
+            <div className={`${styles.row} ${styles.shareLink}`}>
+              <span className={styles.muted}>{t('settings.shareLink')}</span>
+              <a href={link}>{link}</a>
+              <CopyButton
+                text={link}
+                label={t('settings.copyLink')}
+                messages={{ copied: t('key.copied'), failed: t('key.copyFailed') }}
+              />
+            </div>
+          ) : null}
           <Checkbox
             label={t('settings.is_public')}
             checked={Boolean(values.is_public)}

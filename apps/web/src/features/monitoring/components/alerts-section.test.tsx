@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Handler } from '../../../test/fetch-stub';
 import { testUser } from '../../../test/fixtures';
 import { openSignedIn, stubSignedInApi } from '../../../test/signed-in';
+import common from './monitoring.module.css';
 
 const ACCOUNT: MonitoringAccount = {
   id: 7,
@@ -275,5 +276,27 @@ describe('the account’s alerts', () => {
     expect(
       await screen.findByText('The alert history could not be loaded', {}, { timeout: 5000 }),
     ).toBeVisible();
+  });
+});
+
+describe('the account’s settings', () => {
+  const settingsSection = async () =>
+    within(
+      (await screen.findByRole('heading', { name: 'Settings' }, { timeout: 5000 })).closest(
+        'section',
+      )!,
+    );
+
+  it('has the public page as a group of its own, its link inside it in the page’s font', async () => {
+    stub({
+      'GET /user/monitoring/accounts': { body: { accounts: [{ ...ACCOUNT, is_public: true }] } },
+    });
+    await open();
+    const group = within((await settingsSection()).getByRole('group', { name: 'Public page' }));
+    const link = group.getByRole('link', { name: /\/online-monitoring\/AbCdEfGhIjKlMnOp$/ });
+    expect(link.closest('fieldset')).toHaveClass(common.group!);
+    expect(link.parentElement).not.toHaveClass(common.keyBox!);
+    expect(group.getByRole('button', { name: 'Copy the link' })).toBeVisible();
+    expect(group.getByRole('checkbox', { name: 'Hide the account number' })).toBeChecked();
   });
 });

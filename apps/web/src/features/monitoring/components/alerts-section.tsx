@@ -179,8 +179,8 @@ function AlertsForm({
         </FormAlert>
       ) : null}
 
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>{t('alerts.channels')}</legend>
+      <fieldset className={common.group}>
+        <legend className={common.legend}>{t('alerts.channels')}</legend>
         <Checkbox
           label={t('alerts.alertsOn')}
           checked={values.flags.alerts_enabled}
@@ -198,8 +198,8 @@ function AlertsForm({
         />
       </fieldset>
 
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>{t('alerts.rulesTitle')}</legend>
+      <fieldset className={common.group}>
+        <legend className={common.legend}>{t('alerts.rulesTitle')}</legend>
         <ul className={styles.rules}>
           {ALERT_KINDS.map((kind) => {
             const firedAt = fired.get(kind);
@@ -238,8 +238,8 @@ function AlertsForm({
         </ul>
       </fieldset>
 
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>{t('alerts.reportsTitle')}</legend>
+      <fieldset className={common.group}>
+        <legend className={common.legend}>{t('alerts.reportsTitle')}</legend>
         <p className={common.muted}>{t('alerts.reportsLead', { zone: account.time_zone })}</p>
         <div className={styles.inline}>
           {REPORTS.map((flag) => (
