@@ -137,7 +137,7 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
           <Button type="submit" loading={updating.isLoading}>
             {t('settings.save')}
           </Button>
-          <Button variant="secondary" onClick={() => setConfirming(true)}>
+          <Button variant="danger" onClick={() => setConfirming(true)}>
             {t('settings.delete')}
           </Button>
         </div>
@@ -156,6 +156,7 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
               {t('cancel')}
             </Button>
             <Button
+              variant="danger"
               loading={removing.isLoading}
               onClick={() =>
                 void remove(account.id)

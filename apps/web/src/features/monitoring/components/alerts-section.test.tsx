@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Handler } from '../../../test/fetch-stub';
 import { testUser } from '../../../test/fixtures';
 import { openSignedIn, stubSignedInApi } from '../../../test/signed-in';
+import buttonStyles from '../../../shared/ui/form/button.module.css';
 import common from './monitoring.module.css';
 
 const ACCOUNT: MonitoringAccount = {
@@ -298,5 +299,19 @@ describe('the account’s settings', () => {
     expect(link.parentElement).not.toHaveClass(common.keyBox!);
     expect(group.getByRole('button', { name: 'Copy the link' })).toBeVisible();
     expect(group.getByRole('checkbox', { name: 'Hide the account number' })).toBeChecked();
+  });
+
+  it('deletes the account as a destructive action, only once confirmed', async () => {
+    const api = stub({ 'DELETE $': { status: 204 } });
+    const { user } = await open();
+    const section = await settingsSection();
+    const remove = section.getByRole('button', { name: 'Delete the account' });
+    expect(remove).toHaveClass(buttonStyles.danger!);
+    await user.click(remove);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Delete Main?' }));
+    const confirm = dialog.getByRole('button', { name: 'Delete' });
+    expect(confirm).toHaveClass(buttonStyles.danger!);
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(api.callsTo('DELETE', `/user/monitoring/accounts/${ACCOUNT.id}`)).toHaveLength(0);
   });
 });

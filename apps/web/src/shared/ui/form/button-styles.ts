@@ -1,6 +1,7 @@
 import styles from './button.module.css';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost';
+/** `danger`: a destructive action (deletes, cancels for good), in the danger colour. */
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 /** The class names of a button, also for links that look like buttons. */
 export function buttonClassName({
