@@ -1,28 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  ATTACHMENT_ACCEPT,
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENTS_PER_MESSAGE,
   characterCount,
   STAFF_TEXT_MAX,
   staffTextField,
   ticketOpenConflictSchema,
   type AdminTicketSummary,
 } from '@tradehost/contracts';
-import { useId, useState, type ChangeEvent } from 'react';
+import { useId, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import * as z from 'zod/mini';
 import { applyFieldErrors, errorBody } from '../../../shared/lib/api-error';
+import { AttachmentPicker } from '../../../shared/ui/attachment-picker/attachment-picker';
 import { Button, FormAlert } from '../../../shared/ui/form';
-import { FieldMessages } from '../../../shared/ui/form/field-messages';
-import { joinIds, useFieldIds } from '../../../shared/ui/form/field-ids';
-import fieldStyles from '../../../shared/ui/form/field.module.css';
 import segments from '../../../shared/ui/segments/segments.module.css';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useGetCannedRepliesQuery, usePostStaffMessageMutation } from '../api/support-operator-api';
-import { filesProblem, useFileSize } from '../lib/support';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { SelectField, TextAreaField } from './fields';
 import styles from './support.module.css';
@@ -56,7 +50,6 @@ const FILE_CODES = [
 export function ReplyForm({ ticket }: { ticket: AdminTicketSummary }) {
   const { t } = useTranslation('operator');
   const errorText = useOperatorError();
-  const fileSize = useFileSize();
   const modeName = useId();
   const [mode, setMode] = useState<Mode>('reply');
   const [files, setFiles] = useState<File[]>([]);
@@ -97,22 +90,9 @@ export function ReplyForm({ ticket }: { ticket: AdminTicketSummary }) {
     setFocus('text');
   };
 
-  const chooseFiles = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = Array.from(event.target.files ?? []);
-    // emptied, so that the same file can be chosen again after a refusal
-    event.target.value = '';
-    if (chosen.length === 0) return;
-    const next = [...files, ...chosen];
-    const problem = filesProblem(next);
-    setFilesError(problem);
-    if (!problem) setFiles(next);
-  };
-
-  const removeFile = (index: number) => {
-    setFiles((current) => current.filter((_, at) => at !== index));
+  const changeFiles = (next: File[]) => {
+    setFiles(next);
     setFilesError(undefined);
-    // after the render that enables the picker again (it is off with five files)
-    setTimeout(focusFiles, 0);
   };
 
   const onValid = async ({ text: body }: ReplyValues) => {
@@ -208,13 +188,11 @@ export function ReplyForm({ ticket }: { ticket: AdminTicketSummary }) {
         error={errorText.field(errors.text?.message)}
         {...register('text')}
       />
-      <FilesField
+      <AttachmentPicker
         id={filesId}
         files={files}
+        onChange={changeFiles}
         error={errorText.field(filesError)}
-        fileSize={fileSize}
-        onChoose={chooseFiles}
-        onRemove={removeFile}
       />
       {failure ? <FormAlert tone="error">{failure}</FormAlert> : null}
       {conflict ? <TicketConflictAlert ticketId={conflict} /> : null}
@@ -228,69 +206,5 @@ export function ReplyForm({ ticket }: { ticket: AdminTicketSummary }) {
         </Button>
       </div>
     </form>
-  );
-}
-
-/** The files of the message: the picker (its rules as the hint) and the chosen ones, each removable. */
-function FilesField({
-  id,
-  files,
-  error,
-  fileSize,
-  onChoose,
-  onRemove,
-}: {
-  id: string;
-  files: readonly File[];
-  error: string | undefined;
-  fileSize: (bytes: number) => string;
-  onChoose: (event: ChangeEvent<HTMLInputElement>) => void;
-  onRemove: (index: number) => void;
-}) {
-  const { t } = useTranslation('operator');
-  const ids = useFieldIds(id, true, Boolean(error));
-  const listId = useId();
-  return (
-    <div className={styles.files}>
-      <div className={fieldStyles.field}>
-        <label htmlFor={ids.inputId} className={fieldStyles.label}>
-          {t('support.reply.files')}
-        </label>
-        <input
-          id={ids.inputId}
-          type="file"
-          multiple
-          accept={ATTACHMENT_ACCEPT}
-          className={styles.fileInput}
-          disabled={files.length >= ATTACHMENTS_PER_MESSAGE}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={joinIds(ids.describedBy, files.length > 0 ? listId : undefined)}
-          onChange={onChoose}
-        />
-        <FieldMessages
-          hint={t('support.reply.filesHint', {
-            size: fileSize(ATTACHMENT_MAX_BYTES),
-            count: ATTACHMENTS_PER_MESSAGE,
-          })}
-          hintId={ids.hintId}
-          error={error}
-          errorId={ids.errorId}
-        />
-      </div>
-      {files.length > 0 ? (
-        <ul id={listId} className={styles.fileList} aria-label={t('support.reply.chosen')}>
-          {files.map((file, index) => (
-            <li key={`${file.name}-${index}`}>
-              <span>
-                {file.name} <span className={styles.fileSize}>({fileSize(file.size)})</span>
-              </span>
-              <Button variant="secondary" onClick={() => onRemove(index)}>
-                {t('support.reply.removeFile')} <span className="visually-hidden">{file.name}</span>
-              </Button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
   );
 }

@@ -1,9 +1,4 @@
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_MIME_TYPES,
-  ATTACHMENTS_PER_MESSAGE,
-  type Department,
-} from '@tradehost/contracts';
+import type { Department } from '@tradehost/contracts';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -44,20 +39,6 @@ export function useFileSize() {
     },
     [language],
   );
-}
-
-/**
- * What is wrong with the files chosen for a message, as the API would refuse them (it decides by
- * content; the browser only by the type the system gives, to save a useless upload).
- */
-export function filesProblem(
-  files: readonly File[],
-): 'ATTACHMENTS_TOO_MANY' | 'ATTACHMENT_TOO_LARGE' | 'ATTACHMENT_FORMAT' | undefined {
-  if (files.length > ATTACHMENTS_PER_MESSAGE) return 'ATTACHMENTS_TOO_MANY';
-  if (files.some((file) => file.size > ATTACHMENT_MAX_BYTES)) return 'ATTACHMENT_TOO_LARGE';
-  const types: readonly string[] = ATTACHMENT_MIME_TYPES;
-  if (files.some((file) => !types.includes(file.type))) return 'ATTACHMENT_FORMAT';
-  return undefined;
 }
 
 /** The attachments' routes of the help desk (served with the operator's token only). */

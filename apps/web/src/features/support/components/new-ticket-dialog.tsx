@@ -18,7 +18,7 @@ import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useCreateTicketMutation, useGetSupportDepartmentsQuery } from '../api/support-api';
 import { useSupportFormat } from '../lib/use-support-format';
-import { AttachmentPicker } from './attachment-picker';
+import { AttachmentPicker } from '../../../shared/ui/attachment-picker/attachment-picker';
 import { MessageField } from './message-field';
 import styles from './support.module.css';
 

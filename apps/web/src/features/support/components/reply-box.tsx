@@ -13,7 +13,7 @@ import { Button, FormAlert } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useSendTicketMessageMutation } from '../api/support-api';
 import { useSupportFormat } from '../lib/use-support-format';
-import { AttachmentPicker } from './attachment-picker';
+import { AttachmentPicker } from '../../../shared/ui/attachment-picker/attachment-picker';
 import { MessageField } from './message-field';
 import styles from './support.module.css';
 

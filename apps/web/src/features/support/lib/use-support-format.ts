@@ -1,6 +1,7 @@
 import type { Department, TicketStatus } from '@tradehost/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, numberFormat } from '../../../shared/lib/format-money';
+import { formatDateTime } from '../../../shared/lib/format-money';
+import { formatFileSize } from '../../../shared/ui/attachment-picker/attachments';
 import type { StatusTone } from '../../../shared/ui/status-badge/status-badge';
 
 export const STATUS_TONES: Record<TicketStatus, StatusTone> = {
@@ -18,14 +19,7 @@ export function useSupportFormat() {
     language,
     dateTime: (iso: string) => formatDateTime(iso, language),
     /** "820 kB", "2.4 MB" (at least 1 kB). */
-    size: (bytes: number) => {
-      const megabytes = bytes >= 1024 * 1024;
-      return numberFormat(language, megabytes ? 'MB' : 'kB', {
-        style: 'unit',
-        unit: megabytes ? 'megabyte' : 'kilobyte',
-        maximumFractionDigits: megabytes ? 1 : 0,
-      }).format(megabytes ? bytes / (1024 * 1024) : Math.max(1, bytes / 1024));
-    },
+    size: (bytes: number) => formatFileSize(bytes, language),
     /** The department's name in the reader's language. */
     department: (department: Department | undefined) =>
       department ? (language === 'ru' ? department.name_ru : department.name_en) : '—',

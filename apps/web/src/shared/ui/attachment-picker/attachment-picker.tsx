@@ -1,28 +1,48 @@
-import { ATTACHMENT_ACCEPT, ATTACHMENTS_PER_MESSAGE } from '@tradehost/contracts';
+import {
+  ATTACHMENT_ACCEPT,
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENTS_PER_MESSAGE,
+} from '@tradehost/contracts';
 import { useId, useState, type ChangeEvent } from 'react';
-import { buttonClassName, FormAlert } from '../../../shared/ui/form';
-import { addAttachments, type Refusal } from '../lib/attachments';
-import { useSupportFormat } from '../lib/use-support-format';
-import styles from './support.module.css';
+import { useTranslation } from 'react-i18next';
+import { joinIds } from '../form/field-ids';
+import { buttonClassName } from '../form/button-styles';
+import { FormAlert } from '../form/form-alert';
+import { addAttachments, formatFileSize, type Refusal } from './attachments';
+import styles from './attachment-picker.module.css';
 
 export interface AttachmentPickerProps {
   files: File[];
   onChange: (files: File[]) => void;
   disabled?: boolean;
+  /** The file input's id (to move the focus there, e.g. after the server refused the files). */
+  id?: string;
+  /** The server's refusal of the files sent, shown under the picker and read with it. */
+  error?: string;
 }
 
 /**
- * Files for a message: a picker (JPEG, PNG, GIF or PDF, each up to 5 MB, five at most, checked
- * here first and by the server on their content), the chosen ones by name and size, each
- * removable before sending, and what was refused and why (announced).
+ * Files for a message (a user's ticket, an operator's reply): a picker styled as a button in
+ * the reader's language (JPEG, PNG, GIF or PDF, each up to 5 MB, five at most, checked here
+ * first and by the server on their content), the chosen ones by name and size, each removable
+ * before sending, and what was refused and why (announced, and read with the picker).
  */
-export function AttachmentPicker({ files, onChange, disabled = false }: AttachmentPickerProps) {
-  const f = useSupportFormat();
-  const { t } = f;
-  const inputId = useId();
+export function AttachmentPicker({
+  files,
+  onChange,
+  disabled = false,
+  id,
+  error,
+}: AttachmentPickerProps) {
+  const { t, i18n } = useTranslation('controls');
+  const ownId = useId();
+  const inputId = id ?? ownId;
   const rulesId = useId();
+  const refusedId = useId();
+  const errorId = useId();
   const [refused, setRefused] = useState<Refusal[]>([]);
   const full = files.length >= ATTACHMENTS_PER_MESSAGE;
+  const size = (bytes: number) => formatFileSize(bytes, i18n.language);
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const picked = [...(event.target.files ?? [])];
@@ -47,7 +67,12 @@ export function AttachmentPicker({ files, onChange, disabled = false }: Attachme
           multiple
           accept={ATTACHMENT_ACCEPT}
           className={`visually-hidden ${styles.fileInput}`}
-          aria-describedby={rulesId}
+          aria-describedby={joinIds(
+            rulesId,
+            refused.length > 0 ? refusedId : undefined,
+            error ? errorId : undefined,
+          )}
+          aria-invalid={refused.length > 0 || error ? true : undefined}
           disabled={disabled || full}
           onChange={choose}
         />
@@ -66,33 +91,44 @@ export function AttachmentPicker({ files, onChange, disabled = false }: Attachme
               strokeLinejoin="round"
             />
           </svg>
-          {t('files.choose')}
+          {t('attachments.choose')}
         </label>
         <p id={rulesId} className={styles.muted}>
-          {t('files.rules', { max: ATTACHMENTS_PER_MESSAGE })}
+          {t('attachments.rules', {
+            count: ATTACHMENTS_PER_MESSAGE,
+            size: size(ATTACHMENT_MAX_BYTES),
+          })}
         </p>
       </div>
       {refused.length > 0 ? (
         <FormAlert tone="error">
-          <ul className={styles.refusals}>
+          <ul id={refusedId} className={styles.refusals}>
             {refused.map((refusal, index) => (
               <li key={`${refusal.name}-${index}`}>
-                {t('files.refused', { name: refusal.name, reason: t(`errors:${refusal.problem}`) })}
+                {t('attachments.refused', {
+                  name: refusal.name,
+                  reason: t(`errors:${refusal.problem}`),
+                })}
               </li>
             ))}
           </ul>
         </FormAlert>
       ) : null}
+      {error ? (
+        <FormAlert tone="error">
+          <p id={errorId}>{error}</p>
+        </FormAlert>
+      ) : null}
       {files.length > 0 ? (
-        <ul className={styles.chosen} aria-label={t('files.chosen')}>
+        <ul className={styles.chosen} aria-label={t('attachments.chosen')}>
           {files.map((file, index) => (
             <li key={`${file.name}-${file.size}-${index}`} className={styles.chosenFile}>
               <span className={styles.fileName}>{file.name}</span>
-              <span className={styles.muted}>{f.size(file.size)}</span>
+              <span className={styles.muted}>{size(file.size)}</span>
               <button
                 type="button"
                 className={styles.removeFile}
-                aria-label={t('files.remove', { name: file.name })}
+                aria-label={t('attachments.remove', { name: file.name })}
                 disabled={disabled}
                 onClick={() => remove(index)}
               >

@@ -3,6 +3,7 @@ import {
   ATTACHMENT_MIME_TYPES,
   ATTACHMENTS_PER_MESSAGE,
 } from '@tradehost/contracts';
+import { numberFormat } from '../../lib/format-money';
 
 export type AttachmentProblem =
   'ATTACHMENT_TOO_LARGE' | 'ATTACHMENT_FORMAT' | 'ATTACHMENTS_TOO_MANY';
@@ -45,4 +46,14 @@ export function addAttachments(
     else files.push(file);
   }
   return { files, refused };
+}
+
+/** "820 kB", "2.4 MB" ("2,4 МБ") in the reader's language (at least 1 kB). */
+export function formatFileSize(bytes: number, language: string): string {
+  const megabytes = bytes >= 1024 * 1024;
+  return numberFormat(language, megabytes ? 'MB' : 'kB', {
+    style: 'unit',
+    unit: megabytes ? 'megabyte' : 'kilobyte',
+    maximumFractionDigits: megabytes ? 1 : 0,
+  }).format(megabytes ? bytes / (1024 * 1024) : Math.max(1, bytes / 1024));
 }
