@@ -67,6 +67,12 @@ describe('locales', () => {
     }
   });
 
+  it("spells the partner programme one way in English (British 'programme', as the legal texts)", () => {
+    for (const [namespace, messages] of Object.entries(en))
+      for (const [key, text] of leaves(messages))
+        expect(String(text), `${namespace}:${key}`).not.toMatch(/\bpartner program\b/i);
+  });
+
   it('keeps the English error texts of the spec', () => {
     for (const [code, text] of Object.entries(ERROR_MESSAGES)) expect(en.errors?.[code]).toBe(text);
   });
