@@ -148,6 +148,25 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
     ).toBeLessThanOrEqual(0);
   }
   await visitor.close();
+
+  // on a phone the owner's list, wider than the screen, scrolls inside its frame, which shades
+  // the edge with columns beyond it; the page itself does not scroll sideways
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/online-monitoring/accounts');
+  const list = page.getByRole('table', { name: 'My accounts' });
+  await expect(list).toBeVisible();
+  expect(
+    await list.evaluate((table) => {
+      const frame = table.parentElement!;
+      return {
+        scrolls: frame.scrollWidth > frame.clientWidth,
+        hidden: frame.parentElement!.getAttribute('data-hidden'),
+      };
+    }),
+  ).toEqual({ scrolls: true, hidden: 'end' });
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
 });
 
 /** A monitored account whose terminal published two months of history and one snapshot. */

@@ -90,7 +90,11 @@ export function PublicAccount({ monitoringId }: { monitoringId: string }) {
           <h2 id="public-positions" className={styles.sectionTitle}>
             {t('positions.title')}
           </h2>
-          <PositionsTable positions={positions.data} currency={account.currency} />
+          <PositionsTable
+            positions={positions.data}
+            currency={account.currency}
+            labelledBy="public-positions"
+          />
         </section>
       ) : null}
       {account.shows_history && trades.data ? (
@@ -98,7 +102,12 @@ export function PublicAccount({ monitoringId }: { monitoringId: string }) {
           <h2 id="public-trades" className={styles.sectionTitle}>
             {t('trades.title')}
           </h2>
-          <TradesTable page={trades.data} currency={account.currency} onPageChange={setPage} />
+          <TradesTable
+            page={trades.data}
+            currency={account.currency}
+            onPageChange={setPage}
+            labelledBy="public-trades"
+          />
         </section>
       ) : null}
     </article>

@@ -1,19 +1,26 @@
 import type { MonitoringTrade, Page, PositionsResponse } from '@tradehost/contracts';
 import { Pagination } from '../../../shared/ui/pagination/pagination';
+import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { numberCell } from './tone';
 import styles from './monitoring.module.css';
 
-/** The closed trades, newest first, a page at a time; results null where money is hidden. */
+/**
+ * The closed trades, newest first, a page at a time; results null where money is hidden. Wider
+ * than a phone, it scrolls in its frame, the edge with columns beyond it shaded.
+ */
 export function TradesTable({
   page,
   currency,
   onPageChange,
+  labelledBy,
 }: {
   page: Page<MonitoringTrade>;
   currency: string | null;
   onPageChange: (page: number) => void;
+  /** The id of the section's heading, which names the table. */
+  labelledBy: string;
 }) {
   const f = useMonitoringFormat();
   const { t } = f;
@@ -22,8 +29,8 @@ export function TradesTable({
   const showsMoney = page.data.every((trade) => trade.result !== null);
   return (
     <>
-      <div className={tableStyles.frame} tabIndex={0} aria-label={t('trades.title')}>
-        <table className={tableStyles.table}>
+      <TableFrame labelledBy={labelledBy}>
+        <table className={tableStyles.table} aria-labelledby={labelledBy}>
           <thead>
             <tr>
               <th className={styles.tableCell} scope="col">
@@ -71,7 +78,7 @@ export function TradesTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableFrame>
       <Pagination
         page={page.meta.page}
         pageCount={pageCount}
@@ -83,13 +90,16 @@ export function TradesTable({
   );
 }
 
-/** The open positions of the latest snapshot. */
+/** The open positions of the latest snapshot (scrolling in its frame like the trades). */
 export function PositionsTable({
   positions,
   currency,
+  labelledBy,
 }: {
   positions: PositionsResponse;
   currency: string | null;
+  /** The id of the section's heading, which names the table. */
+  labelledBy: string;
 }) {
   const f = useMonitoringFormat();
   const { t } = f;
@@ -97,8 +107,8 @@ export function PositionsTable({
     return <p className={styles.muted}>{t('positions.empty')}</p>;
   const showsMoney = positions.positions.every((p) => p.profit !== null);
   return (
-    <div className={tableStyles.frame} tabIndex={0} aria-label={t('positions.title')}>
-      <table className={tableStyles.table}>
+    <TableFrame labelledBy={labelledBy}>
+      <table className={tableStyles.table} aria-labelledby={labelledBy}>
         <thead>
           <tr>
             <th className={styles.tableCell} scope="col">
@@ -150,6 +160,6 @@ export function PositionsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableFrame>
   );
 }

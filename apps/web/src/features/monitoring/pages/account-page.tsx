@@ -170,7 +170,11 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           {t('positions.title')}
         </h2>
         {positions.data ? (
-          <PositionsTable positions={positions.data} currency={account.currency} />
+          <PositionsTable
+            positions={positions.data}
+            currency={account.currency}
+            labelledBy="positions-title"
+          />
         ) : null}
       </section>
 
@@ -184,7 +188,12 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           </Button>
         </div>
         {trades.data ? (
-          <TradesTable page={trades.data} currency={account.currency} onPageChange={setPage} />
+          <TradesTable
+            page={trades.data}
+            currency={account.currency}
+            onPageChange={setPage}
+            labelledBy="trades-title"
+          />
         ) : null}
       </section>
 

@@ -1,6 +1,7 @@
 import type { MonitoringAccount } from '@tradehost/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import { Button } from '../../../shared/ui/form';
 import { EmptyState, useDocumentTitle } from '../../../shared/ui/page/page';
@@ -101,7 +102,10 @@ export function Component() {
   );
 }
 
-/** The accounts; those of an `ended` subscription say so, with the way to renew it. */
+/**
+ * The accounts; those of an `ended` subscription say so, with the way to renew it. Wider than a
+ * phone, the table scrolls in its frame, the edge with columns beyond it shaded.
+ */
 function AccountsTable({
   accounts,
   ended,
@@ -112,8 +116,8 @@ function AccountsTable({
   const f = useMonitoringFormat();
   const { t } = f;
   return (
-    <div className={tableStyles.frame} tabIndex={0} aria-label={t('accounts.title')}>
-      <table className={tableStyles.table}>
+    <TableFrame labelledBy="accounts-title">
+      <table className={tableStyles.table} aria-labelledby="accounts-title">
         <thead>
           <tr>
             <th className={styles.tableCell} scope="col">
@@ -184,6 +188,6 @@ function AccountsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableFrame>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import type { MonitoringAccount, Subscription } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { openSignedIn, stubSignedInApi as stubSignedIn } from '../../../test/signed-in';
@@ -98,5 +98,57 @@ describe('an ended subscription', () => {
     await openSignedIn('/online-monitoring/QrStUvWxYz012345');
     expect(await screen.findByRole('heading', { name: 'Live' }, { timeout: 5000 })).toBeVisible();
     expect(screen.queryByText(/The subscription of this account has ended/)).toBeNull();
+  });
+});
+
+describe('the monitoring tables on a phone', () => {
+  /** jsdom lays nothing out: a frame as narrow as a phone's card, its table wider. */
+  const overflowing = (table: HTMLElement) => {
+    const frame = table.parentElement!;
+    Object.defineProperty(frame, 'scrollWidth', { configurable: true, value: 830 });
+    Object.defineProperty(frame, 'clientWidth', { configurable: true, value: 341 });
+    fireEvent(window, new Event('resize'));
+    return frame;
+  };
+
+  it('scroll inside their frame with the hidden edge shaded: the accounts and the open positions', async () => {
+    stubSignedIn({
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [ENDED, RUNNING] } },
+      'GET /user/monitoring/accounts': { body: { accounts } },
+      'GET /user/monitoring/accounts/2/positions': {
+        body: {
+          at: '2026-03-02T10:00:00.000Z',
+          positions: [
+            {
+              ticket: 11,
+              symbol: 'EURUSD',
+              type: 'buy',
+              volume: 0.1,
+              open_time: '2026-03-02T09:00:00.000Z',
+              open_price: 1.085,
+              current_price: 1.0862,
+              sl: 0,
+              tp: 0,
+              profit: 12,
+              swap: 0,
+            },
+          ],
+        },
+      },
+    });
+    const { user } = await openSignedIn('/online-monitoring/accounts', { width: 375 });
+    const list = await screen.findByRole('table', { name: 'My accounts' }, { timeout: 5000 });
+    const frame = overflowing(list);
+    expect(frame.parentElement).toHaveAttribute('data-hidden', 'end');
+    expect(screen.getByRole('group', { name: 'My accounts' })).toBe(frame);
+    expect(frame).toHaveAttribute('tabindex', '0');
+
+    await user.click(screen.getByRole('link', { name: 'Live' }));
+    const positions = await screen.findByRole(
+      'table',
+      { name: 'Open positions' },
+      { timeout: 5000 },
+    );
+    expect(overflowing(positions).parentElement).toHaveAttribute('data-hidden', 'end');
   });
 });
