@@ -249,7 +249,8 @@ function PromocodeList({ promocodes }: { promocodes: PartnerPromocode[] }) {
                   <td>{f.date(promocode.created_at)}</td>
                   <td className={styles.actionsCell}>
                     <Button
-                      variant="ghost"
+                      variant="secondary"
+                      className={styles.rowButton}
                       aria-label={t('promocodes.deleteNamed', { name: promocode.name })}
                       onClick={() => setDeleting(promocode)}
                     >

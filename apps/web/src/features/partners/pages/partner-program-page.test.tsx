@@ -223,6 +223,14 @@ describe('the partner page: promocodes', () => {
     );
   });
 
+  it('draws Delete as a button of the console, not a link', async () => {
+    stubPartnerApi();
+    renderPartners('/partner-program?tab=promocodes');
+    const remove = await screen.findByRole('button', { name: 'Delete the promocode MAXIM5' });
+    expect(remove.className).toMatch(/secondary/);
+    expect(remove.className).not.toMatch(/ghost/);
+  });
+
   it('deletes a promocode only after the confirmation', async () => {
     let list = [promocode()];
     const api = stubPartnerApi({
