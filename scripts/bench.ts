@@ -379,7 +379,7 @@ async function moneySection(user: BenchUser, bare: Figure) {
   const hot = await measure(transfers(product.url, accounts, () => [other(0), 0]));
   console.log(row('transfers into 1 hot account', hot, bare));
   console.log(
-    `  (hot / uniform: ${(hot.rps / uniform.rps).toFixed(2)} x req/s; each transfer: idempotency claim, ledger transaction with row locks, answer stored)`,
+    `  (hot / uniform: ${(hot.rps / uniform.rps).toFixed(2)} x req/s; each transfer one statement: idempotency claim, ledger transaction with row locks, answer stored)`,
   );
 }
 
