@@ -107,7 +107,11 @@ export function Component() {
           </Badge>
           {a.publisher !== 'never' ? (
             <span className={vpsStyles.small}>
-              {t(`monitoring.accounts.${a.terminal_connected ? 'connected' : 'disconnected'}`)}
+              {t(
+                // the terminal's state is that of the latest snapshot: a silent publisher's is
+                // from then, not now, and says so
+                `monitoring.accounts.${a.publisher === 'silent' ? 'lastData' : 'now'}.${a.terminal_connected ? 'connected' : 'disconnected'}`,
+              )}
             </span>
           ) : null}
         </span>

@@ -174,6 +174,17 @@ describe('monitoring subscriptions', () => {
 });
 
 describe('monitored accounts', () => {
+  /** The accounts page opened: the rows of its table, the header row first. */
+  const accountRows = async () => {
+    await openOperator('/operator/monitoring/accounts');
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Monitored accounts' },
+      { timeout: 5000 },
+    );
+    return within(table).getAllByRole('row');
+  };
+
   it("shows each account's owner, broker, publisher version, last data and state, and filters by state", async () => {
     stubOperatorApi({
       'GET /admin/monitoring/accounts': {
@@ -196,13 +207,7 @@ describe('monitored accounts', () => {
       },
     });
     const user = userEvent.setup();
-    await openOperator('/operator/monitoring/accounts');
-    const table = await screen.findByRole(
-      'table',
-      { name: 'Monitored accounts' },
-      { timeout: 5000 },
-    );
-    const [, first, second] = within(table).getAllByRole('row');
+    const [, first, second] = await accountRows();
     expect(first).toHaveTextContent('MT5 · 5012345');
     expect(first).toHaveTextContent('Broker Ltd');
     expect(first).toHaveTextContent('1.2.3');
@@ -231,6 +236,27 @@ describe('monitored accounts', () => {
         per_page: '20',
       }),
     );
+  });
+
+  it("says a silent publisher's terminal state is that of its last data, not of now", async () => {
+    stubOperatorApi({
+      'GET /admin/monitoring/accounts': {
+        body: page([
+          account({
+            publisher: 'silent',
+            last_data_at: new Date(Date.now() - 3_600_000).toISOString(),
+            terminal_connected: true,
+          }),
+          account({ id: 5, name: 'Cut off', terminal_connected: false }),
+        ]),
+      },
+    });
+    const [, silent, reporting] = await accountRows();
+    expect(silent).toHaveTextContent('Silent');
+    expect(silent).toHaveTextContent('At its last data: terminal connected');
+    expect(reporting).toHaveTextContent('Reporting');
+    expect(reporting).toHaveTextContent('Terminal disconnected');
+    expect(reporting).not.toHaveTextContent('last data');
   });
 
   it('says so when no account is monitored yet', async () => {
