@@ -381,6 +381,29 @@ try {
             await page.waitForTimeout(50);
           }
         };
+        /**
+         * A whole-page capture does not scroll, and what draws only as the reader nears it (the
+         * monitoring charts) stayed blank: the page is scrolled through a screen at a time, each
+         * chart (an element of role img with nothing in it yet) waited for (at most 5 s), and
+         * scrolled back to the top.
+         */
+        const drawBelowTheFold = async () => {
+          // (expressions as text: this script knows no DOM types)
+          const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+          for (let y = 0; y < height; y += 600) {
+            await page.evaluate(`window.scrollTo(0, ${y})`);
+            await page.waitForTimeout(50);
+          }
+          await page
+            .waitForFunction(
+              'document.querySelectorAll(\'[role="img"]:empty:not(span)\').length === 0',
+              undefined,
+              { timeout: 5000 },
+            )
+            .catch(() => console.warn(`${page.url()}: a chart did not draw`));
+          await page.evaluate('window.scrollTo(0, 0)');
+          await settled();
+        };
         const shoot = async (path: string) => {
           if (only.length && !only.some((prefix) => path.startsWith(prefix))) return;
           await page.goto(`${url}${path}`);
@@ -388,6 +411,7 @@ try {
           await page.waitForLoadState('load');
           await page.getByRole('heading', { level: 1 }).first().waitFor();
           await settled();
+          if (fullPage) await drawBelowTheFold();
           await page.waitForFunction('document.fonts.status === "loaded"');
           const slug = path.slice(1).replace(/[/?&=]+/g, '_') || 'root';
           const name = `${slug}-${width}-${theme}-${language}.png`;
