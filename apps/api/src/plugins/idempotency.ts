@@ -25,6 +25,14 @@ export const STALE_CLAIM_SECONDS = 60;
  */
 const KEY_LOCK_CLASS = 1_003;
 
+/**
+ * The key's lock, taken for the rest of the transaction (or of the one statement) if free:
+ * true when taken, false when a request with the same key holds it.
+ */
+function keyLock(userId: number, key: string): SQL {
+  return sql`pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}::int, hashtext(${userId}::bigint || ':' || ${key}::text))`;
+}
+
 /** The keys' reference to their user: an account deleted since takes its keys with it. */
 const USER_KEY_FK = 'idempotency_keys_user_id_users_id_fk';
 
@@ -111,8 +119,7 @@ export function createIdempotency(db: Db) {
         await executePrepared<{ locked: boolean; inserted: boolean }>(
           tx,
           sql`with lock as (
-                select pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}::int,
-                  hashtext(${userId}::bigint || ':' || ${key}::text)) as locked
+                select ${keyLock(userId, key)} as locked
               ), claim as (
                 insert into ${idempotencyKeys} (user_id, key, scope, request_hash)
                 select ${userId}::bigint, ${key}::text, ${scope}::text, ${hash}::text
@@ -253,8 +260,7 @@ export function createIdempotency(db: Db) {
   function inOneStatement(ref: KeyRef, hash: string, work: StatementWork<unknown>) {
     const { userId, key, scope } = ref;
     return sql`with lock as (
-          select pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}::int,
-            hashtext(${userId}::bigint || ':' || ${key}::text)) as locked
+          select ${keyLock(userId, key)} as locked
         ), prior as (
           select scope, request_hash, response_status, response_body,
             created_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}) as stale
