@@ -289,7 +289,7 @@ test('a transfer to another user names the recipient before the money moves, and
   await expect(sent).toHaveCount(1);
   await expect(sent.first()).toContainText('Rita Recipient');
   await expect(sent.first()).toContainText(recipient.email);
-  await expect(sent.first()).toContainText('-$12.50');
+  await expect(sent.first()).toContainText('\u2212$12.50');
   await expect(sent.first()).toContainText('Sent');
 
   // the recipient, in a browser of their own
@@ -412,12 +412,12 @@ test.describe('the histories', () => {
     const transfers = new URL((await asked).url()).searchParams;
     expect(transfers.get('from')).toBe(`${daysAgo(1)}T00:00:00.000Z`);
     await expect(count).toHaveText('Operations: 1');
-    await amounts().toEqual(['-$1.00']);
+    await amounts().toEqual(['\u2212$1.00']);
     await choose('Month');
     await expect(count).toHaveText('Operations: 1');
     await choose('Quarter');
     await expect(count).toHaveText('Operations: 2');
-    await amounts().toEqual(['-$1.00', '-$2.00']);
+    await amounts().toEqual(['\u2212$1.00', '\u2212$2.00']);
   });
 });
 

@@ -52,8 +52,8 @@ describe('formatBalance', () => {
     expect(formatBalance('abc')).toBe('$0');
   });
 
-  it('keeps the sign of a negative amount', () => {
-    expect(formatBalance(-12.5)).toBe('-$12.5');
+  it('keeps the sign of a negative amount, the console’s minus sign', () => {
+    expect(formatBalance(-12.5)).toBe('\u2212$12.5');
     expect(formatBalance(-0.01)).toBe('$0');
   });
 });

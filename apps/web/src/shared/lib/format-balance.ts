@@ -1,3 +1,5 @@
+import { MINUS } from './format-money';
+
 /**
  * The header's balance, in dollars (SPEC section 2):
  *
@@ -15,14 +17,15 @@
  * rounded figure never shows more money than there is and never jumps a tier early (9999.99 must
  * not read as `$10K`). 999.95 rounds to 1000.0, so it takes the whole-dollar tier: `$1000`.
  * Amounts are worked in integer cents, so binary fractions cannot tip a rounding.
- * A negative amount (a debt) keeps its sign in front: `-$12.5`.
+ * A negative amount (a debt) keeps its sign in front, the console's minus sign (format-money):
+ * `−$12.5`.
  */
 export function formatBalance(amount: number | string | null | undefined): string {
   const value = typeof amount === 'string' ? Number(amount) : amount;
   if (value === null || value === undefined || !Number.isFinite(value)) return '$0';
   const cents = Math.round(Math.abs(value) * 100);
   const text = formatCents(cents);
-  return value < 0 && text !== '$0' ? `-${text}` : text;
+  return value < 0 && text !== '$0' ? `${MINUS}${text}` : text;
 }
 
 function formatCents(cents: number): string {

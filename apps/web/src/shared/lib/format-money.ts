@@ -1,11 +1,56 @@
 /**
- * Money and moments in the reader's language, through Intl: US dollars with two decimals
+ * Money, numbers and moments in the reader's language, through Intl: US dollars with two decimals
  * ("$1,234.50", "1 234,50 $") and dates with the time ("21 Nov 2026, 14:05"). The formatters
  * are kept per language: building one is the slow part.
+ *
+ * Every number the console shows goes through here (tables, figures, the charts' axes and
+ * crosshair labels alike), so it is written one way in every language and every browser:
+ * - a negative number takes the minus sign "−" (U+2212), as wide as "+" and the digits: "−$55.38",
+ *   "−2,00 %". Intl writes a hyphen-minus or "−" depending on the browser's ICU data; the
+ *   console's own texts (the VPS discounts, "−10%") already used "−".
+ * - a value that rounds to zero has no sign ("0.00%", never "-0.00%").
+ * - a percentage or an amount of money never breaks across lines: "2,00 %" keeps "%" with its
+ *   number, "1 234,50 $" stays one piece (a no-break space where Intl wrote a plain one; its
+ *   no-break and narrow no-break spaces stay).
  */
 
-const money = new Map<string, Intl.NumberFormat>();
-const signedMoney = new Map<string, Intl.NumberFormat>();
+/** The console's minus sign (U+2212). */
+export const MINUS = '\u2212';
+
+/** Spaces a line may break at (not the no-break U+00A0 nor the narrow no-break U+202F). */
+const breakingSpace = /[^\S\u00a0\u202f]/g;
+
+/** A number format of the reader's language, writing its numbers under the console's rules. */
+export interface NumberFormat {
+  format(value: number): string;
+}
+
+/** An Intl format's text under the console's rules above. */
+function typeset(formatter: Intl.NumberFormat): NumberFormat {
+  const { style } = formatter.resolvedOptions();
+  const together = style === 'percent' || style === 'currency';
+  return {
+    format(value) {
+      let text = '';
+      for (const part of formatter.formatToParts(value))
+        text +=
+          part.type === 'minusSign'
+            ? MINUS
+            : together
+              ? part.value.replace(breakingSpace, '\u00a0')
+              : part.value;
+      return text;
+    },
+  };
+}
+
+/** `options` with no sign for what rounds to zero, unless a sign display is asked for. */
+function withSign(options: Intl.NumberFormatOptions): Intl.NumberFormatOptions {
+  return { signDisplay: 'negative', ...options };
+}
+
+const money = new Map<string, NumberFormat>();
+const signedMoney = new Map<string, NumberFormat>();
 const dateTimes = new Map<string, Intl.DateTimeFormat>();
 const dates = new Map<string, Intl.DateTimeFormat>();
 
@@ -30,17 +75,16 @@ export function formatMoney(
   { signed = false }: FormatMoneyOptions = {},
 ): string {
   const cache = signed ? signedMoney : money;
-  const formatter = cached(
-    cache,
-    language,
-    () =>
+  const formatter = cached(cache, language, () =>
+    typeset(
       new Intl.NumberFormat(language, {
         style: 'currency',
         currency: 'USD',
         minimumFractionDigits: 2,
         maximumFractionDigits: 2,
-        signDisplay: signed ? 'exceptZero' : 'auto',
+        signDisplay: signed ? 'exceptZero' : 'negative',
       }),
+    ),
   );
   return formatter.format(dollars);
 }
@@ -65,16 +109,18 @@ export function formatDate(iso: string, language: string): string {
   return formatter.format(new Date(iso));
 }
 
-const numbers = new Map<string, Intl.NumberFormat>();
+const numbers = new Map<string, NumberFormat>();
 
 /**
  * A number format of the reader's language, kept by `key` (the options' name: "percent",
- * "n2"…), since building one is the slow part.
+ * "n2"…), since building one is the slow part. Its numbers follow the console's rules (above).
  */
 export function numberFormat(
   language: string,
   key: string,
   options: Intl.NumberFormatOptions,
-): Intl.NumberFormat {
-  return cached(numbers, `${language}|${key}`, () => new Intl.NumberFormat(language, options));
+): NumberFormat {
+  return cached(numbers, `${language}|${key}`, () =>
+    typeset(new Intl.NumberFormat(language, withSign(options))),
+  );
 }

@@ -105,7 +105,7 @@ describe('histories', () => {
     const [sent, received] = bodyRows();
     expect(sent).toHaveTextContent('Bob Trader');
     expect(sent).toHaveTextContent('bob@example.com');
-    expect(sent).toHaveTextContent('-$20.00');
+    expect(sent).toHaveTextContent('\u2212$20.00');
     expect(within(sent!).getByText('Sent')).toBeInTheDocument();
     expect(received).toHaveTextContent('+$7.50');
     expect(within(received!).getByText('Received')).toBeInTheDocument();

@@ -19,7 +19,7 @@ export function useMonitoringFormat() {
     t,
     language,
     dash,
-    /** 0.0523 -> "5.23 %" (signed when asked: "+5.23 %"). */
+    /** 0.0523 -> "5.23%", "5,23 %" in Russian (signed when asked: "+5.23%"; "−5.23%"). */
     percent: (fraction: number | null | undefined, signed = false) =>
       fraction === null || fraction === undefined
         ? dash
@@ -27,16 +27,17 @@ export function useMonitoringFormat() {
             style: 'percent',
             minimumFractionDigits: 2,
             maximumFractionDigits: 2,
-            signDisplay: signed ? 'exceptZero' : 'auto',
+            signDisplay: signed ? 'exceptZero' : 'negative',
           }).format(fraction),
-    /** An amount in the account's currency ("$1,234.50"; an unknown code as "1,234.50 XYZ"). */
+    /** An amount in the account's currency ("$1,234.50"; an unknown code as "1,234.50 XYZ", its
+     * space a no-break one like Intl's). */
     money: (amount: number | null | undefined, currency: string | null | undefined) => {
       if (amount === null || amount === undefined) return dash;
       if (!currency || currency === 'USD') return formatMoney(amount, language);
       try {
         return number(language, `m${currency}`, { style: 'currency', currency }).format(amount);
       } catch {
-        return `${number(language, 'n2', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+        return `${number(language, 'n2', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}\u00a0${currency}`;
       }
     },
     /** A plain figure with `digits` decimals. */

@@ -7,7 +7,7 @@ describe('createFormatters', () => {
   it('shows dollars with two decimals, signed when asked', () => {
     expect(en.money(1234.5)).toBe('$1,234.50');
     expect(en.signedMoney(25)).toBe('+$25.00');
-    expect(en.signedMoney(-25)).toBe('-$25.00');
+    expect(en.signedMoney(-25)).toBe('\u2212$25.00');
     expect(en.signedMoney(0)).toBe('$0.00');
     expect(createFormatters('ru').money(1234.5)).toMatch(/^1\s234,50\s\$$/);
   });

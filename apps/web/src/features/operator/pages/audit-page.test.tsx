@@ -164,7 +164,7 @@ describe('audit log', () => {
     expect(adjust).toHaveTextContent('Adjusted a balance');
     expect(adjust).toHaveTextContent('User #5');
     expect(adjust).toHaveTextContent('AccountPartner balance');
-    expect(adjust).toHaveTextContent('Amount-$10.00');
+    expect(adjust).toHaveTextContent('Amount\u2212$10.00');
     expect(adjust).toHaveTextContent('ReasonDuplicate reward');
 
     expect(mismatch).toHaveTextContent('System');

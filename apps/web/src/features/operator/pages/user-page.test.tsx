@@ -53,7 +53,7 @@ describe('a user of the operator area', () => {
 
     const table = await screen.findByRole('table', { name: 'Ledger' });
     const [charge, topup, adjustment] = within(table).getAllByRole('row').slice(1);
-    const debit = within(charge!).getByText('-$10.00');
+    const debit = within(charge!).getByText('\u2212$10.00');
     const credit = within(topup!).getByText('+$25.00');
     expect(debit.className).toMatch(/debit/);
     expect(credit.className).toMatch(/credit/);
@@ -141,7 +141,7 @@ describe('adjusting a balance', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Confirm the adjustment' });
     expect(dialog).toHaveAccessibleDescription('Debit $20.50 from the Balance of bob@example.com?');
     expect(dialog).toHaveTextContent('Current balance$120.00');
-    expect(dialog).toHaveTextContent('Change-$20.50');
+    expect(dialog).toHaveTextContent('Change\u2212$20.50');
     expect(dialog).toHaveTextContent('Resulting balance$99.50');
     expect(http.callsTo('POST', '/admin/users/5/adjustments')).toHaveLength(0);
 
