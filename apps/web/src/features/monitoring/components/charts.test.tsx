@@ -1,5 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import type { ChartResponse } from '@tradehost/contracts';
+import { CHART_POINTS_MAX, type ChartResponse } from '@tradehost/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp, renderSignedInPage } from '../../../test/render';
 import { AccountCharts } from './charts';
@@ -87,6 +87,29 @@ describe('AccountCharts', () => {
     vi.stubGlobal('IntersectionObserver', undefined);
     await renderApp({ routes: [{ path: '/', element: <AccountCharts points={points} /> }] });
     await waitFor(() => expect(library.createChart).toHaveBeenCalledTimes(2));
+  });
+
+  it('keeps the first and last time labels inside the chart, the whole history shown on a phone', async () => {
+    vi.stubGlobal('IntersectionObserver', undefined);
+    await renderApp({ routes: [{ path: '/', element: <AccountCharts points={points} /> }] });
+    await waitFor(() => expect(library.createChart).toHaveBeenCalledTimes(2));
+    type Options = {
+      timeScale: {
+        fixLeftEdge?: boolean;
+        fixRightEdge?: boolean;
+        minBarSpacing?: number;
+        lockVisibleTimeRangeOnResize?: boolean;
+      };
+    };
+    for (const [, options] of library.createChart.mock.calls as unknown as [unknown, Options][]) {
+      // fixed edges: the library moves a label centred on the first (last) moment inside
+      expect(options.timeScale).toMatchObject({ fixLeftEdge: true, fixRightEdge: true });
+      // the most points the API sends fit in a phone's plot (about 200 px), or the left edge
+      // would be somewhere in the middle of the history, its label cut
+      expect(CHART_POINTS_MAX * options.timeScale.minBarSpacing!).toBeLessThanOrEqual(200);
+      // and the whole history stays in view as the chart's width changes
+      expect(options.timeScale.lockVisibleTimeRangeOnResize).toBe(true);
+    }
   });
 
   it('speaks the reader’s language: the time axis and the percentages', async () => {

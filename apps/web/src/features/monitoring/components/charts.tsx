@@ -1,4 +1,4 @@
-import type { ChartResponse } from '@tradehost/contracts';
+import { CHART_POINTS_MAX, type ChartResponse } from '@tradehost/contracts';
 import type * as LightweightCharts from 'lightweight-charts';
 import type { IChartApi, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState, type RefObject } from 'react';
@@ -107,6 +107,9 @@ function useChart(build: Build, deps: unknown[]) {
   return ref;
 }
 
+/** The narrowest a chart's plot gets (a phone's, beside the values' axis), in CSS pixels. */
+const CHART_MIN_WIDTH = 200;
+
 function draw(container: HTMLElement, lib: Charts, language: string, build: Build): IChartApi {
   const { ColorType, createChart } = lib;
   const colors = palette();
@@ -121,7 +124,21 @@ function draw(container: HTMLElement, lib: Charts, language: string, build: Buil
     },
     grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
     rightPriceScale: { borderColor: colors.grid },
-    timeScale: { borderColor: colors.grid, timeVisible: true },
+    timeScale: {
+      borderColor: colors.grid,
+      timeVisible: true,
+      // The history's first and last points are the chart's edges: the library then moves the
+      // labels at the edges inside the chart (a label is centred on its moment, and the first
+      // one was cut in half at the left edge). The whole history fits on a phone too (the
+      // API's most points in 200 px), or the left edge would be a point in the middle of the
+      // history, its label cut off again.
+      fixLeftEdge: true,
+      fixRightEdge: true,
+      minBarSpacing: CHART_MIN_WIDTH / CHART_POINTS_MAX,
+      // and stays whole as the chart's width settles with the page (a resize kept the spacing
+      // of the points and cut the history's start or end off)
+      lockVisibleTimeRangeOnResize: true,
+    },
   });
   build(chart, colors, lib);
   chart.timeScale().fitContent();
