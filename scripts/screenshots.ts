@@ -2,8 +2,9 @@
  * `npm run screenshots [-- [--top] /path-prefix ...]`: starts the product on an embedded
  * PostgreSQL, signs a user up through the development mailbox, and saves a PNG
  * of every page at 375, 1024 and 1440 px, light and dark, English and Russian
- * into ./screenshots — for people to look at, not for assertions. `--top`: the
- * first screen only, not the whole page.
+ * into ./screenshots — for people to look at, not for assertions (a monitored account's public
+ * page, signed out, as public-online-monitoring_…). `--top`: the first screen only, not the
+ * whole page.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -58,6 +59,8 @@ const signedIn = [
   '/operator/partner/withdrawals',
   '/operator/partner/settings',
 ];
+/** Pages shown to the signed-out reader at an address a signed-in one sees another page at. */
+const publicPages: string[] = [];
 const only = process.argv.slice(2).filter((arg) => arg.startsWith('/'));
 const fullPage = !process.argv.includes('--top');
 const widths = [375, 1024, 1440];
@@ -255,6 +258,8 @@ try {
     body: JSON.stringify({ is_public: true }),
   });
   signedIn.push(`/online-monitoring/${monitored.monitoring_id}`);
+  // the same address signed out is the account's public page
+  publicPages.push(`/online-monitoring/${monitored.monitoring_id}`);
   // the operator pages: this user is an operator too
   await run(process.execPath, ['apps/api/src/cli/admin.ts', 'create', email], serverEnv);
   // a partner balance to withdraw (rewards become available only after the hold)
@@ -404,7 +409,7 @@ try {
           await page.evaluate('window.scrollTo(0, 0)');
           await settled();
         };
-        const shoot = async (path: string) => {
+        const shoot = async (path: string, prefix = '') => {
           if (only.length && !only.some((prefix) => path.startsWith(prefix))) return;
           await page.goto(`${url}${path}`);
           // not 'networkidle': a signed-in tab keeps its live-updates stream open
@@ -414,10 +419,11 @@ try {
           if (fullPage) await drawBelowTheFold();
           await page.waitForFunction('document.fonts.status === "loaded"');
           const slug = path.slice(1).replace(/[/?&=]+/g, '_') || 'root';
-          const name = `${slug}-${width}-${theme}-${language}.png`;
+          const name = `${prefix}${slug}-${width}-${theme}-${language}.png`;
           await page.screenshot({ path: join(out, name), fullPage });
         };
         for (const path of signedOut) await shoot(path);
+        for (const path of publicPages) await shoot(path, 'public-');
         // signed in, the account's language applies: make it this run's
         await post('/api/user/change_language', { language: language.toUpperCase() }, as);
         await page.goto(`${url}/login`);
