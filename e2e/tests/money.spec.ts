@@ -352,7 +352,7 @@ test.describe('the histories', () => {
       expect.poll(async () =>
         (await rows.getByRole('cell').allInnerTexts())
           .map((text) => text.trim())
-          .filter((text) => /^[-+]?\$/.test(text)),
+          .filter((text) => /^[+\u2212]?\$/.test(text)),
       );
 
     await expect(period.getByRole('radio', { name: 'All' })).toBeChecked();

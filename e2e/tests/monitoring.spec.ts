@@ -94,7 +94,7 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
   await expect(
     row
       .getByRole('cell')
-      .filter({ hasText: /^[+-]?\d+\.\d\d\s?%$/ })
+      .filter({ hasText: /^[+\u2212]?\d+\.\d\d\s?%$/ })
       .first(),
   ).toBeVisible({
     timeout: 20_000,
