@@ -73,6 +73,12 @@ describe('locales', () => {
         expect(String(text), `${namespace}:${key}`).not.toMatch(/\bpartner program\b/i);
   });
 
+  it('puts a no-break space after the numero sign in Russian (№\u00a04), never a space or nothing', () => {
+    for (const [namespace, messages] of Object.entries(ru))
+      for (const [key, text] of leaves(messages))
+        expect(String(text), `${namespace}:${key}`).not.toMatch(/№(?!\u00a0)/);
+  });
+
   it('keeps the English error texts of the spec', () => {
     for (const [code, text] of Object.entries(ERROR_MESSAGES)) expect(en.errors?.[code]).toBe(text);
   });

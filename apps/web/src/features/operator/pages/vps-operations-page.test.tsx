@@ -239,6 +239,8 @@ describe('operations log', () => {
     const table = await screen.findByRole('table', { name: 'Операции' }, { timeout: 5000 });
     expect(table).toHaveTextContent('Создание');
     expect(table).toHaveTextContent('Зависла');
-    expect(within(table).getByRole('button', { name: 'Повторить операцию № 42' })).toBeVisible();
+    expect(
+      within(table).getByRole('button', { name: 'Повторить операцию №\u00a042' }),
+    ).toBeVisible();
   });
 });

@@ -145,6 +145,8 @@ describe('servers', () => {
     const table = await screen.findByRole('table', { name: 'Серверы' }, { timeout: 5000 });
     expect(table).toHaveTextContent('Активен');
     expect(table).toHaveTextContent('Работает');
-    expect(within(table).getByRole('link', { name: 'Журнал операций сервера № 12' })).toBeVisible();
+    expect(
+      within(table).getByRole('link', { name: 'Журнал операций сервера №\u00a012' }),
+    ).toBeVisible();
   });
 });

@@ -144,7 +144,7 @@ describe('the ticket list', () => {
     renderSupport('/support', { language: 'ru' });
     expect(
       await screen.findByRole('link', {
-        name: '№12 The terminal disconnects at night, новый ответ',
+        name: '№\u00a012 The terminal disconnects at night, новый ответ',
       }),
     ).toBeInTheDocument();
     expect(screen.getByTestId('ticket-row')).toHaveTextContent('Техническая поддержка');
@@ -308,7 +308,7 @@ describe('the new ticket form', () => {
     await user.click(within(form).getByRole('button', { name: 'Отправить обращение' }));
     const alert = await within(form).findByRole('alert');
     expect(alert).toHaveTextContent('У вас уже есть открытое обращение в этом отделе');
-    const link = within(alert).getByRole('link', { name: 'Перейти к обращению №7' });
+    const link = within(alert).getByRole('link', { name: 'Перейти к обращению №\u00a07' });
     expect(link).toHaveAttribute('href', '/support/7');
     // what was typed stays
     expect(within(form).getByRole('textbox', { name: 'Тема' })).toHaveValue('Опять отключается');

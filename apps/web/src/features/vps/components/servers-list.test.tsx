@@ -322,8 +322,8 @@ describe('My servers', () => {
   it('speaks Russian', async () => {
     stubVpsApi({ 'GET /user/vps/servers': { body: page([SERVERS[1]!]) } });
     renderVps('/vps?tab=servers', { language: 'ru' });
-    const line = within(await screen.findByRole('row', { name: /^№11/ }));
+    const line = within(await screen.findByRole('row', { name: /^№\u00a011/ }));
     expect(line.getByText('Заблокирован')).toBeInTheDocument();
-    expect(line.getByRole('button', { name: 'Продлить сервер №11' })).toBeInTheDocument();
+    expect(line.getByRole('button', { name: 'Продлить сервер №\u00a011' })).toBeInTheDocument();
   });
 });
