@@ -10,7 +10,7 @@ const isStatus = (value: string): value is TicketStatus =>
 /**
  * The thread, oldest first: the reader's messages on one side, the staff's on the other (each
  * with its author, time and files), and status changes as small centred lines. When the staff
- * write while it is open (the page polls), "New reply from support" is announced.
+ * write while it is open (the page polls), "1 new reply from support" (with the count) is announced.
  */
 export function Thread({ messages }: { messages: TicketMessage[] }) {
   const f = useSupportFormat();

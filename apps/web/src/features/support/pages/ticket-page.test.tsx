@@ -152,7 +152,35 @@ describe('a ticket', () => {
     expect(await screen.findByTestId('thread-staff-message')).toHaveTextContent(
       'Fixed, please check.',
     );
-    expect(screen.getByText('A new reply from support')).toBeInTheDocument();
+    expect(screen.getByText('1 new reply from support')).toBeInTheDocument();
+  });
+
+  it("announces new replies with their count in Russian's plural forms (21 takes the 'one' form)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let messages = [message({ id: 1 })];
+    stubSupportApi({
+      'GET /user/support/tickets/12': () => ({
+        body: ticketResponse({ updated_at: messages.at(-1)!.created_at }, messages),
+      }),
+    });
+    renderSupport('/support/12', { language: 'ru' });
+    expect(await screen.findByTestId('thread-user-message')).toBeInTheDocument();
+
+    messages = [
+      ...messages,
+      ...Array.from({ length: 21 }, (_, i) =>
+        message({
+          id: 2 + i,
+          author_kind: 'staff',
+          author_name: 'Olga',
+          body: `Reply ${i + 1}`,
+          created_at: '2026-11-20T10:00:00.000Z',
+        }),
+      ),
+    ];
+    await act(() => vi.advanceTimersByTimeAsync(TICKET_POLL_MS));
+    expect(await screen.findAllByTestId('thread-staff-message')).toHaveLength(21);
+    expect(screen.getByRole('status')).toHaveTextContent('21 новый ответ поддержки');
   });
 
   it('stops asking while the page is hidden, and asks again once it shows', async () => {
