@@ -211,6 +211,8 @@ describe('trades, positions and CSV', () => {
         open_time: new Date(e.openTime).toISOString(),
         close_time: new Date(e.closeTime).toISOString(),
         volume: e.volume,
+        // the symbol's digits, for the console to print the prices with
+        digits: 5,
       });
       expect(trade.result).toBeCloseTo(e.result, 9);
       expect(trade.pips).toBeCloseTo(e.pips, 9);
@@ -242,6 +244,44 @@ describe('trades, positions and CSV', () => {
     const stranger = await quickUser(t);
     for (const path of ['trades', 'trades.csv', 'positions', 'chart'])
       expect((await get(`${ACCOUNT(account.id)}/${path}`, stranger.token)).status).toBe(404);
+  });
+});
+
+describe("positions' digits", () => {
+  it("a position in a symbol with deals has the symbol's latest digits, one without has null", async () => {
+    const publisher = await published(20_103);
+    const { user, account } = publisher;
+    const position = {
+      type: 'buy' as const,
+      volume: 0.1,
+      open_time: at(6, 10),
+      current_price: 1.0851,
+      sl: 0,
+      tp: 0,
+      profit: 1,
+      swap: 0,
+    };
+    await send(
+      t,
+      SNAPSHOT,
+      publisher.key,
+      snapshot({
+        login: 20_103,
+        time: at(6, 1),
+        positions: [
+          { ...position, ticket: 401, symbol: 'EURUSD', open_price: 1.085 },
+          { ...position, ticket: 402, symbol: 'GBPUSD', open_price: 1.25 },
+        ],
+      }),
+    );
+    const { body } = await get(`${ACCOUNT(account.id)}/positions`, user.token);
+    expect(body.positions).toEqual([
+      expect.objectContaining({ ticket: 401, symbol: 'EURUSD', digits: 5 }),
+      expect.objectContaining({ ticket: 402, symbol: 'GBPUSD', digits: null }),
+    ]);
+    await patch(account.id, { is_public: true }, user);
+    const open = await get(`${PUBLIC(account.monitoring_id)}/positions`);
+    expect(open.body.positions.map((p: { digits: number | null }) => p.digits)).toEqual([5, null]);
   });
 });
 

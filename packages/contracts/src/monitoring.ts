@@ -376,6 +376,9 @@ export const tradeSchema = z.object({
   open_time: z.string(),
   close_time: z.string(),
   volume: z.number(),
+  /** The symbol's number of decimals (the publisher's deals carry it): prices are printed with it. */
+  digits: z.int(),
+  /** The volume-weighted average price of the position's deals (unrounded). */
   open_price: z.number(),
   close_price: z.number(),
   /** profit + swap + commission + fee; null on the public page when money is hidden. */
@@ -398,6 +401,11 @@ export const positionSchema = z.object({
   tp: z.number(),
   profit: hideable,
   swap: hideable,
+  /**
+   * The symbol's number of decimals, taken from the account's latest deal in that symbol (the
+   * publisher's positions do not carry it); null when no deal in it is stored yet.
+   */
+  digits: z.nullable(z.int()),
 });
 export const positionsResponseSchema = z.object({
   at: z.nullable(z.string()),

@@ -85,6 +85,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
         open_time: iso(r.open_time),
         close_time: iso(r.close_time),
         volume: r.volume,
+        digits: r.digits,
         open_price: openPrice,
         close_price: closePrice,
         result: r.result,
@@ -125,10 +126,28 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     return { data, meta: { page: paging.page, per_page: paging.per_page, total } };
   }
 
-  function positions(account: AccountRow): PositionsResponse {
+  /**
+   * The positions of the latest snapshot, each with its symbol's digits: the publisher's
+   * positions do not carry them, the deals do (the latest deal in the symbol; null before any).
+   */
+  async function positions(account: AccountRow): Promise<PositionsResponse> {
+    const open = account.positions as Omit<PositionsResponse['positions'][number], 'digits'>[];
+    const symbols = [...new Set(open.map((p) => p.symbol))];
+    const digitsOf = new Map<string, number>();
+    if (symbols.length > 0) {
+      const { rows } = await db.execute<{ symbol: string; digits: number }>(sql`
+        select distinct on (symbol) symbol, digits from monitoring_deals
+        where account_id = ${account.id}
+          and symbol in (${sql.join(
+            symbols.map((s) => sql`${s}`),
+            sql`, `,
+          )})
+        order by symbol, time desc, ticket desc`);
+      for (const r of rows) digitsOf.set(r.symbol, r.digits);
+    }
     return {
       at: account.lastDataAt?.toISOString() ?? null,
-      positions: account.positions as PositionsResponse['positions'],
+      positions: open.map((p) => ({ ...p, digits: digitsOf.get(p.symbol) ?? null })),
     };
   }
 
@@ -257,7 +276,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     async publicPositions(monitoringId: string): Promise<PositionsResponse> {
       const row = await publicAccount(monitoringId);
       if (row.hidePositions) throw new AppError(404, 'MONITORING_PUBLIC_NOT_FOUND');
-      const open = positions(row);
+      const open = await positions(row);
       return row.hideMoney
         ? { ...open, positions: open.positions.map((p) => ({ ...p, profit: null, swap: null })) }
         : open;
