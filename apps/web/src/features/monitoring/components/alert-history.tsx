@@ -42,7 +42,7 @@ function eventText(f: MonitoringFormat, event: AlertEvent, currency: string | nu
         type: t(p.type === 'buy' ? 'trades.long' : 'trades.short'),
         volume: f.figure(p.volume),
         symbol: p.symbol,
-        price: p.price,
+        price: f.price(p.price, null),
         profit: money(p.profit),
       });
     }

@@ -68,8 +68,8 @@ export function TradesTable({
                 <td className={styles.tableCell}>{trade.symbol}</td>
                 <td className={styles.tableCell}>{t(`trades.${trade.direction}`)}</td>
                 <td className={styles.num}>{f.figure(trade.volume)}</td>
-                <td className={styles.num}>{trade.open_price}</td>
-                <td className={styles.num}>{trade.close_price}</td>
+                <td className={styles.num}>{f.price(trade.open_price, trade.digits)}</td>
+                <td className={styles.num}>{f.price(trade.close_price, trade.digits)}</td>
                 <td className={numberCell(trade.pips)}>{f.figure(trade.pips, 1)}</td>
                 {showsMoney ? (
                   <td className={numberCell(trade.result)}>{f.money(trade.result, currency)}</td>
@@ -148,10 +148,10 @@ export function PositionsTable({
               </td>
               <td className={styles.num}>{f.figure(p.volume)}</td>
               <td className={styles.tableCell}>{f.dateTime(p.open_time)}</td>
-              <td className={styles.num}>{p.open_price}</td>
-              <td className={styles.num}>{p.current_price}</td>
+              <td className={styles.num}>{f.price(p.open_price, p.digits)}</td>
+              <td className={styles.num}>{f.price(p.current_price, p.digits)}</td>
               <td className={styles.num}>
-                {p.sl || f.dash} / {p.tp || f.dash}
+                {f.price(p.sl, p.digits)} / {f.price(p.tp, p.digits)}
               </td>
               {showsMoney ? (
                 <td className={numberCell(p.profit)}>{f.money(p.profit, currency)}</td>

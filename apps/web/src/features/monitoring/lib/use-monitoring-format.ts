@@ -5,6 +5,7 @@ import {
   formatMoney,
   numberFormat as number,
 } from '../../../shared/lib/format-money';
+import { formatPrice } from './format-price';
 
 /**
  * The texts and formats of monitoring in the reader's language: fractions as percentages, money
@@ -48,6 +49,11 @@ export function useMonitoringFormat() {
             minimumFractionDigits: digits,
             maximumFractionDigits: digits,
           }).format(value),
+    /** A symbol's price with its digits (formatPrice); a missing one, or an unset SL/TP (0), a dash. */
+    price: (value: number | null | undefined, digits: number | null | undefined) =>
+      value === null || value === undefined || value === 0
+        ? dash
+        : formatPrice(value, digits, language),
     date: (iso: string) => formatDate(iso, language),
     dateTime: (iso: string | null) => (iso ? formatDateTime(iso, language) : dash),
     /** Seconds as "2 h 15 min", "3 d 4 h". */

@@ -1,0 +1,158 @@
+import { screen, within } from '@testing-library/react';
+import type { MonitoringTrade, PositionsResponse } from '@tradehost/contracts';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { renderSignedInPage } from '../../../test/render';
+import { PositionsTable, TradesTable } from './trades-table';
+
+const TRADES: MonitoringTrade[] = [
+  {
+    position_id: '1',
+    symbol: 'EURUSD',
+    direction: 'long',
+    open_time: '2026-11-02T10:00:00.000Z',
+    close_time: '2026-11-02T12:00:00.000Z',
+    volume: 0.2,
+    digits: 5,
+    // a weighted average of two deals, with its float noise
+    open_price: 1.0850000000000002,
+    close_price: 1.0862,
+    result: 24,
+    pips: 12,
+  },
+  {
+    position_id: '2',
+    symbol: 'USDJPY',
+    direction: 'short',
+    open_time: '2026-11-02T10:00:00.000Z',
+    close_time: '2026-11-02T11:00:00.000Z',
+    volume: 0.1,
+    digits: 3,
+    open_price: 151.234,
+    close_price: 151.2,
+    result: 2.25,
+    pips: 3.4,
+  },
+  {
+    position_id: '3',
+    symbol: 'XAUUSD',
+    direction: 'long',
+    open_time: '2026-11-02T10:00:00.000Z',
+    close_time: '2026-11-02T10:30:00.000Z',
+    volume: 0.01,
+    digits: 2,
+    open_price: 2345.6,
+    close_price: 2345.67,
+    result: 0.07,
+    pips: 0.7,
+  },
+];
+
+const POSITIONS: PositionsResponse = {
+  at: '2026-11-02T12:00:00.000Z',
+  positions: [
+    {
+      ticket: 401,
+      symbol: 'EURUSD',
+      type: 'buy',
+      volume: 0.1,
+      open_time: '2026-11-02T10:00:00.000Z',
+      open_price: 1.085,
+      current_price: 1.0851,
+      sl: 1.08,
+      tp: 0,
+      profit: 1,
+      swap: 0,
+      digits: 5,
+    },
+    {
+      // no deal in the symbol yet: its digits are unknown
+      ticket: 402,
+      symbol: 'GBPUSD',
+      type: 'sell',
+      volume: 0.1,
+      open_time: '2026-11-02T10:00:00.000Z',
+      open_price: 1.2500000000000002,
+      current_price: 1.25013,
+      sl: 0,
+      tp: 1.24,
+      profit: -1,
+      swap: 0,
+      digits: null,
+    },
+  ],
+};
+
+/** The texts of each body row's cells. */
+function rows(): string[][] {
+  const [, ...body] = within(screen.getByRole('table')).getAllByRole('row');
+  return body.map((row) =>
+    within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent ?? ''),
+  );
+}
+
+/** `table` under a heading that names it, in `language`. */
+async function show(table: ReactNode, language: 'en' | 'ru') {
+  renderSignedInPage(
+    [
+      {
+        path: '/',
+        element: (
+          <>
+            <h2 id="table">Table</h2>
+            {table}
+          </>
+        ),
+      },
+    ],
+    '/',
+    'token',
+    { language },
+  );
+  await screen.findByRole('table');
+}
+
+describe("the trade tables' prices", () => {
+  it.each([
+    [
+      'en' as const,
+      [
+        ['1.08500', '1.08620'],
+        ['151.234', '151.200'],
+        ['2,345.60', '2,345.67'],
+      ],
+    ],
+    [
+      'ru' as const,
+      [
+        ['1,08500', '1,08620'],
+        ['151,234', '151,200'],
+        ['2\u00a0345,60', '2\u00a0345,67'],
+      ],
+    ],
+  ])(
+    "closed trades in %s: the symbol's digits, trailing zeros kept, no float noise",
+    async (language, prices) => {
+      await show(
+        <TradesTable
+          page={{ data: TRADES, meta: { page: 1, per_page: 50, total: TRADES.length } }}
+          currency="USD"
+          onPageChange={() => undefined}
+          labelledBy="table"
+        />,
+        language,
+      );
+      expect(rows().map((cells) => cells.slice(4, 6))).toEqual(prices);
+    },
+  );
+
+  it("positions print open, current, SL and TP with the symbol's digits, or the fallback without them", async () => {
+    await show(<PositionsTable positions={POSITIONS} currency="USD" labelledBy="table" />, 'ru');
+    expect(rows().map((cells) => cells.slice(4, 7))).toEqual([
+      ['1,08500', '1,08510', '1,08000 / —'],
+      ['1,25', '1,25013', '— / 1,24'],
+    ]);
+  });
+});
