@@ -512,6 +512,22 @@ export const PUBLISHER_SILENT_AFTER_MS = 10 * 60_000;
 export const PUBLISHER_STATES = ['reporting', 'silent', 'never'] as const;
 export type PublisherState = (typeof PUBLISHER_STATES)[number];
 
+/**
+ * The publisher's state at `now` from its last data: never heard from (null), reporting (data
+ * within PUBLISHER_SILENT_AFTER_MS), or silent. The one rule of the operator's list (its filter
+ * says the same in SQL) and of the owner's "live" dot: a silent publisher's terminal flag is
+ * that of its last data, not of now.
+ */
+export function publisherStateAt(
+  lastDataAt: Date | string | null,
+  now: Date | number,
+): PublisherState {
+  if (lastDataAt === null) return 'never';
+  return new Date(lastDataAt).getTime() > new Date(now).getTime() - PUBLISHER_SILENT_AFTER_MS
+    ? 'reporting'
+    : 'silent';
+}
+
 /** GET /api/admin/monitoring/accounts: newest first. */
 export const adminMonitoringAccountsQuerySchema = z.object({
   /** An account number, (part of) its name, or (part of) the owner's e-mail. */

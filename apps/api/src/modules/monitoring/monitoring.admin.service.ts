@@ -1,6 +1,7 @@
 import {
   addMonths,
   PUBLISHER_SILENT_AFTER_MS,
+  publisherStateAt,
   type AdminExtendRequest,
   type AdminMonitoringAccount,
   type AdminSubscription,
@@ -20,13 +21,7 @@ import {
   isRunning,
   monitoringRepository as repo,
   subscriptionView,
-  type AccountRow,
 } from './monitoring.repository.ts';
-
-function publisherState(row: AccountRow, silentSince: Date): PublisherState {
-  if (!row.lastDataAt) return 'never';
-  return row.lastDataAt > silentSince ? 'reporting' : 'silent';
-}
 
 /**
  * The operator's side of monitoring: the prices (the account-month price and the period
@@ -175,7 +170,7 @@ export function createMonitoringAdminService({ db, now }: ServiceDeps) {
           hello_at: a.helloAt?.toISOString() ?? null,
           last_data_at: a.lastDataAt?.toISOString() ?? null,
           terminal_connected: a.terminalConnected,
-          publisher: publisherState(a, silentSince),
+          publisher: publisherStateAt(a.lastDataAt, at),
         })),
         meta: pageMeta(filter.page, filter.per_page, total),
       };

@@ -24,6 +24,7 @@ import { AccountSettings as Settings } from '../components/account-settings';
 import { AlertsSection as Alerts } from '../components/alerts-section';
 import { AccountCharts as Charts } from '../components/charts';
 import styles from '../components/monitoring.module.css';
+import { TerminalState } from '../components/terminal-state';
 import { PeriodTables as Periods } from '../components/period-tables';
 import { PublicAccount } from '../components/public-account';
 import { StatisticsView as Statistics } from '../components/statistics-view';
@@ -112,15 +113,18 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           </p>
         </div>
         <p className={styles.status}>
-          <span
-            className={`${styles.dot} ${account.terminal_connected ? styles.dotOn : ''}`}
-            aria-hidden="true"
-          />
-          {account.last_data_at
-            ? t(account.terminal_connected ? 'account.live' : 'account.offline', {
-                at: f.dateTime(account.last_data_at),
-              })
-            : t('account.waiting')}
+          {account.last_data_at ? (
+            <TerminalState
+              lastDataAt={account.last_data_at}
+              connected={account.terminal_connected}
+              full
+            />
+          ) : (
+            <span className={styles.status}>
+              <span className={styles.dot} aria-hidden="true" />
+              {t('account.waiting')}
+            </span>
+          )}
         </p>
       </div>
       {ended ? (

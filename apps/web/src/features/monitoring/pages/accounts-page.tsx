@@ -15,6 +15,7 @@ import {
 import { AddAccountDialog } from '../components/add-account-dialog';
 import { numberCell } from '../components/tone';
 import styles from '../components/monitoring.module.css';
+import { TerminalState } from '../components/terminal-state';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { useLiveConnected } from '../../../shared/live/live-state';
 
@@ -170,16 +171,7 @@ function AccountsTable({
               <td className={styles.num}>{a.views}</td>
               <td className={styles.tableCell}>
                 {a.last_data_at ? (
-                  <span className={styles.status}>
-                    <span
-                      className={`${styles.dot} ${a.terminal_connected ? styles.dotOn : ''}`}
-                      aria-hidden="true"
-                    />
-                    {f.dateTime(a.last_data_at)}
-                    <span className="visually-hidden">
-                      {t(a.terminal_connected ? 'accounts.connected' : 'accounts.disconnected')}
-                    </span>
-                  </span>
+                  <TerminalState lastDataAt={a.last_data_at} connected={a.terminal_connected} />
                 ) : (
                   <span className={styles.muted}>{t('accounts.noData')}</span>
                 )}
