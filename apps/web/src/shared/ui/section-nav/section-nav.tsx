@@ -1,6 +1,6 @@
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { bringIntoRow } from '../tabs/bring-into-row';
+import { useBringIntoRow } from '../tabs/bring-into-row';
 import styles from './section-nav.module.css';
 
 export interface SectionNavItem {
@@ -19,10 +19,11 @@ export interface SectionNavItem {
 export function SectionNav({ label, items }: { label: string; items: readonly SectionNavItem[] }) {
   const list = useRef<HTMLUListElement>(null);
   const { pathname } = useLocation();
-  useLayoutEffect(() => {
-    const row = list.current;
-    bringIntoRow(row, row?.querySelector('[aria-current="page"]')?.parentElement);
-  }, [pathname]);
+  useBringIntoRow(
+    list,
+    (row) => row.querySelector('[aria-current="page"]')?.parentElement,
+    pathname,
+  );
   return (
     <nav aria-label={label}>
       <ul ref={list} className={styles.tabs}>

@@ -35,9 +35,11 @@ export function TableFrame({ children, labelledBy }: TableFrameProps) {
   useLayoutEffect(() => {
     const element = frame.current;
     if (!element) return;
-    measure();
     window.addEventListener('resize', measure);
+    // the observer's first report comes once the frame is laid out, before it is painted: a
+    // measure here would force that layout inside the commit's task
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    if (!observer) measure();
     observer?.observe(element);
     if (element.firstElementChild) observer?.observe(element.firstElementChild);
     return () => {

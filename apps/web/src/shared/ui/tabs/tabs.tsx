@@ -1,12 +1,5 @@
-import {
-  useId,
-  useLayoutEffect,
-  useRef,
-  type KeyboardEvent,
-  type ReactNode,
-  type Ref,
-} from 'react';
-import { bringIntoRow } from './bring-into-row';
+import { useId, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { useBringIntoRow } from './bring-into-row';
 import styles from './tabs.module.css';
 
 export interface TabItem<T extends string> {
@@ -51,10 +44,7 @@ export function Tabs<T extends string>({
   const tabId = (item: T) => `${id}-tab-${item}`;
   const panelId = `${id}-panel`;
 
-  useLayoutEffect(() => {
-    const row = listRef.current;
-    bringIntoRow(row, row?.querySelector('[aria-selected="true"]'));
-  }, [value]);
+  useBringIntoRow(listRef, (row) => row.querySelector('[aria-selected="true"]'), value);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const tabs = Array.from(
