@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createVerifiedUser, signIn } from '../support/app.ts';
 import {
+  ApiSession,
   backdate,
   headerBalance,
   historyRows,
@@ -458,4 +459,38 @@ test('money sent by another user shows at once in the open console’s header an
   await transferByApi(request, sender.email, recipient.email, '12.5');
   await expect(headerBalance(page)).toHaveText('$12.5');
   await expect(page.getByTestId('summary-balance')).toHaveText('$12.50');
+});
+
+test('the operator’s balance correction: the Account select is as tall as the Amount field beside it, at 375, 1024 and 1440 px, in English and Russian', async ({
+  page,
+  request,
+}) => {
+  const operator = await createVerifiedUser(request, { name: 'Otto Operator' });
+  await makeOperator(operator.email);
+  await signIn(page, operator.email);
+  await page.goto(`/operator/users?query=${encodeURIComponent(operator.email)}`);
+  await page.getByRole('link', { name: operator.email }).click();
+  await expect(page.getByRole('heading', { name: 'Otto Operator' })).toBeVisible();
+  const userPage = page.url();
+  const api = new ApiSession(request, operator.email);
+
+  for (const [language, account, amount] of [
+    ['EN', 'Account', 'Amount, $'],
+    ['RU', 'Счёт', 'Сумма, $'],
+  ] as const) {
+    const changed = await api.call('POST', '/api/user/change_language', { data: { language } });
+    expect(changed.ok(), await changed.text()).toBe(true);
+    await page.goto(userPage);
+    for (const width of [375, 1024, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      const select = page.getByRole('combobox', { name: account });
+      const input = page.getByRole('textbox', { name: amount });
+      await expect(select).toBeVisible();
+      const [selectBox, inputBox] = [(await select.boundingBox())!, (await input.boundingBox())!];
+      expect(
+        Math.abs(selectBox.height - inputBox.height),
+        `${language} at ${width}px: the select ${selectBox.height}px, the input ${inputBox.height}px`,
+      ).toBeLessThanOrEqual(1);
+    }
+  }
 });
