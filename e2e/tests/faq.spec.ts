@@ -187,6 +187,37 @@ test('the FAQ fits a phone screen and finds by the beginning of a word', async (
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
+/** The search box's placeholder: its width in the box's font, and the room the box gives it. */
+const placeholderRoom = (page: Page) =>
+  page.getByRole('searchbox').evaluate((input: HTMLInputElement) => {
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { text: input.placeholder, width: context.measureText(input.placeholder).width, room };
+  });
+
+test('the search box’s example fits it on a phone, in English and Russian', async ({
+  page,
+  request,
+}) => {
+  const trader = await createVerifiedUser(request, { name: 'Pia Placeholder' });
+  await signIn(page, trader.email);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/faq');
+  await expect(page.getByRole('searchbox')).toBeVisible();
+  const english = await placeholderRoom(page);
+  expect(english.width, english.text).toBeLessThanOrEqual(english.room);
+
+  await page.setViewportSize({ width: 1024, height: 800 }); // the header's switch; a phone's is in its menu
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'RU' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Вопросы и ответы' })).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  const russian = await placeholderRoom(page);
+  expect(russian.text).toMatch(/^Например/);
+  expect(russian.width, russian.text).toBeLessThanOrEqual(russian.room);
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe finds no serious or critical violation on the FAQ (${scheme})`, async ({
     page,
