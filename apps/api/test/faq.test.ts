@@ -6,7 +6,10 @@ import {
   faqResponseSchema,
   type FaqItem,
 } from '@tradehost/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../src/db/migrate.ts';
 import { fieldRefusal, quickUser, refusal, useTestApp, type ApiResponse } from './helpers.ts';
 
 const t = useTestApp();
@@ -152,6 +155,52 @@ describe('the seeded FAQ', () => {
     );
     for (const [method, dollars] of Object.entries(t.config.payments.minimumCents))
       expect(text('balance-top-up-methods'), method).toContain(`$${dollars / 100})`);
+  });
+});
+
+describe("migration 0014: the seeded FAQ says 'partner programme'", () => {
+  const migration = readFileSync(
+    join(MIGRATIONS_DIR, '0014_faq_partner_programme.sql'),
+    'utf8',
+  ).split('--> statement-breakpoint');
+
+  it('leaves no US spelling in the seeded English texts', async () => {
+    const { rows } = await t.sql.query<{ slug: string }>(
+      `select slug from faq_items where question_en ~* '\\mpartner program\\M' or answer_en ~* '\\mpartner program\\M'`,
+    );
+    expect(rows).toEqual([]);
+    const { rows: fixed } = await t.sql.query<{ question_en: string }>(
+      `select question_en from faq_items where slug = 'partner-program-how-it-works'`,
+    );
+    expect(fixed).toEqual([{ question_en: 'How does the partner programme work?' }]);
+  });
+
+  it("changes a text that still holds the seed's and keeps one an operator edited", async () => {
+    const client = await t.sql.connect();
+    try {
+      await client.query('begin');
+      await client.query(
+        `update faq_items set question_en = 'Our partner program, explained' where slug = 'partner-program-how-it-works'`,
+      );
+      await client.query(
+        `update faq_items set answer_en = replace(answer_en, 'partner programme,', 'partner program,') where slug = 'support-departments'`,
+      );
+      for (const statement of migration) await client.query(statement);
+      const { rows } = await client.query<{ slug: string; question_en: string; answer_en: string }>(
+        `select slug, question_en, answer_en from faq_items
+         where slug in ('partner-program-how-it-works', 'support-departments') order by slug`,
+      );
+      expect(rows.map((r) => r.slug)).toEqual([
+        'partner-program-how-it-works',
+        'support-departments',
+      ]);
+      expect(rows[0]!.question_en).toBe('Our partner program, explained');
+      expect(rows[1]!.answer_en).toContain('Partnership: the partner programme, rewards');
+      expect(rows[1]!.answer_en).not.toMatch(/partner program\b/);
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 });
 
