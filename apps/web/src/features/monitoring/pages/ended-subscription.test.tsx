@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { MonitoringAccount, Subscription } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
+import { testUser } from '../../../test/fixtures';
 import { openSignedIn, stubSignedInApi as stubSignedIn } from '../../../test/signed-in';
 
 const ENDED: Subscription = {
@@ -150,5 +151,66 @@ describe('the monitoring tables on a phone', () => {
       { timeout: 5000 },
     );
     expect(overflowing(positions).parentElement).toHaveAttribute('data-hidden', 'end');
+  });
+});
+
+describe('the owner\'s "live" dot', () => {
+  /** A moment `ms` ago. */
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+  /** Both terminals connected at their last data: one reporting, one silent for an hour. */
+  const stub = (language: 'en' | 'ru' = 'en') =>
+    stubSignedIn(
+      {
+        'GET /user/monitoring/subscriptions': { body: { subscriptions: [RUNNING] } },
+        'GET /user/monitoring/accounts': {
+          body: {
+            accounts: [
+              account({ subscription_id: RUNNING.id, name: 'Fresh', last_data_at: ago(60_000) }),
+              account({
+                id: 2,
+                monitoring_id: 'QrStUvWxYz012345',
+                subscription_id: RUNNING.id,
+                name: 'Quiet',
+                last_data_at: ago(3_600_000),
+              }),
+            ].map((a) => ({ ...a, terminal_connected: true })),
+          },
+        },
+      },
+      { ...testUser, language },
+    );
+  const isOn = (place: HTMLElement) => place.querySelector('[class*="dotOn"]') !== null;
+
+  it('is green on the accounts list only for fresh data; a silent publisher reads "No data since …"', async () => {
+    stub();
+    await openSignedIn('/online-monitoring/accounts');
+    const fresh = (await screen.findByRole('link', { name: 'Fresh' }, { timeout: 5000 })).closest(
+      'tr',
+    )!;
+    const quiet = screen.getByRole('link', { name: 'Quiet' }).closest('tr')!;
+    expect(isOn(fresh)).toBe(true);
+    expect(fresh).toHaveTextContent('terminal connected');
+    expect(isOn(quiet)).toBe(false);
+    expect(quiet).toHaveTextContent('No data since');
+    expect(quiet).not.toHaveTextContent('connected');
+  });
+
+  it("is off on a silent account's page, which says since when in Russian too", async () => {
+    stub('ru');
+    await openSignedIn('/online-monitoring/QrStUvWxYz012345', { language: 'ru' });
+    const title = await screen.findByRole('heading', { name: 'Quiet' }, { timeout: 5000 });
+    const head = title.closest('article')!;
+    expect(isOn(head)).toBe(false);
+    expect(head).toHaveTextContent(/Нет данных с /);
+    expect(head).not.toHaveTextContent('Терминал подключён');
+  });
+
+  it("is green on a reporting account's page", async () => {
+    stub();
+    await openSignedIn('/online-monitoring/AbCdEfGhIjKlMnOp');
+    const title = await screen.findByRole('heading', { name: 'Fresh' }, { timeout: 5000 });
+    const head = title.closest('article')!;
+    expect(isOn(head)).toBe(true);
+    expect(head).toHaveTextContent(/Terminal connected, last data /);
   });
 });
