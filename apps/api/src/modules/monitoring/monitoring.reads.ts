@@ -135,15 +135,16 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     const symbols = [...new Set(open.map((p) => p.symbol))];
     const digitsOf = new Map<string, number>();
     if (symbols.length > 0) {
-      const { rows } = await db.execute<{ symbol: string; digits: number }>(sql`
-        select distinct on (symbol) symbol, digits from monitoring_deals
-        where account_id = ${account.id}
-          and symbol in (${sql.join(
-            symbols.map((s) => sql`${s}`),
-            sql`, `,
-          )})
-        order by symbol, time desc, ticket desc`);
-      for (const r of rows) digitsOf.set(r.symbol, r.digits);
+      // each symbol's latest deal, down the (account, time, ticket) index: a positions poll
+      // reads a deal a symbol, not every deal of the account in its symbols
+      const { rows } = await db.execute<{ symbol: string; digits: number | null }>(sql`
+        select s.symbol, (
+          select d.digits from monitoring_deals d
+          where d.account_id = ${account.id} and d.symbol = s.symbol
+          order by d.time desc, d.ticket desc limit 1
+        ) as digits
+        from unnest(${sql.param(symbols)}::text[]) as s(symbol)`);
+      for (const r of rows) if (r.digits !== null) digitsOf.set(r.symbol, r.digits);
     }
     return {
       at: account.lastDataAt?.toISOString() ?? null,
