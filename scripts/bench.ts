@@ -52,12 +52,18 @@ import {
   newMonitoringId,
 } from '../apps/api/src/modules/monitoring/monitoring.service.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
+import { pacedLoad, type PacedRequest } from './paced-load.ts';
 
 const SANDBOX_SECRET = 'bench-sandbox-secret-bench-sandbox-secret';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** Issue 14's transfer goals, offered at their rate (uniform pairs, into one hot account). */
+const UNIFORM_GOAL_RATE = 1_000;
+const HOT_GOAL_RATE = 300;
+/** Connections an offered rate may open: enough that none waits for a free one below the goal. */
+const AT_RATE_SOCKETS = 100;
 /** GET /api/user/auth's goal is set at this many connections (measured there too). */
 const AUTH_GOAL_CONNECTIONS = 50;
 const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 2000);
@@ -224,7 +230,25 @@ async function topUp(url: string, token: string, dollars: number): Promise<void>
   if (!notified.ok) throw new Error(`top-up notification: ${notified.status}`);
 }
 
-/** Transfers of $0.01, each with a new Idempotency-Key; `pair` picks sender and recipient. */
+/** A transfer of $0.01 with a new Idempotency-Key; `pair` picks sender and recipient. */
+function transferRequest(
+  accounts: { email: string; token: string }[],
+  pair: () => [number, number],
+): PacedRequest {
+  const [from, to] = pair();
+  return {
+    method: 'POST',
+    path: '/api/user/balance/transfer',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${accounts[from]!.token}`,
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify({ email: accounts[to]!.email, amount: '0.01' }),
+  };
+}
+
+/** Transfers back to back from CONNECTIONS clients (transferRequest). */
 function transfers(
   url: string,
   accounts: { email: string; token: string }[],
@@ -236,16 +260,8 @@ function transfers(
     requests: [
       {
         setupRequest: (request) => {
-          const [from, to] = pair();
-          return {
-            ...request,
-            headers: {
-              'content-type': 'application/json',
-              authorization: `Bearer ${accounts[from]!.token}`,
-              'idempotency-key': randomUUID(),
-            },
-            body: JSON.stringify({ email: accounts[to]!.email, amount: '0.01' }),
-          };
+          const { headers, body } = transferRequest(accounts, pair);
+          return { ...request, headers, body };
         },
       },
     ],
@@ -369,17 +385,33 @@ async function moneySection(user: BenchUser, bare: Figure) {
     const n = Math.floor(Math.random() * (accounts.length - 1));
     return n >= not ? n + 1 : n;
   };
-  const uniform = await measure(
-    transfers(product.url, accounts, () => {
-      const from = Math.floor(Math.random() * accounts.length);
-      return [from, other(from)];
-    }),
-  );
+  const uniformPair = (): [number, number] => {
+    const from = Math.floor(Math.random() * accounts.length);
+    return [from, other(from)];
+  };
+  const hotPair = (): [number, number] => [other(0), 0];
+  const uniform = await measure(transfers(product.url, accounts, uniformPair));
   console.log(row('transfers, 20 accounts', uniform, bare));
-  const hot = await measure(transfers(product.url, accounts, () => [other(0), 0]));
+  const hot = await measure(transfers(product.url, accounts, hotPair));
   console.log(row('transfers into 1 hot account', hot, bare));
   console.log(
     `  (hot / uniform: ${(hot.rps / uniform.rps).toFixed(2)} x req/s; each transfer one statement: idempotency claim, ledger transaction with row locks, answer stored)`,
+  );
+  // the goals read as a load and its latency: the goal's rate offered at even intervals, and
+  // the p99 at that load (the figures above are CONNECTIONS clients sending back to back, whose
+  // p99 is mostly their own queue)
+  const atRate = (rate: number, pair: () => [number, number]) =>
+    pacedLoad(
+      product.url,
+      { rate, seconds: DURATION, warmup: WARMUP, sockets: AT_RATE_SOCKETS },
+      () => transferRequest(accounts, pair),
+    );
+  const uniformAtGoal = await atRate(UNIFORM_GOAL_RATE, uniformPair);
+  console.log(row(`transfers at ${UNIFORM_GOAL_RATE.toLocaleString('en')}/s`, uniformAtGoal, bare));
+  const hotAtGoal = await atRate(HOT_GOAL_RATE, hotPair);
+  console.log(row(`hot account at ${HOT_GOAL_RATE}/s`, hotAtGoal, bare));
+  console.log(
+    `  (goals: ${UNIFORM_GOAL_RATE.toLocaleString('en')}/s uniform and ${HOT_GOAL_RATE}/s into one account, p99 at most 60 ms, timed from when each transfer was due)`,
   );
 }
 
