@@ -334,7 +334,7 @@ describe('extending and enlarging', () => {
     );
     expect(rows.at(-1)).toEqual({
       description_en: `Monitoring #${subscription.id}: 3 more months`,
-      description_ru: `Мониторинг №${subscription.id}: продление на 3 месяца`,
+      description_ru: `Мониторинг №\u00a0${subscription.id}: продление на 3 месяца`,
       amount_cents: '1710',
     });
     expect(rows).toHaveLength(2);

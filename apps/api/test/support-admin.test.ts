@@ -326,7 +326,7 @@ describe('working a ticket', () => {
     expect(row.staff_updated_at).toEqual(row.updated_at);
 
     const mail = await t.smtp.next(user.email, mails);
-    expect(mail.subject).toBe(`TradeHost: ответ по обращению №${ticket.id}`);
+    expect(mail.subject).toBe(`TradeHost: ответ по обращению №\u00a0${ticket.id}`);
     expect(mail.text).toContain('Здравствуйте, Пётр!');
     expect(mail.text).toContain('Платёж найден,\nбаланс пополнен.');
     expect(mail.text).toContain(`${t.config.publicUrl}/support/${ticket.id}`);
@@ -511,7 +511,7 @@ describe('notifications', () => {
       [{ bytes: await pngOf(), name: 'disk.png' }],
     );
     const mail = await t.smtp.next(listed.email);
-    expect(mail.subject).toBe(`TradeHost: новое обращение №${ticket.id} (Оборудование)`);
+    expect(mail.subject).toBe(`TradeHost: новое обращение №\u00a0${ticket.id} (Оборудование)`);
     expect(mail.text).toContain('Здравствуйте, Мария!');
     expect(mail.text).toContain(`от Sam (${user.email})`);
     expect(mail.text).toContain('The disk is full.');
@@ -523,7 +523,7 @@ describe('notifications', () => {
     });
     expect(write.status).toBe(201);
     const second = await t.smtp.next(listed.email, 1);
-    expect(second.subject).toBe(`TradeHost: новое сообщение в обращении №${ticket.id}`);
+    expect(second.subject).toBe(`TradeHost: новое сообщение в обращении №\u00a0${ticket.id}`);
     expect(second.text).toContain('Any news?');
     await sleep(100);
     expect(t.smtp.to(other.email).length).toBe(before);
@@ -549,7 +549,7 @@ describe('notifications', () => {
     expect((await reply(operator, ticket.id, 'Internal only', true)).status).toBe(201);
     expect((await reply(operator, ticket.id, 'Советник переподключён.')).status).toBe(201);
     const notice = await emulator.waitFor(() => emulator.sent(chat.id)[welcomed]);
-    expect(notice.text).toContain(`ответ по обращению №${ticket.id}`);
+    expect(notice.text).toContain(`ответ по обращению №\u00a0${ticket.id}`);
     expect(notice.text).toContain('Советник переподключён.');
     await sleep(100);
     expect(emulator.sent(chat.id)).toHaveLength(welcomed + 1);

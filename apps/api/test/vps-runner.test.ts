@@ -190,7 +190,7 @@ describe('create', () => {
     expect(rows[0].deleted_at).toBeInstanceOf(Date);
     expect((await balancesOf(t, user.id)).balance).toBe(10_000);
     const mail = await t.smtp.next(user.email);
-    expect(mail.subject).toBe(`TradeHost: не удалось создать сервер №${server.id}`);
+    expect(mail.subject).toBe(`TradeHost: не удалось создать сервер №\u00a0${server.id}`);
     expect(mail.text).toContain('возвращена на ваш баланс');
   });
 

@@ -241,7 +241,7 @@ describe('POST /api/user/vps/order', () => {
         amount_cents: String(price),
         description_en: `VPS #${server.id} Trader, London (LD4): ${months} ${months === 1 ? 'month' : 'months'}`,
         description_ru: expect.stringContaining(
-          `VPS №${server.id} Trader, London (LD4): ${months}`,
+          `VPS №\u00a0${server.id} Trader, London (LD4): ${months}`,
         ),
         status: 'paid',
       });

@@ -1,5 +1,6 @@
 import type { Language } from '@tradehost/contracts';
 import { dollars, userMail, type RenderedMail } from './templates.ts';
+import { numero } from '../../lib/numero.ts';
 
 /** The balance's letters. */
 
@@ -36,7 +37,7 @@ function originOf(language: Language, credit: BalanceCredit): string {
       // a crypto payment is confirmed by an operator; a gateway's is paid
       const confirmed = source.method === 'crypto';
       return ru
-        ? `Пополнение №${source.paymentId} ${how}${network} ${confirmed ? 'подтверждено' : 'оплачено'}: ${amount} зачислено на баланс.`
+        ? `Пополнение ${numero(source.paymentId)} ${how}${network} ${confirmed ? 'подтверждено' : 'оплачено'}: ${amount} зачислено на баланс.`
         : `Your top-up #${source.paymentId} ${how}${network} is ${confirmed ? 'confirmed' : 'paid'}: ${amount} is on your balance.`;
     }
     case 'adjustment':

@@ -1,6 +1,7 @@
 import type { Language, TicketStatus } from '@tradehost/contracts';
 import { escapeHtml } from '../../lib/html.ts';
 import { BRAND, button, layout, type RenderedMail } from './templates.ts';
+import { numero } from '../../lib/numero.ts';
 
 /** The support tickets' letters: to the user on each answer and status change, to the operators on each user message. */
 
@@ -64,9 +65,9 @@ export function ticketAnsweredMail(
     ? ticketMail(
         language,
         input,
-        `ответ по обращению №${ticketId}`,
+        `ответ по обращению ${numero(ticketId)}`,
         [
-          `Служба поддержки ответила на ваше обращение №${ticketId} «${title}»:`,
+          `Служба поддержки ответила на ваше обращение ${numero(ticketId)} «${title}»:`,
           'Ответить можно в самом обращении. Если вопрос решён, там же его можно закрыть.',
         ],
         answer,
@@ -94,17 +95,19 @@ export function ticketStatusMail(
   const name = STATUS_NAMES[language][status];
   if (language === 'ru') {
     const lines: Record<TicketStatus, string[]> = {
-      new: [`Ваше обращение №${ticketId} «${title}» снова открыто (статус «${name}»).`],
-      processing: [`Ваше обращение №${ticketId} «${title}» взято в работу (статус «${name}»).`],
+      new: [`Ваше обращение ${numero(ticketId)} «${title}» снова открыто (статус «${name}»).`],
+      processing: [
+        `Ваше обращение ${numero(ticketId)} «${title}» взято в работу (статус «${name}»).`,
+      ],
       closed: [
-        `Ваше обращение №${ticketId} «${title}» закрыто.`,
+        `Ваше обращение ${numero(ticketId)} «${title}» закрыто.`,
         'Если вопрос остался, просто напишите в этом обращении — оно откроется снова.',
       ],
     };
     return ticketMail(
       language,
       input,
-      `обращение №${ticketId}: статус «${name}»`,
+      `обращение ${numero(ticketId)}: статус «${name}»`,
       lines[status],
       null,
       openTicket(language, link),
@@ -149,14 +152,14 @@ export function ticketForStaffMail(
   const who = `${from.name} (${from.email})`;
   if (language === 'ru') {
     const subjects: Record<TicketEvent, string> = {
-      new: `новое обращение №${ticketId} (${department})`,
-      message: `новое сообщение в обращении №${ticketId}`,
-      resumed: `обращение №${ticketId} возобновлено`,
+      new: `новое обращение ${numero(ticketId)} (${department})`,
+      message: `новое сообщение в обращении ${numero(ticketId)}`,
+      resumed: `обращение ${numero(ticketId)} возобновлено`,
     };
     const leads: Record<TicketEvent, string> = {
-      new: `Новое обращение №${ticketId} «${title}» в отдел «${department}» от ${who}:`,
-      message: `Новое сообщение в обращении №${ticketId} «${title}» (${department}) от ${who}:`,
-      resumed: `Закрытое обращение №${ticketId} «${title}» (${department}) возобновлено сообщением от ${who}:`,
+      new: `Новое обращение ${numero(ticketId)} «${title}» в отдел «${department}» от ${who}:`,
+      message: `Новое сообщение в обращении ${numero(ticketId)} «${title}» (${department}) от ${who}:`,
+      resumed: `Закрытое обращение ${numero(ticketId)} «${title}» (${department}) возобновлено сообщением от ${who}:`,
     };
     return ticketMail(
       language,

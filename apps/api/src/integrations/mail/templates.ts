@@ -1,5 +1,6 @@
 import { formatCents, type Language } from '@tradehost/contracts';
 import { escapeHtml } from '../../lib/html.ts';
+import { numero } from '../../lib/numero.ts';
 
 export interface RenderedMail {
   subject: string;
@@ -142,8 +143,8 @@ export function vpsReadyMail(
 ): RenderedMail {
   const { serverId, rate, host, port, username } = input;
   return language === 'ru'
-    ? userMail(language, input, `сервер №${serverId} готов`, [
-        `Ваш сервер №${serverId} (${rate}) создан и запущен.`,
+    ? userMail(language, input, `сервер ${numero(serverId)} готов`, [
+        `Ваш сервер ${numero(serverId)} (${rate}) создан и запущен.`,
         `Адрес для подключения по RDP: ${host}:${port}, пользователь: ${username}.`,
         'Пароль мы не отправляем по почте: откройте «Данные для входа» в списке серверов, там же можно скачать файл .rdp.',
       ])
@@ -161,8 +162,8 @@ export function vpsCreateFailedMail(
 ): RenderedMail {
   const { serverId, rate, reason, refundedCents } = input;
   return language === 'ru'
-    ? userMail(language, input, `не удалось создать сервер №${serverId}`, [
-        `К сожалению, сервер №${serverId} (${rate}) создать не удалось. Причина: ${reason}`,
+    ? userMail(language, input, `не удалось создать сервер ${numero(serverId)}`, [
+        `К сожалению, сервер ${numero(serverId)} (${rate}) создать не удалось. Причина: ${reason}`,
         refundedCents
           ? `Оплата ${dollars(refundedCents)} возвращена на ваш баланс.`
           : 'Оплата за этот сервер не списывалась.',
@@ -185,8 +186,8 @@ export function vpsExpiryWarningMail(
   const { serverId, rate, days, paidUntil, autoRenew } = input;
   const when = days === 1 ? 'через 1 день' : `через ${days} дня`;
   return language === 'ru'
-    ? userMail(language, input, `сервер №${serverId} оплачен до ${utc(paidUntil)}`, [
-        `Оплаченный период сервера №${serverId} (${rate}) заканчивается ${when}: ${utc(paidUntil)}.`,
+    ? userMail(language, input, `сервер ${numero(serverId)} оплачен до ${utc(paidUntil)}`, [
+        `Оплаченный период сервера ${numero(serverId)} (${rate}) заканчивается ${when}: ${utc(paidUntil)}.`,
         autoRenew
           ? 'Включено автопродление: пополните баланс, чтобы его хватило на следующий период.'
           : 'Продлите сервер, иначе после этой даты он будет заблокирован (данные сохранятся на время льготного периода).',
@@ -205,8 +206,8 @@ export function vpsAutoRenewedMail(
 ): RenderedMail {
   const { serverId, rate, months, chargedCents, paidUntil } = input;
   return language === 'ru'
-    ? userMail(language, input, `сервер №${serverId} продлён автоматически`, [
-        `Сервер №${serverId} (${rate}) продлён автоматически на ${months} мес. С баланса списано ${dollars(chargedCents)}.`,
+    ? userMail(language, input, `сервер ${numero(serverId)} продлён автоматически`, [
+        `Сервер ${numero(serverId)} (${rate}) продлён автоматически на ${months} мес. С баланса списано ${dollars(chargedCents)}.`,
         `Теперь он оплачен до ${utc(paidUntil)}.`,
       ])
     : userMail(language, input, `server #${serverId} renewed automatically`, [
@@ -221,8 +222,8 @@ export function vpsAutoRenewFailedMail(
 ): RenderedMail {
   const { serverId, rate, priceCents, balanceCents, paidUntil } = input;
   return language === 'ru'
-    ? userMail(language, input, `не удалось продлить сервер №${serverId}`, [
-        `Автопродление сервера №${serverId} (${rate}) не выполнено: на балансе ${dollars(balanceCents)}, а продление стоит ${dollars(priceCents)}.`,
+    ? userMail(language, input, `не удалось продлить сервер ${numero(serverId)}`, [
+        `Автопродление сервера ${numero(serverId)} (${rate}) не выполнено: на балансе ${dollars(balanceCents)}, а продление стоит ${dollars(priceCents)}.`,
         `Пополните баланс до ${utc(paidUntil)} — мы попробуем снова, — или продлите сервер вручную, иначе он будет заблокирован.`,
       ])
     : userMail(language, input, `server #${serverId} could not be renewed`, [
@@ -237,8 +238,8 @@ export function vpsBlockedMail(
 ): RenderedMail {
   const { serverId, rate, revokeAt } = input;
   return language === 'ru'
-    ? userMail(language, input, `сервер №${serverId} заблокирован`, [
-        `Оплаченный период сервера №${serverId} (${rate}) закончился, сервер остановлен и заблокирован. Данные на нём сохранены.`,
+    ? userMail(language, input, `сервер ${numero(serverId)} заблокирован`, [
+        `Оплаченный период сервера ${numero(serverId)} (${rate}) закончился, сервер остановлен и заблокирован. Данные на нём сохранены.`,
         `Продлите его до ${utc(revokeAt)}, и он снова заработает. После этой даты сервер будет удалён вместе с данными.`,
       ])
     : userMail(language, input, `server #${serverId} is blocked`, [
@@ -253,8 +254,8 @@ export function vpsReactivatedMail(
 ): RenderedMail {
   const { serverId, rate, paidUntil } = input;
   return language === 'ru'
-    ? userMail(language, input, `сервер №${serverId} снова работает`, [
-        `Сервер №${serverId} (${rate}) разблокирован и запущен. Он оплачен до ${utc(paidUntil)}.`,
+    ? userMail(language, input, `сервер ${numero(serverId)} снова работает`, [
+        `Сервер ${numero(serverId)} (${rate}) разблокирован и запущен. Он оплачен до ${utc(paidUntil)}.`,
       ])
     : userMail(language, input, `server #${serverId} is running again`, [
         `Server #${serverId} (${rate}) is unblocked and running. It is paid until ${utc(paidUntil)}.`,
@@ -264,8 +265,8 @@ export function vpsReactivatedMail(
 export function vpsRevokedMail(language: Language, input: VpsMailServer): RenderedMail {
   const { serverId, rate } = input;
   return language === 'ru'
-    ? userMail(language, input, `сервер №${serverId} удалён`, [
-        `Сервер №${serverId} (${rate}) не был продлён в течение льготного периода, поэтому он удалён вместе с данными.`,
+    ? userMail(language, input, `сервер ${numero(serverId)} удалён`, [
+        `Сервер ${numero(serverId)} (${rate}) не был продлён в течение льготного периода, поэтому он удалён вместе с данными.`,
         'Новый сервер можно заказать в любое время.',
       ])
     : userMail(language, input, `server #${serverId} is revoked`, [
@@ -280,8 +281,8 @@ export function vpsUpgradeDoneMail(
 ): RenderedMail {
   const { serverId, rate, running } = input;
   return language === 'ru'
-    ? userMail(language, input, `сервер №${serverId} переведён на новый тариф`, [
-        `Сервер №${serverId} переведён на тариф ${rate}.`,
+    ? userMail(language, input, `сервер ${numero(serverId)} переведён на новый тариф`, [
+        `Сервер ${numero(serverId)} переведён на тариф ${rate}.`,
         running ? 'Он снова запущен.' : 'Сейчас он остановлен: запустите его из списка серверов.',
       ])
     : userMail(language, input, `server #${serverId} is upgraded`, [
@@ -296,8 +297,8 @@ export function vpsUpgradeFailedMail(
 ): RenderedMail {
   const { serverId, rate, reason, refundedCents } = input;
   return language === 'ru'
-    ? userMail(language, input, `не удалось сменить тариф сервера №${serverId}`, [
-        `Перевести сервер №${serverId} на тариф ${rate} не удалось. Причина: ${reason}`,
+    ? userMail(language, input, `не удалось сменить тариф сервера ${numero(serverId)}`, [
+        `Перевести сервер ${numero(serverId)} на тариф ${rate} не удалось. Причина: ${reason}`,
         refundedCents
           ? `Оплата ${dollars(refundedCents)} возвращена на ваш баланс, сервер остался на прежнем тарифе.`
           : 'Сервер остался на прежнем тарифе.',
@@ -318,7 +319,7 @@ export function vpsTestApprovedMail(
   const { serverId, rate, trialDays, paidUntil } = input;
   return language === 'ru'
     ? userMail(language, input, 'тестовый сервер одобрен', [
-        `Ваша заявка на тестовый сервер одобрена. Сервер №${serverId} (${rate}) создаётся, это займёт несколько минут.`,
+        `Ваша заявка на тестовый сервер одобрена. Сервер ${numero(serverId)} (${rate}) создаётся, это займёт несколько минут.`,
         `Он бесплатно работает ${trialDays} дн., до ${utc(paidUntil)}. Чтобы он работал и дальше, продлите его в списке серверов.`,
       ])
     : userMail(language, input, 'your test server is approved', [
@@ -373,9 +374,9 @@ export function monitoringExpiryWarningMail(
     ? userMail(
         language,
         input,
-        `подписка на мониторинг №${subscriptionId} заканчивается ${utc(endsAt)}`,
+        `подписка на мониторинг ${numero(subscriptionId)} заканчивается ${utc(endsAt)}`,
         [
-          `Подписка на мониторинг №${subscriptionId} заканчивается ${days === 1 ? 'через 1 день' : `через ${days} дня`}: ${utc(endsAt)}.`,
+          `Подписка на мониторинг ${numero(subscriptionId)} заканчивается ${days === 1 ? 'через 1 день' : `через ${days} дня`}: ${utc(endsAt)}.`,
           `Продлите её, иначе терминалы перестанут публиковать данные. Статистика счетов хранится ещё ${input.retentionDays} дн. после окончания.`,
         ],
         { href: link, label: 'Продлить подписку' },

@@ -35,6 +35,7 @@ import {
   type AccountRow,
   type SubscriptionRow,
 } from './monitoring.repository.ts';
+import { numero } from '../../lib/numero.ts';
 
 /** What a request's activation key is looked up by. */
 export const hashActivationKey = sha256Hex;
@@ -60,7 +61,7 @@ export function subscriptionCharge(accounts: number, months: number) {
 export function extensionCharge(id: number, months: number) {
   return {
     descriptionEn: `Monitoring #${id}: ${months} more ${pluralEn(months, 'month', 'months')}`,
-    descriptionRu: `Мониторинг №${id}: продление на ${months} ${pluralRu(months, 'месяц', 'месяца', 'месяцев')}`,
+    descriptionRu: `Мониторинг ${numero(id)}: продление на ${months} ${pluralRu(months, 'месяц', 'месяца', 'месяцев')}`,
   };
 }
 
@@ -68,7 +69,7 @@ export function extensionCharge(id: number, months: number) {
 export function enlargementCharge(id: number, added: number) {
   return {
     descriptionEn: `Monitoring #${id}: ${added} more ${pluralEn(added, 'account', 'accounts')}`,
-    descriptionRu: `Мониторинг №${id}: ещё ${added} ${pluralRu(added, 'счёт', 'счёта', 'счетов')}`,
+    descriptionRu: `Мониторинг ${numero(id)}: ещё ${added} ${pluralRu(added, 'счёт', 'счёта', 'счетов')}`,
   };
 }
 

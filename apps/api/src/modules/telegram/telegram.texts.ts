@@ -10,6 +10,7 @@ import {
 import { number2 } from '../../integrations/mail/monitoring-templates.ts';
 import { utc } from '../../integrations/mail/templates.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { numero } from '../../lib/numero.ts';
 
 /**
  * Everything the chat-bot says, in English and Russian: Telegram HTML (values escaped here).
@@ -201,7 +202,7 @@ const ru: Texts = {
     none: 'У вас пока нет серверов.',
     title: 'Серверы',
     line: (s) =>
-      `${b(`№${s.id}`)} ${escapeHtml(s.rate)}\n${ru.status(s)} · оплачен до ${utc(s.paidUntil)}`,
+      `${b(numero(s.id))} ${escapeHtml(s.rate)}\n${ru.status(s)} · оплачен до ${utc(s.paidUntil)}`,
   },
   status: (s) =>
     s.status === 'active'
@@ -221,15 +222,15 @@ const ru: Texts = {
     chooseReboot: 'Какой сервер перезагрузить?',
     chooseStart: 'Какой сервер запустить?',
     confirmReboot: (s) =>
-      `Перезагрузить сервер ${b(`№${s.id}`)} (${escapeHtml(s.rate)})? Запущенные на нём программы будут остановлены.`,
-    confirmStart: (s) => `Запустить сервер ${b(`№${s.id}`)} (${escapeHtml(s.rate)})?`,
+      `Перезагрузить сервер ${b(numero(s.id))} (${escapeHtml(s.rate)})? Запущенные на нём программы будут остановлены.`,
+    confirmStart: (s) => `Запустить сервер ${b(numero(s.id))} (${escapeHtml(s.rate)})?`,
     yesReboot: 'Да, перезагрузить',
     yesStart: 'Да, запустить',
     cancel: 'Отмена',
     cancelled: 'Отменено: ничего не сделано.',
-    serverButton: (s) => `№${s.id} ${s.rate}`,
+    serverButton: (s) => `${numero(s.id)} ${s.rate}`,
     queued: (id, action) =>
-      `Сервер ${b(`№${id}`)} ${action === 'reboot' ? 'перезагружается' : 'запускается'}. Это займёт 1–2 минуты.`,
+      `Сервер ${b(numero(id))} ${action === 'reboot' ? 'перезагружается' : 'запускается'}. Это займёт 1–2 минуты.`,
     refused: (code) =>
       escapeHtml(
         (code && CONTROL_ERRORS_RU[code]) || 'Что-то пошло не так. Попробуйте через минуту.',

@@ -6,6 +6,7 @@ import { partnerRewards } from '../../db/partner-rewards.ts';
 import { insertOperation, type OperationRow } from './vps.operations.ts';
 import { vpsRepository, type RateRow, type ServerRow } from './vps.repository.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
+import { numero } from '../../lib/numero.ts';
 
 /**
  * Renewal, by hand (the user picks a period) or by auto-renewal (the lifecycle, with the server's
@@ -32,12 +33,12 @@ export function chargeDescriptions(
   if ('upgradeTo' in what) {
     return {
       descriptionEn: `VPS #${serverId} ${head}: upgrade to ${what.upgradeTo}`,
-      descriptionRu: `VPS №${serverId} ${head}: переход на тариф ${what.upgradeTo}`,
+      descriptionRu: `VPS ${numero(serverId)} ${head}: переход на тариф ${what.upgradeTo}`,
     };
   }
   return {
     descriptionEn: `VPS #${serverId} ${head}: ${what.months} ${pluralEn(what.months, 'month', 'months')}`,
-    descriptionRu: `VPS №${serverId} ${head}: ${what.months} ${monthsRu(what.months)}`,
+    descriptionRu: `VPS ${numero(serverId)} ${head}: ${what.months} ${monthsRu(what.months)}`,
   };
 }
 
