@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { createTestI18n } from '../../../test/i18n-resources';
 import { BalanceBadge } from './account-controls';
 
-function renderBadge(balance: number | undefined) {
+function renderBadge(balance: number | undefined, language: 'en' | 'ru' = 'en') {
   render(
-    <I18nextProvider i18n={createTestI18n('en')}>
+    <I18nextProvider i18n={createTestI18n(language)}>
       <MemoryRouter>
         <BalanceBadge balance={balance} />
       </MemoryRouter>
@@ -25,7 +25,11 @@ describe("the header's balance", () => {
     expect(renderBadge(0)).toHaveTextContent(/^\$0$/);
   });
 
-  it('rounds to the dime as the header does', () => {
-    expect(renderBadge(769.25)).toHaveTextContent(/^\$769\.3$/);
+  it('rounds down to the dime, never showing more money than there is', () => {
+    expect(renderBadge(769.25)).toHaveTextContent(/^\$769\.2$/);
+  });
+
+  it('writes the decimal separator of the reader’s language', () => {
+    expect(renderBadge(769.25, 'ru')).toHaveTextContent(/^\$769,2$/);
   });
 });

@@ -7,13 +7,13 @@ import styles from './account-controls.module.css';
 
 /** The balance in dollars (short form), a link to the balance operations. */
 export function BalanceBadge({ balance }: { balance: number | undefined }) {
-  const { t } = useTranslation('common');
+  const { t, i18n } = useTranslation('common');
   return (
     <Link to="/balance-operations" className={styles.balance}>
       <span className={styles.balanceCaption}>{t('header.balance')}</span>{' '}
       <span className={styles.balanceValue} data-testid="header-balance">
         {/* a dash until the user has loaded, as the balance page's cards: not a false $0 */}
-        {balance === undefined ? '—' : formatBalance(balance)}
+        {balance === undefined ? '—' : formatBalance(balance, i18n.language)}
       </span>
     </Link>
   );
