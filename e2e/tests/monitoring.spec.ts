@@ -345,3 +345,59 @@ test("an operator finds a trader's account with its publisher's version, extends
     await page.getByRole('button', { name: 'Cancel' }).click();
   }
 });
+
+test("the charts leave the page's scrolling alone: the wheel over a chart and a phone's vertical swipe on one scroll the page", async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const { user, account } = await publishedAccount(request, baseURL!);
+  // the chart is drawn once it comes near the screen: its frame is brought there first
+  const chartOf = async (on: typeof page) => {
+    const frame = on.getByRole('img', { name: /Growth chart of \d+ points/ });
+    await frame.scrollIntoViewIfNeeded();
+    const canvas = frame.locator('canvas').first();
+    await expect(canvas).toBeVisible();
+    return canvas;
+  };
+  const scrolled = (on: typeof page) => on.evaluate(() => window.scrollY);
+
+  // a desktop reader's wheel over the chart
+  await signIn(page, user.email);
+  await page.goto(`/online-monitoring/${account.monitoring_id}`);
+  const chart = await chartOf(page);
+  const box = (await chart.boundingBox())!;
+  const before = await scrolled(page);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 300);
+  await expect.poll(() => scrolled(page), 'the wheel over the chart').toBeGreaterThan(before);
+
+  // a phone: a swipe up that starts on the chart
+  const phone = await browser.newContext({
+    viewport: { width: 375, height: 740 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  const onPhone = await phone.newPage();
+  await signIn(onPhone, user.email);
+  await onPhone.goto(`/online-monitoring/${account.monitoring_id}`);
+  const small = await chartOf(onPhone);
+  const at = (await small.boundingBox())!;
+  const start = await scrolled(onPhone);
+  // a finger's swipe up from the chart's middle, as the browser's touch events
+  const cdp = await phone.newCDPSession(onPhone);
+  const x = Math.round(at.x + at.width / 2);
+  const y = Math.round(at.y + at.height / 2);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (let step = 1; step <= 10; step += 1) {
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x, y: y - step * 20 }],
+    });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect.poll(() => scrolled(onPhone), 'a swipe on the chart').toBeGreaterThan(start);
+  await phone.close();
+});

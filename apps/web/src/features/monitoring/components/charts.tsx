@@ -123,6 +123,12 @@ function draw(container: HTMLElement, lib: Charts, language: string, build: Buil
       attributionLogo: false,
     },
     grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    // The charts sit in a long page: the wheel and a vertical swipe scroll the page, as they do
+    // over anything else on it (the library took both for itself, so a phone's reader could not
+    // scroll past two full-width charts). Dragging, a sideways swipe and a pinch still move and
+    // zoom the chart.
+    handleScroll: { mouseWheel: false, vertTouchDrag: false },
+    handleScale: { mouseWheel: false },
     rightPriceScale: { borderColor: colors.grid },
     timeScale: {
       borderColor: colors.grid,
