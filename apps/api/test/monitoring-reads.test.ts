@@ -220,6 +220,45 @@ describe('trades, positions and CSV', () => {
     });
   });
 
+  it("CSV prices at the symbol's digits, a weighted average's and a sum's binary noise gone", async () => {
+    const login = 20_103;
+    const publisher = await publisherOf(t, login);
+    await send(t, HELLO, publisher.key, hello({ login }));
+    const side = (ticket: number, fields: Record<string, unknown>) =>
+      deal(ticket, {
+        position_id: 500,
+        symbol: 'USDJPY',
+        digits: 3,
+        comment: '',
+        equity_before: null,
+        profit: 0,
+        ...fields,
+      });
+    // two entries of 0.1 and 0.2 lots (0.30000000000000004 in all) at an average price of
+    // 151.16666666666666, closed at once for 10.005 in all
+    await send(t, DEALS, publisher.key, {
+      login,
+      deals: [
+        deal(1, { time: at(0), profit: 1000 }),
+        side(2, { time: at(1, 9), type: 'buy', entry: 'in', volume: 0.1, price: 151.1 }),
+        side(3, { time: at(1, 10), type: 'buy', entry: 'in', volume: 0.2, price: 151.2 }),
+        side(4, {
+          time: at(1, 15),
+          type: 'sell',
+          entry: 'out',
+          volume: 0.30000000000000004,
+          price: 151.25,
+          profit: 10.004999999999999,
+        }),
+      ],
+    });
+    const csv = await get(`${ACCOUNT(publisher.account.id)}/trades.csv`, publisher.user.token);
+    expect(csv.status).toBe(200);
+    expect(csv.text.trimEnd().split('\r\n')[1]).toBe(
+      '500,USDJPY,long,2026-01-06T09:00:00.000Z,2026-01-06T15:00:00.000Z,0.3,151.167,151.250,8.3,10.00',
+    );
+  });
+
   it('CSV of every trade, and the open positions of the latest snapshot', async () => {
     const { user, account } = await published(20_102);
     const csv = await get(`${ACCOUNT(account.id)}/trades.csv`, user.token);
@@ -232,7 +271,7 @@ describe('trades, positions and CSV', () => {
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
-      /^300,EURUSD,long,2026-01-10T09:00:00.000Z,2026-01-10T15:00:00.000Z,1,1.1,1.1005,5,50$/,
+      /^300,EURUSD,long,2026-01-10T09:00:00.000Z,2026-01-10T15:00:00.000Z,1,1.10000,1.10050,5,50.00$/,
     );
 
     const positions = await get(`${ACCOUNT(account.id)}/positions`, user.token);

@@ -44,6 +44,22 @@ interface TradeRow {
 
 const iso = (at: Date | string) => new Date(at).toISOString();
 
+/** Lots are traded in steps of 0.01 at the finest; a sum of them can carry binary noise. */
+const LOT_DECIMALS = 2;
+/** A price of a symbol whose digits are unknown (no deal): at most a 5-digit quote's precision. */
+const PRICE_DECIMALS_MAX = 5;
+
+/** `value` rounded to `places`, written without trailing zeros (0.30000000000000004 -> 0.3). */
+const decimals = (value: number, places: number) => String(Number(value.toFixed(places)));
+
+/**
+ * A price in the trades' CSV as the terminal quotes it: the symbol's digits (1.08500, 151.234),
+ * so a volume-weighted average (1.0850000000000002) reads as a price; without digits, at most
+ * five decimals.
+ */
+const csvPrice = (price: number, digits: number | null) =>
+  digits === null ? decimals(price, PRICE_DECIMALS_MAX) : price.toFixed(digits);
+
 export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
   /**
    * The closed trades, newest first: the buy and sell deals of a position once its closing
@@ -178,11 +194,11 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
         t.direction,
         t.open_time,
         t.close_time,
-        t.volume,
-        t.open_price,
-        t.close_price,
-        Math.round(t.pips * 10) / 10,
-        t.result,
+        decimals(t.volume, LOT_DECIMALS),
+        csvPrice(t.open_price, t.digits),
+        csvPrice(t.close_price, t.digits),
+        decimals(t.pips, 1),
+        t.result === null ? null : t.result.toFixed(2),
       ]
         .map(cell)
         .join(','),
