@@ -8,6 +8,7 @@ import {
   balancesOf,
   fund,
   ledgerInvariants,
+  memosOf,
   quickUser,
   refusal,
   uniqueEmail,
@@ -447,6 +448,20 @@ describe('POST /api/payments/webhook/:driver', () => {
         rows[0].ledger_transaction_id,
       ]),
     ).toBe(2);
+    // the ledger names the payment, its method, gateway and operation for the operator's words
+    expect(await memosOf(t, user.id)).toEqual([
+      {
+        kind: 'topup',
+        memo: null,
+        memo_code: 'topup_gateway',
+        memo_params: {
+          payment_id: payment.id,
+          method: 'card',
+          gateway: 'sandbox',
+          operation_id: note.operation_id,
+        },
+      },
+    ]);
     expect(
       await countOf(t, 'select count(*) as n from ledger_entries where user_id = $1', [user.id]),
     ).toBe(1);
@@ -663,6 +678,11 @@ describe('the Payeer driver', () => {
       payment.id,
     ]);
     expect(rows[0]).toEqual({ driver: 'payeer', operation_id: note.m_operation_id });
+    expect((await memosOf(p, user.id))[0]).toMatchObject({
+      memo: null,
+      memo_code: 'topup_gateway',
+      memo_params: { payment_id: payment.id, gateway: 'payeer', operation_id: note.m_operation_id },
+    });
   });
 
   it('answers <orderid>|error to a refused one, 403 to a bad signature, and credits nothing', async () => {

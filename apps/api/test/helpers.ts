@@ -383,6 +383,25 @@ export async function ledgerInvariants(t: TestApp) {
   };
 }
 
+/**
+ * A user's ledger transactions, newest first, with what each says: the system's code and params
+ * (the operator's ledger puts them into words) and the stored memo (an operator's own text).
+ */
+export async function memosOf(t: TestApp, userId: number) {
+  const { rows } = await t.sql.query<{
+    kind: string;
+    memo: string | null;
+    memo_code: string | null;
+    memo_params: Record<string, unknown> | null;
+  }>(
+    `select t.kind, t.memo, t.memo_code, t.memo_params from ledger_transactions t
+     where exists (select 1 from ledger_entries e where e.transaction_id = t.id and e.user_id = $1)
+     order by t.id desc`,
+    [userId],
+  );
+  return rows;
+}
+
 /** The body of a refusal with `code`: its English text, and the field texts when given. */
 export const refusal = (code: ErrorCode, errors?: Record<string, string[]>) => ({
   code,

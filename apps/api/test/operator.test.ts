@@ -5,6 +5,7 @@ import {
   balancesOf,
   fund,
   ledgerInvariants,
+  memosOf,
   postKeyed,
   quickUser,
   refusal,
@@ -219,6 +220,17 @@ describe('confirming and rejecting', () => {
     expect(res.body.payment.reviewed_at).not.toBeNull();
     expect(res.body.payment.paid_at).not.toBeNull();
     expect(await balancesOf(t, user.id)).toEqual({ balance: 12345, partner: 0 });
+    // the operator's ledger gets the payment, network and TXID as a code to put into words
+    const ledger = await t.api.get(LEDGER(user.id), { token: admin.token });
+    expect(ledger.body.data).toMatchObject([
+      {
+        kind: 'topup',
+        amount: 123.45,
+        memo: null,
+        memo_code: 'topup_crypto',
+        memo_params: { payment_id: payment.id, network: 'USDT-TRC20', txid: payment.txid },
+      },
+    ]);
 
     const own = await t.api.get(`/api/user/balance/payments/${payment.id}`, { token: user.token });
     expect(own.body.payment).toMatchObject({ status: 'paid', amount: 123.45 });
@@ -404,12 +416,20 @@ describe('users, ledgers and adjustments', () => {
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ page: 1, per_page: 50, total: 4 });
     expect(
-      res.body.data.map((e: Json) => [e.kind, e.account, e.amount, e.balance_after, e.memo]),
+      res.body.data.map((e: Json) => [
+        e.kind,
+        e.account,
+        e.amount,
+        e.balance_after,
+        e.memo,
+        e.memo_code,
+        e.memo_params,
+      ]),
     ).toEqual([
-      ['adjustment', 'balance', -0.5, 74.5, 'Fee'],
-      ['adjustment', 'balance_partner', 3, 3, 'test funding'],
-      ['transfer', 'balance', -25, 75, null],
-      ['adjustment', 'balance', 100, 100, 'test funding'],
+      ['adjustment', 'balance', -0.5, 74.5, 'Fee', null, null],
+      ['adjustment', 'balance_partner', 3, 3, 'test funding', null, null],
+      ['transfer', 'balance', -25, 75, null, null, null],
+      ['adjustment', 'balance', 100, 100, 'test funding', null, null],
     ]);
     expect(res.body.data[0].transaction_id).toBe(adjusted.body.entry.transaction_id);
     const page = await t.api.get(`${LEDGER(user.id)}?per_page=1&page=2`, { token: admin.token });
@@ -440,7 +460,16 @@ describe('users, ledgers and adjustments', () => {
         amount: 25.5,
         balance_after: 35.5,
         memo: 'Refund of order 17',
+        memo_code: null,
+        memo_params: null,
       },
+    });
+    // the operator's own text is the memo, as typed: no code puts it into other words
+    expect((await memosOf(t, user.id))[0]).toEqual({
+      kind: 'adjustment',
+      memo: 'Refund of order 17',
+      memo_code: null,
+      memo_params: null,
     });
     expect(await balancesOf(t, user.id)).toEqual({ balance: 3550, partner: 0 });
     const history = await t.api.get('/api/user/balance/history/payments', { token: user.token });

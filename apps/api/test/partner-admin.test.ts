@@ -5,7 +5,7 @@ import { referrals } from '../src/db/referrals.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import { createAccessTokens } from '../src/modules/auth/access-token.ts';
 import { fund, quickUser, useTestApp } from './helpers.ts';
-import { charge, DAY, expectStatus } from './vps-fixtures.ts';
+import { charge, DAY, expectStatus, TEST_REFUND } from './vps-fixtures.ts';
 
 const t = useTestApp();
 
@@ -136,7 +136,7 @@ describe('GET /api/admin/partner/users/:id', () => {
     const second = await charge(t, payer.id, 5_000);
     await grant(second);
     expect(
-      await inTransaction(t.app.db, (tx) => billing.refund(tx, second, 'Refund: test', null)),
+      await inTransaction(t.app.db, (tx) => billing.refund(tx, second, TEST_REFUND, null)),
     ).toBe(true);
     const third = await charge(t, payer.id, 3_000);
     await grant(third);

@@ -11,6 +11,7 @@ import {
   createVerifiedUser,
   fund,
   ledgerInvariants,
+  memosOf,
   postKeyed,
   quickUser,
   signupBody,
@@ -24,6 +25,7 @@ import {
   paidOrder,
   rateNamed,
   seedServer,
+  TEST_REFUND,
   useRate,
 } from './vps-fixtures.ts';
 
@@ -348,6 +350,12 @@ describe('the hold', () => {
       ['reward', 'partner_rewards', -500],
       ['reward', 'balance_partner', 500],
     ]);
+    expect((await memosOf(t, partner.id))[0]).toEqual({
+      kind: 'reward',
+      memo: null,
+      memo_code: 'partner_reward',
+      memo_params: { level: 1, charge_id: chargeId },
+    });
     // released once: a second run moves nothing more
     await t.app.partnerJobs.release();
     expect((await balancesOf(t, partner.id)).partner).toBe(500);
@@ -357,7 +365,7 @@ describe('the hold', () => {
   it('a refund during the hold cancels the rewards and takes them off the totals', async () => {
     const { partner, payer, chargeId } = await pendingReward();
     const refunded = await inTransaction(t.app.db, (tx) =>
-      billing.refund(tx, chargeId, 'Refund: test', null),
+      billing.refund(tx, chargeId, TEST_REFUND, null),
     );
     expect(refunded).toBe(true);
     expect((await rewardsOf(chargeId))[0]!.status).toBe('cancelled');
@@ -783,6 +791,21 @@ describe('withdrawals', () => {
       reason: 'The wallet is not yours',
     });
     expect((await balancesOf(t, cancelledPartner.id)).partner).toBe(5_000);
+    // the request took the amount with its method, the cancellation gave it back naming it
+    expect((await memosOf(t, cancelledPartner.id)).slice(0, 2)).toEqual([
+      {
+        kind: 'refund',
+        memo: null,
+        memo_code: 'partner_withdrawal_cancelled',
+        memo_params: { withdrawal_id: b },
+      },
+      {
+        kind: 'withdrawal',
+        memo: null,
+        memo_code: 'partner_withdrawal',
+        memo_params: { method: 'PAYEER' },
+      },
+    ]);
     const cancelMail = await t.smtp.next(await emailOf(cancelledPartner), 1);
     expect(cancelMail.text).toContain('The wallet is not yours');
     // processed: a new request may follow

@@ -1,7 +1,7 @@
 import type { OperationKind } from '@tradehost/contracts';
 import { beforeAll, expect } from 'vitest';
 import { inTransaction } from '../src/db/transaction.ts';
-import { billing } from '../src/db/billing.ts';
+import { billing, type RefundMemo } from '../src/db/billing.ts';
 import { insertOperation } from '../src/modules/vps/vps.operations.ts';
 import { chargeDescriptions } from '../src/modules/vps/vps.renewal.ts';
 import type { ApiResponse, Json, TestApp } from './helpers.ts';
@@ -133,6 +133,9 @@ export async function charge(
   );
   return chargeId;
 }
+
+/** The ledger memo of a charge a test gives back by hand (billing.refund). */
+export const TEST_REFUND: RefundMemo = { code: 'vps_create_refund', params: { server_id: 1 } };
 
 export interface SeedServer {
   userId: number;

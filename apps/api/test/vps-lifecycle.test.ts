@@ -4,7 +4,7 @@ import type { LifecycleReport } from '../src/modules/vps/vps.jobs.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import { renewServer } from '../src/modules/vps/vps.renewal.ts';
 import { vpsRepository } from '../src/modules/vps/vps.repository.ts';
-import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp } from './helpers.ts';
+import { balancesOf, fund, ledgerInvariants, memosOf, quickUser, useTestApp } from './helpers.ts';
 import {
   chargeRow,
   DAY,
@@ -293,6 +293,12 @@ describe('block, reactivate, revoke', () => {
     expect(rows[0].status).toBe('cancelled');
     expect((await chargeRow(t, upgrade.chargeId!)).status).toBe('cancelled');
     expect((await balancesOf(t, user.id)).balance).toBe(10_000);
+    expect((await memosOf(t, user.id))[0]).toEqual({
+      kind: 'refund',
+      memo: null,
+      memo_code: 'vps_upgrade_revoked_refund',
+      memo_params: { server_id: server.id },
+    });
     expect((await serverAudit(t, server.id)).map((a) => a.action)).toEqual([
       'vps.block',
       'vps.revoke',

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@tradehost/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp, type Json } from './helpers.ts';
+import {
+  balancesOf,
+  fund,
+  ledgerInvariants,
+  memosOf,
+  quickUser,
+  useTestApp,
+  type Json,
+} from './helpers.ts';
 import {
   auditOf,
   DAY,
@@ -639,6 +647,22 @@ describe('servers and operations', () => {
       [server.id],
     );
     expect(rows[0].status).toBe('cancelled');
+    // the ledger: the charge with its own line in both languages, the refund naming the server
+    const { rows: bought } = await t.sql.query(
+      `select c.description_en, c.description_ru from vps_servers s
+       join charges c on c.id = s.charge_id where s.id = $1`,
+      [server.id],
+    );
+    expect(bought[0].description_en).toContain(`VPS #${server.id}`);
+    expect((await memosOf(t, user.id)).slice(0, 2)).toEqual([
+      {
+        kind: 'refund',
+        memo: null,
+        memo_code: 'vps_create_refund',
+        memo_params: { server_id: server.id },
+      },
+      { kind: 'charge', memo: null, memo_code: 'charge', memo_params: bought[0] },
+    ]);
     expect(await auditOf(t, 'vps.operation_fail', server.operation.id)).toHaveLength(1);
     expect(await auditOf(t, 'vps.create_failed', server.id)).toHaveLength(1);
     const mail = await t.smtp.next(user.email, mails);
@@ -687,6 +711,12 @@ describe('servers and operations', () => {
       [upgrade.body.upgrade.id],
     );
     expect(rows[0]).toEqual({ status: 'failed', charge: 'cancelled' });
+    expect((await memosOf(t, user.id))[0]).toEqual({
+      kind: 'refund',
+      memo: null,
+      memo_code: 'vps_upgrade_refund',
+      memo_params: { server_id: server.id },
+    });
     const own = await t.api.get(`/api/user/vps/servers/${server.id}`, { token: user.token });
     expect(own.body.server).toMatchObject({
       upgrade: null,

@@ -78,7 +78,15 @@ export const ledgerEntrySchema = z.object({
   amount: z.number(),
   /** Dollars on the account after this entry. */
   balance_after: z.number(),
+  /** An operator's own text (a correction's reason), or the English text of an old row. */
   memo: z.nullable(z.string()),
+  /**
+   * What the system wrote, to be put into words in the reader's language: a LedgerMemo's code
+   * and params (ledger-memo.ts; read them with ledgerMemoOf). Not narrowed here, so a code this
+   * build does not know still reaches the console, which then shows `memo`.
+   */
+  memo_code: z.nullable(z.string()),
+  memo_params: z.nullable(z.record(z.string(), z.unknown())),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 export const ledgerQuerySchema = z.object(pagingFields(50));

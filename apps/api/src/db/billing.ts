@@ -1,3 +1,4 @@
+import type { LedgerMemo } from '@tradehost/contracts';
 import { and, eq } from 'drizzle-orm';
 import { AppError } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
@@ -11,6 +12,12 @@ import { charges } from './schema/index.ts';
  * (revenue -> balance, the charge marked cancelled). Both run inside the caller's transaction, so
  * the money moves exactly when what it pays for is written.
  */
+
+/** The ledger memos of a charge given back. */
+export type RefundMemo = Extract<
+  LedgerMemo,
+  { code: 'vps_create_refund' | 'vps_upgrade_refund' | 'vps_upgrade_revoked_refund' }
+>;
 
 export interface ChargeInput {
   userId: number;
@@ -38,7 +45,14 @@ export const billing = {
     try {
       posted = await ledgerRepository.post(
         tx,
-        { kind: 'charge', actorId: input.actorId ?? null, memo: input.descriptionEn },
+        {
+          kind: 'charge',
+          actorId: input.actorId ?? null,
+          systemMemo: {
+            code: 'charge',
+            params: { description_en: input.descriptionEn, description_ru: input.descriptionRu },
+          },
+        },
         [
           { userId: input.userId, account: 'balance', amountCents: -input.amountCents },
           { account: 'revenue', amountCents: input.amountCents },
@@ -65,12 +79,13 @@ export const billing = {
   /**
    * Gives a charge back: the whole amount returns to the balance and the charge shows as
    * Cancelled, and the partner rewards it gave that are still pending are cancelled. A charge
-   * already cancelled is left alone (false), so a refund cannot pay twice.
+   * already cancelled is left alone (false), so a refund cannot pay twice. `why` is the ledger's
+   * memo of the refund (a VPS refund's code and server).
    */
   async refund(
     tx: Executor,
     chargeId: number,
-    memo: string,
+    why: RefundMemo,
     actorId: number | null = null,
   ): Promise<boolean> {
     // only a paid charge turns cancelled; a second refund (waiting on this row's lock) finds none
@@ -80,7 +95,7 @@ export const billing = {
       .where(and(eq(charges.id, chargeId), eq(charges.status, 'paid')))
       .returning({ userId: charges.userId, amountCents: charges.amountCents });
     if (!charge) return false;
-    await ledgerRepository.post(tx, { kind: 'refund', actorId, memo }, [
+    await ledgerRepository.post(tx, { kind: 'refund', actorId, systemMemo: why }, [
       { account: 'revenue', amountCents: -charge.amountCents },
       { userId: charge.userId, account: 'balance', amountCents: charge.amountCents },
     ]);

@@ -1,4 +1,4 @@
-import { centsToDollars, type LiveEvents } from '@tradehost/contracts';
+import { centsToDollars, type LedgerMemo, type LiveEvents } from '@tradehost/contracts';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { pgErrorOf } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
@@ -47,7 +47,10 @@ export interface EntryRow {
 export type LedgerTransaction = {
   kind: LedgerKindValue;
   actorId?: number | null;
+  /** An operator's own text (a correction's reason): shown as typed, in any language. */
   memo?: string | null;
+  /** What the system says of it: a code and params the console puts into the reader's words. */
+  systemMemo?: LedgerMemo | null;
 };
 
 /**
@@ -75,9 +78,11 @@ export function postingCtes(transaction: LedgerTransaction, legs: LedgerLeg[], g
     ),
     sql`, `,
   );
+  const { systemMemo } = transaction;
   return sql`posted as (
-      insert into ${ledgerTransactions} (kind, actor_id, memo)
-      select ${transaction.kind}::text, ${transaction.actorId ?? null}::bigint, ${transaction.memo ?? null}::text
+      insert into ${ledgerTransactions} (kind, actor_id, memo, memo_code, memo_params)
+      select ${transaction.kind}::text, ${transaction.actorId ?? null}::bigint, ${transaction.memo ?? null}::text,
+        ${systemMemo?.code ?? null}::text, ${systemMemo ? JSON.stringify(systemMemo.params) : null}::jsonb
       ${gate ? sql`from ${gate}` : sql``}
       returning id
     ), entries as (
@@ -114,7 +119,7 @@ export const ledgerRepository = {
     return { transactionId: Number(rows[0]!.transaction_id), entries };
   },
 
-  /** A user's entries, newest first, with their transaction's kind and memo. */
+  /** A user's entries, newest first, with their transaction's kind and memos. */
   async pageForUser(db: Executor, userId: number, limit: number, offset: number) {
     const rows = await db
       .select({
@@ -126,6 +131,8 @@ export const ledgerRepository = {
         amountCents: ledgerEntries.amountCents,
         balanceAfterCents: ledgerEntries.balanceAfterCents,
         memo: ledgerTransactions.memo,
+        memoCode: ledgerTransactions.memoCode,
+        memoParams: ledgerTransactions.memoParams,
       })
       .from(ledgerEntries)
       .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))

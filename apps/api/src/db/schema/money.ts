@@ -45,12 +45,21 @@ export const ledgerTransactions = pgTable(
     kind: text('kind').$type<LedgerKindValue>().notNull(),
     /** The operator who made it (adjustments, confirmed crypto), else null. */
     actorId: userIdOrNull('actor_id'),
+    /** An operator's own text (a correction's reason); the English text of rows before 0015. */
     memo: text('memo'),
+    /** What the system wrote, as a code and its params (contracts' LedgerMemo), or null. */
+    memoCode: text('memo_code'),
+    memoParams: jsonb('memo_params').$type<Record<string, unknown>>(),
   },
   (t) => [
     check(
       'ledger_transactions_kind_check',
       sql`${t.kind} in ('topup', 'transfer', 'charge', 'withdrawal', 'adjustment', 'partner_move', 'refund', 'reward')`,
+    ),
+    check(
+      'ledger_transactions_memo_code_check',
+      sql`(${t.memoCode} is null and ${t.memoParams} is null)
+        or (${t.memoCode} is not null and jsonb_typeof(${t.memoParams}) = 'object')`,
     ),
   ],
 );

@@ -65,6 +65,8 @@ export function createAdminService(deps: Pick<ServiceDeps, 'db'>) {
           amount: centsToDollars(row.amountCents),
           balance_after: centsToDollars(row.balanceAfterCents ?? 0),
           memo: row.memo,
+          memo_code: row.memoCode,
+          memo_params: row.memoParams,
         })),
         meta: { page, per_page: perPage, total },
       };

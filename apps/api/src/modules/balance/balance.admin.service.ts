@@ -100,7 +100,15 @@ export function createBalanceAdminService(
       const payment = await reviewable(tx, id);
       const posted = await ledgerRepository.post(
         tx,
-        { kind: 'topup', actorId: adminId, memo: `crypto ${payment.network} ${payment.txid}` },
+        {
+          kind: 'topup',
+          actorId: adminId,
+          systemMemo: {
+            code: 'topup_crypto',
+            // a crypto payment has both (payments_crypto_check)
+            params: { payment_id: id, network: payment.network!, txid: payment.txid! },
+          },
+        },
         [
           { account: `crypto:${payment.network}`, amountCents: -payment.amountCents },
           { userId: payment.userId, account: 'balance', amountCents: payment.amountCents },
@@ -225,6 +233,8 @@ export function createBalanceAdminService(
             amount: centsToDollars(amount),
             balance_after: centsToDollars(entry.balanceAfterCents ?? 0),
             memo: reason,
+            memo_code: null,
+            memo_params: null,
           },
           message: SUCCESS_MESSAGES.BALANCE_ADJUSTED,
           code: 'BALANCE_ADJUSTED',

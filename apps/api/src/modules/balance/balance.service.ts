@@ -7,6 +7,7 @@ import {
   type CryptoPaymentRequest,
   type CryptoWalletResponse,
   type DepositResponse,
+  type GatewayMethod,
   type HistoryFilter,
   type HistoryKind,
   type Page,
@@ -386,7 +387,19 @@ export function createBalanceService(deps: BalanceDeps) {
         }
         const posted = await ledgerRepository.post(
           tx,
-          { kind: 'topup', memo: `${gateway.id} ${note.operationId}` },
+          {
+            kind: 'topup',
+            systemMemo: {
+              code: 'topup_gateway',
+              params: {
+                payment_id: payment.id,
+                // a payment with a gateway is a card or e-wallet one (deposit wrote it)
+                method: payment.method as GatewayMethod,
+                gateway: gateway.id,
+                operation_id: note.operationId,
+              },
+            },
+          },
           [
             { account: `gateway:${gateway.id}`, amountCents: -payment.amountCents },
             { userId: payment.userId, account: 'balance', amountCents: payment.amountCents },

@@ -306,7 +306,13 @@ export const partnerRepository = {
       const amountCents = Number(row.amount_cents);
       const posted = await ledgerRepository.post(
         db,
-        { kind: 'reward', memo: `Partner reward: level ${row.level}, charge #${row.charge_id}` },
+        {
+          kind: 'reward',
+          systemMemo: {
+            code: 'partner_reward',
+            params: { level: row.level, charge_id: Number(row.charge_id) },
+          },
+        },
         [
           { account: 'partner_rewards', amountCents: -amountCents },
           { userId: partnerId, account: 'balance_partner', amountCents },

@@ -170,7 +170,10 @@ export function createWithdrawals({
       try {
         posted = await ledgerRepository.post(
           tx,
-          { kind: 'withdrawal', memo: `Partner withdrawal (${method.id})` },
+          {
+            kind: 'withdrawal',
+            systemMemo: { code: 'partner_withdrawal', params: { method: method.id } },
+          },
           [
             { userId, account: 'balance_partner', amountCents: -input.amount },
             { account: 'payouts', amountCents: input.amount },
@@ -299,7 +302,11 @@ export function createWithdrawals({
         const row = await lockOpen(tx, id);
         const returned = await ledgerRepository.post(
           tx,
-          { kind: 'refund', actorId: adminId, memo: `Partner withdrawal #${id} cancelled` },
+          {
+            kind: 'refund',
+            actorId: adminId,
+            systemMemo: { code: 'partner_withdrawal_cancelled', params: { withdrawal_id: id } },
+          },
           [
             { account: 'payouts', amountCents: -row.amountCents },
             { userId: row.userId, account: 'balance_partner', amountCents: row.amountCents },

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { vpsCreateFailedMail, vpsUpgradeFailedMail } from '../../integrations/mail/templates.ts';
-import { billing } from '../../db/billing.ts';
+import { billing, type RefundMemo } from '../../db/billing.ts';
 import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
 import { auditServer } from './vps.effects.ts';
 import { notify } from '../../integrations/mail/notify.ts';
@@ -34,8 +34,8 @@ export type FailureNotice =
 type FailedOperation = Pick<OperationRow, 'id' | 'kind' | 'serverId' | 'payload'>;
 
 /** Refunds a charge (once only); what it gave back, or null when nothing was refunded. */
-async function refund(tx: Executor, chargeId: number | null, memo: string) {
-  if (chargeId === null || !(await billing.refund(tx, chargeId, memo, null))) return null;
+async function refund(tx: Executor, chargeId: number | null, why: RefundMemo) {
+  if (chargeId === null || !(await billing.refund(tx, chargeId, why, null))) return null;
   return vpsRepository.chargeCents(tx, chargeId);
 }
 
@@ -57,11 +57,10 @@ export async function failCreate(
 ): Promise<FailureNotice | null> {
   const server = await vpsRepository.lockServer(tx, operation.serverId, null);
   if (server?.status !== 'provisioning') return null;
-  const refundedCents = await refund(
-    tx,
-    server.chargeId,
-    `Refund: VPS #${server.id} could not be created`,
-  );
+  const refundedCents = await refund(tx, server.chargeId, {
+    code: 'vps_create_refund',
+    params: { server_id: server.id },
+  });
   await vpsRepository.updateServer(tx, server.id, {
     status: 'failed',
     power: 'unknown',
@@ -95,11 +94,10 @@ export async function failUpgrade(
     at,
   );
   if (!upgrade) return null;
-  const refundedCents = await refund(
-    tx,
-    upgrade.chargeId,
-    `Refund: upgrade of VPS #${upgrade.serverId} failed`,
-  );
+  const refundedCents = await refund(tx, upgrade.chargeId, {
+    code: 'vps_upgrade_refund',
+    params: { server_id: upgrade.serverId },
+  });
   await auditServer(
     tx,
     'vps.upgrade_failed',

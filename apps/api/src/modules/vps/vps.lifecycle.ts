@@ -270,7 +270,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
               await billing.refund(
                 tx,
                 upgrade.chargeId,
-                `Refund: upgrade of VPS #${id} cancelled, the server was revoked`,
+                { code: 'vps_upgrade_revoked_refund', params: { server_id: id } },
                 null,
               );
           }

@@ -114,6 +114,8 @@ export function ledgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
     amount: 25,
     balance_after: 125,
     memo: null,
+    memo_code: null,
+    memo_params: null,
     ...overrides,
   };
 }
