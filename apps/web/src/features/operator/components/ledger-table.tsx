@@ -3,6 +3,8 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetUserLedgerQuery } from '../api/operator-api';
 import { useFormatters } from '../lib/format';
+import { ledgerMemoText } from '../lib/ledger-memo';
+import { useReaderLanguage } from '../lib/support';
 import { SignedAmount } from './amount';
 import type { Column } from './data-table';
 import { usePageParam } from './pagination';
@@ -13,6 +15,7 @@ import styles from './operator.module.css';
 export function LedgerTable({ userId }: { userId: number }) {
   const { t } = useTranslation('operator');
   const format = useFormatters();
+  const language = useReaderLanguage();
   const headingId = useId();
   const [page, setPage] = usePageParam();
   const query = useGetUserLedgerQuery({ userId, page });
@@ -48,7 +51,8 @@ export function LedgerTable({ userId }: { userId: number }) {
     {
       id: 'memo',
       header: t('ledger.columns.memo'),
-      cell: (entry) => entry.memo || <span className={styles.muted}>—</span>,
+      cell: (entry) =>
+        ledgerMemoText(entry, t, language) || <span className={styles.muted}>—</span>,
     },
   ];
 

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Handler } from '../../../test/fetch-stub';
 import {
+  adminUser,
   adminUserRecord,
   ledgerEntry,
   openOperator,
@@ -63,6 +64,117 @@ describe('a user of the operator area', () => {
     expect(adjustment).toHaveTextContent('Partner balance');
     expect(adjustment).toHaveTextContent('+$15.50');
     expect(queriesTo('/admin/users/5/ledger')[0]).toEqual({ page: '1', per_page: '20' });
+  });
+
+  describe('puts what the system wrote into the reader’s words', () => {
+    const coded = [
+      ledgerEntry({
+        id: 10,
+        memo_code: 'topup_gateway',
+        memo_params: { payment_id: 40, method: 'card', gateway: 'sandbox', operation_id: 'op-77' },
+      }),
+      ledgerEntry({
+        id: 9,
+        memo_code: 'topup_crypto',
+        memo_params: { payment_id: 41, network: 'BTC', txid: 'abc123' },
+      }),
+      ledgerEntry({
+        id: 8,
+        kind: 'charge',
+        amount: -10,
+        memo_code: 'charge',
+        memo_params: {
+          description_en: 'VPS #12 Trader: 1 month',
+          description_ru: 'VPS №\u00a012 Trader: 1 месяц',
+        },
+      }),
+      ...(['vps_create_refund', 'vps_upgrade_refund', 'vps_upgrade_revoked_refund'] as const).map(
+        (code, i) =>
+          ledgerEntry({
+            id: 7 - i,
+            kind: 'refund',
+            memo_code: code,
+            memo_params: { server_id: 12 },
+          }),
+      ),
+      ledgerEntry({
+        id: 4,
+        kind: 'withdrawal',
+        account: 'balance_partner',
+        amount: -20,
+        memo_code: 'partner_withdrawal',
+        memo_params: { method: 'USDT-TRC20' },
+      }),
+      ledgerEntry({
+        id: 3,
+        kind: 'refund',
+        account: 'balance_partner',
+        memo_code: 'partner_withdrawal_cancelled',
+        memo_params: { withdrawal_id: 5 },
+      }),
+      ledgerEntry({
+        id: 2,
+        kind: 'reward',
+        account: 'balance_partner',
+        memo_code: 'partner_reward',
+        memo_params: { level: 2, charge_id: 77 },
+      }),
+      // shown as stored: an operator's text, and a code this console does not know
+      ledgerEntry({ id: 1, kind: 'adjustment', memo: 'Goodwill, ticket 12' }),
+      ledgerEntry({
+        id: 0,
+        kind: 'refund',
+        memo: 'Refund: an old text',
+        memo_code: 'from_a_later_release',
+        memo_params: { anything: 1 },
+      }),
+    ];
+    const words = {
+      en: [
+        'Bank card payment #40, sandbox operation op-77',
+        'Crypto payment #41: BTC, TXID abc123',
+        'VPS #12 Trader: 1 month',
+        'Refund: VPS #12 could not be created',
+        'Refund: the upgrade of VPS #12 failed',
+        'Refund: the upgrade of VPS #12 was cancelled, the server was revoked',
+        'Partner withdrawal: USDT (TRC-20)',
+        'Partner withdrawal #5 cancelled',
+        'Partner reward: level 2, charge #77',
+        'Goodwill, ticket 12',
+        'Refund: an old text',
+      ],
+      ru: [
+        'Банковская карта: платёж №\u00a040, операция sandbox op-77',
+        'Криптовалюта: платёж №\u00a041, BTC, TXID abc123',
+        'VPS №\u00a012 Trader: 1 месяц',
+        'Возврат: VPS №\u00a012 не удалось создать',
+        'Возврат: смена тарифа VPS №\u00a012 не удалась',
+        'Возврат: смена тарифа VPS №\u00a012 отменена, сервер отозван',
+        'Вывод партнёрского баланса: USDT (TRC-20)',
+        'Вывод партнёрского баланса №\u00a05 отменён',
+        'Партнёрское вознаграждение: уровень 2, списание №\u00a077',
+        'Goodwill, ticket 12',
+        'Refund: an old text',
+      ],
+    };
+    const titles = { en: 'Ledger', ru: 'Движения по счёту' };
+
+    it.each(['en', 'ru'] as const)('in %s', async (language) => {
+      stubOperatorApi(
+        {
+          'GET /admin/users/5': { body: { user: bob } },
+          'GET /admin/users/5/ledger': { body: page(coded) },
+        },
+        { ...adminUser, language },
+      );
+      await openOperator('/operator/users/5', { language });
+      const table = await screen.findByRole('table', { name: titles[language] }, { timeout: 5000 });
+      const rows = within(table).getAllByRole('row').slice(1);
+      // the raw text: toHaveTextContent would take the no-break space for any space
+      expect(rows.map((row) => within(row).getAllByRole('cell').at(-1)!.textContent)).toEqual(
+        words[language],
+      );
+    });
   });
 
   it('says when there is no such user', async () => {
