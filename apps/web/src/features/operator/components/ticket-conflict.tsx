@@ -12,7 +12,7 @@ export function TicketConflictAlert({ ticketId }: { ticketId: number }) {
     <FormAlert tone="error">
       {t('support.conflict.text')}{' '}
       <Link to={`/operator/support/${ticketId}`}>
-        {t('support.conflict.link', { number: t('support.ticketNumber', { id: ticketId }) })}
+        {t('support.conflict.link', { number: t('number', { id: ticketId }) })}
       </Link>
     </FormAlert>
   );

@@ -106,7 +106,7 @@ function detailValue(key: string, value: unknown, words: DetailWords): string {
       .join(' · ');
   }
   if (ID_KEYS.has(key) || ((key === 'from' || key === 'to') && typeof value === 'number'))
-    return t('audit.number', { id: String(value) });
+    return t('number', { id: String(value) });
   if (key === 'amount' && isNumeric(value)) return format.signedMoney(Number(value));
   if (DOLLAR_KEYS.has(key) && isNumeric(value)) return format.money(Number(value));
   if (CENT_KEYS.has(key) && isNumeric(value)) return format.money(Number(value) / 100);
@@ -175,7 +175,7 @@ export function Component() {
         const type = t(`audit.subjects.${entry.subject_type}`, {
           defaultValue: entry.subject_type,
         });
-        return entry.subject_id ? `${type} ${t('audit.number', { id: entry.subject_id })}` : type;
+        return entry.subject_id ? `${type} ${t('number', { id: entry.subject_id })}` : type;
       },
     },
     {

@@ -123,7 +123,7 @@ export function Component() {
       cell: (a) => (
         <span className={vpsStyles.stack}>
           <Link to={`/operator/monitoring/subscriptions?search=${a.subscription_id}`}>
-            {t('monitoring.subscriptionNumber', { id: a.subscription_id })}
+            {t('number', { id: a.subscription_id })}
           </Link>
           {a.subscription_active ? null : (
             <Badge tone="neutral">{t('monitoring.accounts.ended')}</Badge>

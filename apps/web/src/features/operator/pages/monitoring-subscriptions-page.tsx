@@ -56,7 +56,7 @@ export function Component() {
     {
       id: 'subscription',
       header: t('monitoring.subscriptions.columns.subscription'),
-      cell: (s) => <strong>{t('monitoring.subscriptionNumber', { id: s.id })}</strong>,
+      cell: (s) => <strong>{t('number', { id: s.id })}</strong>,
     },
     {
       id: 'user',

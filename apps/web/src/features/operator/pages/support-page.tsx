@@ -77,11 +77,10 @@ export function Component() {
       cell: (ticket) => (
         <span className={styles.person}>
           <Link to={`/operator/support/${ticket.id}`}>
-            <span className="visually-hidden">{t('support.ticketNumber', { id: ticket.id })}</span>{' '}
-            {ticket.title}
+            <span className="visually-hidden">{t('number', { id: ticket.id })}</span> {ticket.title}
           </Link>
           <span className={styles.muted} aria-hidden="true">
-            {t('support.ticketNumber', { id: ticket.id })}
+            {t('number', { id: ticket.id })}
           </span>
         </span>
       ),

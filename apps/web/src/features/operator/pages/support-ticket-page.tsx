@@ -118,9 +118,7 @@ function Ticket({
     <>
       <div>
         <h2 id={headingId} ref={headingRef} tabIndex={-1} className={supportStyles.ticketTitle}>
-          <span className={supportStyles.number}>
-            {t('support.ticketNumber', { id: ticket.id })}
-          </span>{' '}
+          <span className={supportStyles.number}>{t('number', { id: ticket.id })}</span>{' '}
           {ticket.title}
         </h2>
       </div>
@@ -240,7 +238,7 @@ function TicketActions({
   const [closeKey, setCloseKey] = useState(0);
   const closeRef = useRef<HTMLElement | null>(null);
   const statusesId = useId();
-  const number = t('support.ticketNumber', { id: ticket.id });
+  const number = t('number', { id: ticket.id });
   const mine = ticket.assignee !== null && ticket.assignee.id === me.data?.id;
 
   const run = async (key: string, send: () => Promise<unknown>, done: string) => {

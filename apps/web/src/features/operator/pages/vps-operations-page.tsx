@@ -87,7 +87,7 @@ export function Component() {
       header: t('vps.operations.columns.operation'),
       cell: (operation) => (
         <span className={vpsStyles.stack}>
-          <strong>{t('vps.operations.number', { id: operation.id })}</strong>
+          <strong>{t('number', { id: operation.id })}</strong>
           <span className={vpsStyles.small}>{format.dateTime(operation.created_at)}</span>
         </span>
       ),
@@ -98,7 +98,7 @@ export function Component() {
       cell: (operation) => (
         <span className={vpsStyles.stack}>
           <Link to={`/operator/vps/operations?server_id=${operation.server_id}`}>
-            {t('vps.serverNumber', { id: operation.server_id })}
+            {t('number', { id: operation.server_id })}
           </Link>
           <Person user={operation.user} />
         </span>
@@ -184,7 +184,7 @@ export function Component() {
     <dl className={styles.facts}>
       <dt>{t('vps.operations.columns.server')}</dt>
       <dd>
-        {t('vps.serverNumber', { id: operation.server_id })}, {operation.user.email}
+        {t('number', { id: operation.server_id })}, {operation.user.email}
       </dd>
       <dt>{t('vps.operations.columns.kind')}</dt>
       <dd>{kindOf(operation)}</dd>

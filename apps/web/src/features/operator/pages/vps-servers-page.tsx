@@ -46,7 +46,7 @@ export function Component() {
       cell: (server) => (
         <span className={vpsStyles.stack}>
           <span className={vpsStyles.inline}>
-            <strong>{t('vps.serverNumber', { id: server.id })}</strong>
+            <strong>{t('number', { id: server.id })}</strong>
             {server.is_trial ? <Badge tone="info">{t('vps.servers.trial')}</Badge> : null}
           </span>
           {server.machine_id ? (
