@@ -753,6 +753,13 @@ describe('POST /api/user/balance/deposit (the partner balance)', () => {
     });
     expect(res.body.payment.paid_at).not.toBeNull();
     expect(await balancesOf(t, user.id)).toEqual({ balance: 1234, partner: 3766 });
+    // the operator's ledger says what it was, not '—'
+    expect((await memosOf(t, user.id))[0]).toEqual({
+      kind: 'partner_move',
+      memo: null,
+      memo_code: 'partner_move',
+      memo_params: {},
+    });
   });
 
   it('answers 422 INSUFFICIENT_FUNDS when the partner balance is short, and moves nothing', async () => {
@@ -1006,6 +1013,25 @@ describe('transfers', () => {
       to_user_id: String(recipient.id),
       amount_cents: '9999',
     });
+    // the posting names the transfer and both parties, for the operator's ledger of either
+    const { rows: posted } = await t.sql.query(
+      `select t.kind, t.memo, t.memo_code, t.memo_params from transfers r
+       join ledger_transactions t on t.id = r.ledger_transaction_id where r.id = $1`,
+      [res.body.transfer.id],
+    );
+    const memo = {
+      kind: 'transfer',
+      memo: null,
+      memo_code: 'transfer',
+      memo_params: {
+        transfer_id: res.body.transfer.id,
+        from_user_id: sender.id,
+        to_user_id: recipient.id,
+      },
+    };
+    expect(posted).toEqual([memo]);
+    expect((await memosOf(t, sender.id))[0]).toEqual(memo);
+    expect((await memosOf(t, recipient.id))[0]).toEqual(memo);
     // the recipient sees it as received from the sender
     const theirs = await t.api.get(HISTORY('transfers'), { token: recipient.token });
     expect(theirs.body.data[0]).toMatchObject({

@@ -428,16 +428,24 @@ describe('users, ledgers and adjustments', () => {
     ).toEqual([
       ['adjustment', 'balance', -0.5, 74.5, 'Fee', null, null],
       ['adjustment', 'balance_partner', 3, 3, 'test funding', null, null],
-      ['transfer', 'balance', -25, 75, null, null, null],
+      [
+        'transfer',
+        'balance',
+        -25,
+        75,
+        null,
+        'transfer',
+        { transfer_id: sent.body.transfer.id, from_user_id: user.id, to_user_id: friend.id },
+      ],
       ['adjustment', 'balance', 100, 100, 'test funding', null, null],
     ]);
     expect(res.body.data[0].transaction_id).toBe(adjusted.body.entry.transaction_id);
     const page = await t.api.get(`${LEDGER(user.id)}?per_page=1&page=2`, { token: admin.token });
     expect(page.body.data.map((e: Json) => e.amount)).toEqual([3]);
     const theirs = await t.api.get(LEDGER(friend.id), { token: admin.token });
-    expect(theirs.body.data.map((e: Json) => [e.kind, e.amount, e.balance_after])).toEqual([
-      ['transfer', 25, 25],
-    ]);
+    expect(
+      theirs.body.data.map((e: Json) => [e.kind, e.amount, e.balance_after, e.memo_params]),
+    ).toEqual([['transfer', 25, 25, res.body.data[2].memo_params]]);
     expect((await t.api.get(LEDGER(987654321), { token: admin.token })).status).toBe(404);
   });
 

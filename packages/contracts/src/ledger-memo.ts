@@ -40,6 +40,16 @@ export const ledgerMemoSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('vps_upgrade_refund'), params: z.object({ server_id: id }) }),
   /** An upgrade still waiting when its server was revoked, given back. */
   z.object({ code: z.literal('vps_upgrade_revoked_refund'), params: z.object({ server_id: id }) }),
+  /**
+   * A transfer between users: its id (the transfers row) and both parties by id, which an
+   * e-mail change does not make wrong.
+   */
+  z.object({
+    code: z.literal('transfer'),
+    params: z.object({ transfer_id: id, from_user_id: id, to_user_id: id }),
+  }),
+  /** A partner moving their partner balance to their main balance (a deposit by `balance`). */
+  z.object({ code: z.literal('partner_move'), params: z.object({}) }),
   /** A partner's withdrawal request: the amount leaves the partner balance. */
   z.object({ code: z.literal('partner_withdrawal'), params: z.object({ method: text }) }),
   /** A withdrawal request an operator cancelled: the amount comes back. */

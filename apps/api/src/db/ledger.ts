@@ -1,5 +1,5 @@
 import { centsToDollars, type LedgerMemo, type LiveEvents } from '@tradehost/contracts';
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, is, SQL, sql } from 'drizzle-orm';
 import { pgErrorOf } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
 import { publishLive } from './live.ts';
@@ -44,14 +44,35 @@ export interface EntryRow {
   balance_after_cents: string | number | null;
 }
 
+/**
+ * A LedgerMemo whose params may each be SQL of one value, for a statement that makes them itself
+ * (a transfer's id and parties): they reach memo_params in that same statement.
+ */
+export type StatementMemo = LedgerMemo extends infer M
+  ? M extends { code: infer C; params: infer P }
+    ? { code: C; params: { [K in keyof P]: P[K] | SQL } }
+    : never
+  : never;
+
 export type LedgerTransaction = {
   kind: LedgerKindValue;
   actorId?: number | null;
   /** An operator's own text (a correction's reason): shown as typed, in any language. */
   memo?: string | null;
   /** What the system says of it: a code and params the console puts into the reader's words. */
-  systemMemo?: LedgerMemo | null;
+  systemMemo?: StatementMemo | null;
 };
+
+/** A memo's params as jsonb: the known values as one JSON parameter, the SQL ones built beside. */
+function memoParams(params: StatementMemo['params']): SQL {
+  const entries = Object.entries(params) as [string, unknown][];
+  const known = Object.fromEntries(entries.filter(([, value]) => !is(value, SQL)));
+  const made = entries.flatMap(([key, value]) =>
+    is(value, SQL) ? [sql`${key}::text, ${value}`] : [],
+  );
+  const json = sql`${JSON.stringify(known)}::jsonb`;
+  return made.length ? sql`${json} || jsonb_build_object(${sql.join(made, sql`, `)})` : json;
+}
 
 /**
  * The CTEs `posted` (the ledger transaction's row) and `entries` (its legs, each returned with
@@ -82,7 +103,7 @@ export function postingCtes(transaction: LedgerTransaction, legs: LedgerLeg[], g
   return sql`posted as (
       insert into ${ledgerTransactions} (kind, actor_id, memo, memo_code, memo_params)
       select ${transaction.kind}::text, ${transaction.actorId ?? null}::bigint, ${transaction.memo ?? null}::text,
-        ${systemMemo?.code ?? null}::text, ${systemMemo ? JSON.stringify(systemMemo.params) : null}::jsonb
+        ${systemMemo?.code ?? null}::text, ${systemMemo ? memoParams(systemMemo.params) : sql`null::jsonb`}
       ${gate ? sql`from ${gate}` : sql``}
       returning id
     ), entries as (

@@ -148,7 +148,9 @@ export const balanceRepository = {
    * `recipient`, whoever has the e-mail (case-insensitive, through the unique index on
    * lower(email)), the same row when the sender wrote their own address; when `free` has a row
    * and the recipient may receive (verified, not the sender), the ledger posting and the
-   * transfer's row; and the `answer`, the transfer as its sender sees it (toTransfer's Sent) with
+   * transfer's row. The transfer's id is drawn first (`go`, from its table's sequence), so the
+   * posting's memo names it and both parties while the transfers row, written after the
+   * posting, still references it; and the `answer`, the transfer as its sender sees it (toTransfer's Sent) with
    * the balance left, beside the answer's fixed fields (`said`). transferFacts reads back the
    * parties and the posting's entries.
    */
@@ -168,11 +170,22 @@ export const balanceRepository = {
           select id, name, email, language, email_verified_at from ${users}
           where lower(email) = lower(${email}::text)
         ), go as (
-          select sender.id as sender_id, recipient.id as recipient_id
+          select sender.id as sender_id, recipient.id as recipient_id,
+            nextval('transfers_id_seq') as transfer_id
           from ${free}, sender, recipient
           where recipient.email_verified_at is not null and recipient.id <> sender.id
         ), ${postingCtes(
-          { kind: 'transfer' },
+          {
+            kind: 'transfer',
+            systemMemo: {
+              code: 'transfer',
+              params: {
+                transfer_id: sql`(select transfer_id from go)`,
+                from_user_id: sql`(select sender_id from go)`,
+                to_user_id: sql`(select recipient_id from go)`,
+              },
+            },
+          },
           [
             {
               userId: sql`(select sender_id from go)`,
@@ -183,8 +196,9 @@ export const balanceRepository = {
           ],
           sql`go`,
         )}, transfer as (
-          insert into ${transfers} (from_user_id, to_user_id, amount_cents, ledger_transaction_id)
-          select go.sender_id, go.recipient_id, ${amountCents}::bigint, posted.id from go, posted
+          insert into ${transfers} (id, from_user_id, to_user_id, amount_cents, ledger_transaction_id)
+          select go.transfer_id, go.sender_id, go.recipient_id, ${amountCents}::bigint, posted.id
+          from go, posted
           returning id, created_at
         ), answer as (
           select 201 as status, ${JSON.stringify(transfer.said)}::jsonb || jsonb_build_object(

@@ -138,10 +138,14 @@ export function createBalanceService(deps: BalanceDeps) {
       if (method === 'balance') {
         let posted;
         try {
-          posted = await ledgerRepository.post(tx, { kind: 'partner_move' }, [
-            { userId, account: 'balance_partner', amountCents: -amountCents },
-            { userId, account: 'balance', amountCents },
-          ]);
+          posted = await ledgerRepository.post(
+            tx,
+            { kind: 'partner_move', systemMemo: { code: 'partner_move', params: {} } },
+            [
+              { userId, account: 'balance_partner', amountCents: -amountCents },
+              { userId, account: 'balance', amountCents },
+            ],
+          );
         } catch (error) {
           if (isNegativeBalance(error)) throw fieldError(422, 'amount', 'INSUFFICIENT_FUNDS');
           throw error;

@@ -38,6 +38,14 @@ export function ledgerMemoText(
     case 'vps_upgrade_refund':
     case 'vps_upgrade_revoked_refund':
       return t(`ledger.memos.${memo.code}`, { server: memo.params.server_id });
+    case 'transfer':
+      return t('ledger.memos.transfer', {
+        transfer: memo.params.transfer_id,
+        from: memo.params.from_user_id,
+        to: memo.params.to_user_id,
+      });
+    case 'partner_move':
+      return t('ledger.memos.partner_move');
     case 'partner_withdrawal':
       return t('ledger.memos.partner_withdrawal', {
         method: withdrawalMethodName(memo.params.method),
