@@ -1,34 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../src/db/migrate.ts';
 import { quickUser, useTestApp } from './helpers.ts';
+import {
+  expectAppendOnly,
+  migrationStatements,
+  oldTransaction,
+} from './ledger-migration-fixtures.ts';
 
 const t = useTestApp();
 
 /** 0015's backfill: its statements after the new columns and their check. */
-const backfill = readFileSync(join(MIGRATIONS_DIR, '0015_ledger_memo_codes.sql'), 'utf8')
-  .split('--> statement-breakpoint')
-  .filter((statement) => !/ADD (COLUMN|CONSTRAINT)/.test(statement));
-
-/**
- * A ledger transaction as the code before 0015 wrote it: a kind and an English memo (its two
- * legs between provider accounts: the backfill reads neither).
- */
-async function oldTransaction(client: pg.PoolClient, kind: string, memo: string | null) {
-  const { rows } = await client.query<{ id: string }>(
-    'insert into ledger_transactions (kind, memo) values ($1, $2) returning id',
-    [kind, memo],
-  );
-  const id = Number(rows[0]!.id);
-  await client.query(
-    `insert into ledger_entries (transaction_id, user_id, account, amount_cents)
-     values ($1, null, 'adjustments', -100), ($1, null, 'revenue', 100)`,
-    [id],
-  );
-  return id;
-}
+const backfill = migrationStatements('0015_ledger_memo_codes.sql').filter(
+  (statement) => !/ADD (COLUMN|CONSTRAINT)/.test(statement),
+);
 
 async function insertReturningId(client: pg.PoolClient, text: string, values: unknown[]) {
   const { rows } = await client.query<{ id: string }>(`${text} returning id`, values);
@@ -224,14 +208,7 @@ describe('migration 0015: the old rows’ English memos as codes', () => {
       expect(byId.get(corrected)!.memo).toBe('Refund: VPS #15 could not be created');
 
       // the ledger is append-only again once the backfill is done
-      await client.query('savepoint after_backfill');
-      await expect(
-        client.query(`update ledger_transactions set memo = 'rewritten' where id = $1`, [card]),
-      ).rejects.toMatchObject({
-        code: '42501',
-        message: 'ledger_transactions is append-only: UPDATE refused',
-      });
-      await client.query('rollback to savepoint after_backfill');
+      await expectAppendOnly(client, card);
     } finally {
       await client.query('rollback');
       client.release();
