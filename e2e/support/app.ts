@@ -1,4 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { loadConfig } from '../../apps/api/src/config.ts';
+import { createAccessTokens } from '../../apps/api/src/modules/auth/access-token.ts';
 import type { ReceivedMail } from '../../apps/api/test/smtp.ts';
 
 type Mail = Pick<ReceivedMail, 'to' | 'subject' | 'text'>;
@@ -78,4 +80,38 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/vps$/);
+}
+
+/** Where the console keeps the session (apps/web/src/app/store.ts): each slice as JSON text. */
+const SESSION_KEY = 'persist:tradehost:auth';
+
+/**
+ * Gives the signed-in page's stored session an access token that expired a minute ago, for the
+ * same user and sign-in, signed with the journeys' server's key (the one its data directory
+ * holds): the next page load starts where a reader returning after the token's lifetime would,
+ * without waiting it out. The server refuses that token, so the page must refresh it first.
+ */
+export async function expireAccessToken(page: Page): Promise<void> {
+  const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY);
+  const session = JSON.parse(stored ?? '{}') as Record<string, string>;
+  const auth = JSON.parse(session.auth ?? '{}') as { token?: string; authorized?: boolean };
+  expect(auth.authorized, 'a signed-in session in the page').toBe(true);
+  const claims = JSON.parse(
+    Buffer.from(auth.token?.split('.')[1] ?? '', 'base64url').toString() || '{}',
+  ) as { sub?: string; sid?: string };
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) {
+    throw new Error('E2E_DATA_DIR is not set: run the journeys through playwright test');
+  }
+  const { jwtSecret } = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir });
+  const minuteAgo = () => new Date(Date.now() - 60_000);
+  const { token, expires } = await createAccessTokens(jwtSecret, 1, minuteAgo).sign(
+    Number(claims.sub),
+    claims.sid,
+  );
+  session.auth = JSON.stringify({ ...auth, token, expires: expires.toISOString() });
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [
+    SESSION_KEY,
+    JSON.stringify(session),
+  ] as const);
 }

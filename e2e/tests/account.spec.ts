@@ -2,6 +2,7 @@ import { expect, test, type Route } from '@playwright/test';
 import {
   PASSWORD,
   createVerifiedUser,
+  expireAccessToken,
   resetCode,
   signIn,
   uniqueEmail,
@@ -62,8 +63,8 @@ test('an expired access token is refreshed before the next call and the user sta
 }) => {
   const user = await createVerifiedUser(request);
   await signIn(page, user.email);
-  // the journeys' server issues 8-second tokens: wait past the expiry
-  await page.waitForTimeout(9_000);
+  // the stored token expired a minute ago, as after the reader's break: the server refuses it
+  await expireAccessToken(page);
   const refreshed = page.waitForResponse((res) =>
     res.url().endsWith('/api/user/auth/refresh-token'),
   );
@@ -79,8 +80,6 @@ test('a reload while the token is being refreshed keeps the user signed in', asy
 }) => {
   const user = await createVerifiedUser(request);
   await signIn(page, user.email);
-  // under 5 of the 8 seconds of the token left: the next call refreshes it first
-  await page.waitForTimeout(4_000);
   // the page's refresh reaches the server, which rotates the cookie, but the answer (with the
   // new cookie) is held back as on a slow network, and the reader reloads before it lands
   const spent = (await page.context().cookies()).filter((cookie) => cookie.name === 'th_rt');
@@ -96,7 +95,9 @@ test('a reload while the token is being refreshed keeps the user signed in', asy
       resolve();
     });
   });
-  await page.getByRole('link', { name: 'Online monitoring' }).first().click();
+  // the reader comes back to the monitoring page with an expired token: the page refreshes it
+  await expireAccessToken(page);
+  await page.goto('/online-monitoring');
   await rotated;
   const refreshed = page.waitForResponse((res) =>
     res.url().endsWith('/api/user/auth/refresh-token'),
@@ -117,7 +118,7 @@ test('a revoked session sends the user back to the login page', async ({
   const user = await createVerifiedUser(request);
   await signIn(page, user.email);
   await context.clearCookies();
-  await page.waitForTimeout(9_000);
+  await expireAccessToken(page);
   await page.reload();
   await expect(page).toHaveURL(/\/login$/);
 });
