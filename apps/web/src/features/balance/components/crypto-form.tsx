@@ -14,7 +14,13 @@ import { fieldErrorText } from '../../../shared/lib/api-error';
 import { useFormIntent } from '../../../shared/lib/form-intent';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
-import { Button, buttonClassName, FormAlert, TextField } from '../../../shared/ui/form';
+import {
+  Button,
+  buttonClassName,
+  FormAlert,
+  SelectField,
+  TextField,
+} from '../../../shared/ui/form';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetCryptoWalletQuery, useSubmitCryptoPaymentMutation } from '../api/balance-api';
 import { amountFieldSchema } from '../../../shared/lib/amount';
@@ -98,29 +104,19 @@ function CryptoReport({ info, onSent }: { info: PaymentMethodInfo; onSent: (p: P
             </span>
             {t('crypto.stepSend')}
           </h3>
-          <div className={styles.selectField}>
-            <label htmlFor={`${id}-network`} className={styles.label}>
-              {t('crypto.network')}
-            </label>
-            <select
-              id={`${id}-network`}
-              className={styles.select}
-              aria-invalid={networkError ? true : undefined}
-              aria-describedby={networkError ? `${id}-network-error` : undefined}
-              {...register('network')}
-            >
-              {networks.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-            {networkError ? (
-              <p id={`${id}-network-error`} className={styles.fieldError}>
-                {networkError}
-              </p>
-            ) : null}
-          </div>
+          <SelectField
+            id={`${id}-network`}
+            label={t('crypto.network')}
+            className={styles.network}
+            error={networkError}
+            {...register('network')}
+          >
+            {networks.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.name}
+              </option>
+            ))}
+          </SelectField>
           {network ? <WalletAddress network={network} networkName={networkName} /> : null}
         </div>
         <div className={styles.step}>

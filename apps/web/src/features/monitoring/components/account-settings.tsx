@@ -4,8 +4,7 @@ import { useNavigate } from 'react-router';
 import { useFailure } from '../../../shared/lib/use-failure';
 import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import { Button, Checkbox, TextField } from '../../../shared/ui/form';
-import fieldStyles from '../../../shared/ui/form/field.module.css';
+import { Button, Checkbox, SelectField, TextField } from '../../../shared/ui/form';
 import { useDeleteAccountMutation, useUpdateAccountMutation } from '../api/monitoring-api';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { FailureAlert } from './failure';
@@ -83,21 +82,18 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
             value={String(values.email)}
             onChange={(event) => setValues((v) => ({ ...v, email: event.target.value }))}
           />
-          <label htmlFor="settings-zone" className={styles.checks}>
-            <span className={fieldStyles.label}>{t('settings.timeZone')}</span>
-            <select
-              id="settings-zone"
-              className={styles.select}
-              value={String(values.time_zone)}
-              onChange={(event) => setValues((v) => ({ ...v, time_zone: event.target.value }))}
-            >
-              {zones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            id="settings-zone"
+            label={t('settings.timeZone')}
+            value={String(values.time_zone)}
+            onChange={(event) => setValues((v) => ({ ...v, time_zone: event.target.value }))}
+          >
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone}
+              </option>
+            ))}
+          </SelectField>
         </div>
         <fieldset className={styles.group}>
           <legend className={styles.legend}>{t('settings.publicPage')}</legend>

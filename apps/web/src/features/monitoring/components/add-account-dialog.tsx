@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldErrorText, fieldErrorValue, isApiRequestError } from '../../../shared/lib/api-error';
 import { useFailure } from '../../../shared/lib/use-failure';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import { Button, TextField } from '../../../shared/ui/form';
+import { Button, SelectField, TextField } from '../../../shared/ui/form';
 import { useAddAccountMutation } from '../api/monitoring-api';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { FailureAlert } from './failure';
@@ -73,23 +73,20 @@ export function AddAccountDialog({
     >
       <form className={styles.checks} onSubmit={(event) => void submit(event)} noValidate>
         {subscriptions.length > 1 ? (
-          <label htmlFor="add-subscription" className={styles.checks}>
-            <span>{t('addAccount.subscription')}</span>
-            <select
-              id="add-subscription"
-              className={styles.select}
-              value={values.subscription_id}
-              onChange={(event) => set('subscription_id')(event.target.value)}
-            >
-              {subscriptions.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {t(s.plan === 'free' ? 'subscriptions.freeName' : 'subscriptions.paidName', {
-                    id: s.id,
-                  })}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            id="add-subscription"
+            label={t('addAccount.subscription')}
+            value={values.subscription_id}
+            onChange={(event) => set('subscription_id')(event.target.value)}
+          >
+            {subscriptions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {t(s.plan === 'free' ? 'subscriptions.freeName' : 'subscriptions.paidName', {
+                  id: s.id,
+                })}
+              </option>
+            ))}
+          </SelectField>
         ) : null}
         <TextField
           label={t('addAccount.login')}

@@ -10,7 +10,7 @@ import { useState, type ReactNode } from 'react';
 import { useFormIntent } from '../../../shared/lib/form-intent';
 import { useFailure } from '../../../shared/lib/use-failure';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import { Button } from '../../../shared/ui/form';
+import { Button, SelectField } from '../../../shared/ui/form';
 import {
   useEnlargeSubscriptionMutation,
   useExtendSubscriptionMutation,
@@ -43,21 +43,18 @@ export function NumberSelect({
   format: (value: number) => string;
 }) {
   return (
-    <label htmlFor={id} className={styles.checks}>
-      <span>{label}</span>
-      <select
-        id={id}
-        className={styles.select}
-        value={value}
-        onChange={(event) => onChange(Number(event.target.value))}
-      >
-        {Array.from({ length: to - from + 1 }, (_, i) => from + i).map((n) => (
-          <option key={n} value={n}>
-            {format(n)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField
+      id={id}
+      label={label}
+      value={value}
+      onChange={(event) => onChange(Number(event.target.value))}
+    >
+      {Array.from({ length: to - from + 1 }, (_, i) => from + i).map((n) => (
+        <option key={n} value={n}>
+          {format(n)}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 

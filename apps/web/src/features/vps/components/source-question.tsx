@@ -1,9 +1,8 @@
 import { SOURCE_OPTIONS, SOURCE_OTHER_MAX, type SourceOption } from '@tradehost/contracts';
-import { useId, type Ref } from 'react';
+import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorText } from '../../../shared/lib/api-error';
-import { TextField } from '../../../shared/ui/form';
-import fieldStyles from '../../../shared/ui/form/field.module.css';
+import { SelectField, TextField } from '../../../shared/ui/form';
 import styles from './vps.module.css';
 
 export interface SourceAnswer {
@@ -40,45 +39,30 @@ export interface SourceQuestionProps {
 /** "How did you hear about us?": a list of answers; "Other" asks for the reader's own words. */
 export function SourceQuestion({ value, onChange, errors = {}, selectRef }: SourceQuestionProps) {
   const { t } = useTranslation('vps');
-  const id = useId();
   const error = fieldErrorText(t, errors.source);
   return (
     <div className={styles.sourceQuestion}>
-      <div className={fieldStyles.field}>
-        <label htmlFor={id} className={fieldStyles.label}>
-          {t('source.label')}
-        </label>
-        <select
-          ref={selectRef}
-          id={id}
-          className={styles.select}
-          value={value.source}
-          required
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : `${id}-hint`}
-          onChange={(event) =>
-            onChange({ ...value, source: event.target.value as SourceOption | '' })
-          }
-        >
-          <option value="" disabled>
-            {t('source.placeholder')}
+      <SelectField
+        ref={selectRef}
+        label={t('source.label')}
+        className={styles.sourceSelect}
+        value={value.source}
+        required
+        error={error}
+        hint={error ? undefined : t('source.hint')}
+        onChange={(event) =>
+          onChange({ ...value, source: event.target.value as SourceOption | '' })
+        }
+      >
+        <option value="" disabled>
+          {t('source.placeholder')}
+        </option>
+        {SOURCE_OPTIONS.map((option) => (
+          <option key={option} value={option}>
+            {t(`source.options.${option}`)}
           </option>
-          {SOURCE_OPTIONS.map((option) => (
-            <option key={option} value={option}>
-              {t(`source.options.${option}`)}
-            </option>
-          ))}
-        </select>
-        {error ? (
-          <p id={`${id}-error`} className={fieldStyles.error}>
-            {error}
-          </p>
-        ) : (
-          <p id={`${id}-hint`} className={fieldStyles.hint}>
-            {t('source.hint')}
-          </p>
-        )}
-      </div>
+        ))}
+      </SelectField>
       {value.source === 'other' ? (
         <TextField
           label={t('source.otherLabel')}

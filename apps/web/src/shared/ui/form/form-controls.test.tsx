@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { Button, Checkbox, FormAlert, OtpInput, PasswordField, TextField } from '.';
+import { Button, Checkbox, FormAlert, OtpInput, PasswordField, SelectField, TextField } from '.';
 
 describe('form controls', () => {
   it('TextField ties the label, hint and error to the input', () => {
@@ -15,6 +15,27 @@ describe('form controls', () => {
     );
     expect(input).toHaveAttribute('aria-invalid', 'true');
     expect(input).toHaveAccessibleDescription('E-mail is invalid We never share it');
+  });
+
+  it('SelectField ties the label, hint and error to the select, its arrow hidden from readers', () => {
+    const { rerender } = render(
+      <SelectField label="Network" hint="Where you send from" defaultValue="b">
+        <option value="a">A</option>
+        <option value="b">B</option>
+      </SelectField>,
+    );
+    const select = screen.getByRole('combobox', { name: 'Network' });
+    expect(select).toHaveValue('b');
+    expect(select).toHaveAccessibleDescription('Where you send from');
+    expect(select.nextElementSibling).toHaveAttribute('aria-hidden', 'true');
+
+    rerender(
+      <SelectField label="Network" hint="Where you send from" error="Choose a network">
+        <option value="a">A</option>
+      </SelectField>,
+    );
+    expect(select).toHaveAttribute('aria-invalid', 'true');
+    expect(select).toHaveAccessibleDescription('Choose a network Where you send from');
   });
 
   it('TextField marks an optional field in its label', () => {

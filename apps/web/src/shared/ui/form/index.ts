@@ -5,3 +5,4 @@ export { Button, type ButtonProps } from './button';
 export { buttonClassName, type ButtonVariant } from './button-styles';
 export { FormAlert, type FormAlertProps, type FormAlertTone } from './form-alert';
 export { OtpInput, type OtpInputProps } from './otp-input';
+export { SelectField, type SelectFieldProps } from './select-field';

@@ -1,0 +1,85 @@
+import { expect, test, type Locator } from '@playwright/test';
+import { signIn } from '../support/app.ts';
+import { monitoredAccount } from '../support/monitoring.ts';
+
+/**
+ * A list to choose from (a <select>) beside text inputs: the same face as theirs in either theme
+ * (the browser's own select was white in the light theme beside the grey inputs, with its own
+ * arrow), the theme's arrow, and the inputs' focus ring.
+ */
+
+/** What a reader sees of a control, at rest or focused from the keyboard. */
+function look(control: Locator) {
+  return control.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return {
+      background: style.backgroundColor,
+      border: `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`,
+      radius: style.borderTopLeftRadius,
+      height: Math.round(element.getBoundingClientRect().height),
+      // (the size: a wallet address is written in a monospace face)
+      font: `${style.fontSize} / ${style.lineHeight}`,
+      color: style.color,
+      paddingLeft: style.paddingLeft,
+      outline: `${style.outlineWidth} ${style.outlineStyle} ${style.outlineColor}`,
+      outlineOffset: style.outlineOffset,
+    };
+  });
+}
+
+/** The select looks like `input`, at rest and focused, and draws the theme's arrow, not the browser's. */
+async function expectLikeInput(select: Locator, input: Locator) {
+  await expect(select).toBeVisible();
+  await expect(input).toBeVisible();
+  expect(await select.evaluate((element) => getComputedStyle(element).appearance)).toBe('none');
+  expect(await look(select)).toEqual(await look(input));
+
+  // the arrow: inside the select's box, at its right end, in the muted text colour
+  const arrow = select.locator('xpath=following-sibling::*[@aria-hidden="true"][1]');
+  await expect(arrow).toBeVisible();
+  const box = (await select.boundingBox())!;
+  const mark = (await arrow.boundingBox())!;
+  expect(mark.x).toBeGreaterThan(box.x + box.width - 32);
+  expect(mark.x + mark.width).toBeLessThan(box.x + box.width);
+  expect(mark.y).toBeGreaterThan(box.y);
+  expect(mark.y + mark.height).toBeLessThan(box.y + box.height);
+
+  // focused from the keyboard: the inputs' ring and border
+  await input.focus();
+  const focusedInput = await look(input);
+  await select.focus();
+  expect(await select.evaluate((element) => element.matches(':focus-visible'))).toBe(true);
+  expect(await look(select)).toEqual(focusedInput);
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`selects look like the text inputs beside them, arrow and focus ring included (${scheme})`, async ({
+    page,
+    request,
+  }) => {
+    const monitored = await monitoredAccount(request, { accountName: 'Select swing' });
+    // (no transitions: the border is measured at its colour, not on its way there)
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    await signIn(page, monitored.user.email);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+
+    // the crypto top-up: the network beside the wallet address
+    await page.goto('/balance-operations?tab=topup&method=crypto');
+    await expectLikeInput(page.getByLabel('Network'), page.getByLabel('Your wallet address'));
+
+    // a monitored account's settings: the time zone beside the e-mail (a white list before)
+    await page.goto(`/online-monitoring/${monitored.account.monitoring_id}`);
+    await expectLikeInput(
+      page.getByLabel('Time zone of days and months'),
+      page.getByLabel('E-mail for reports and alerts'),
+    );
+
+    // the order form: "How did you hear about us?" beside the promocode
+    await page.goto('/vps?tab=rates');
+    const order = page.getByRole('region', { name: 'Rent a server' });
+    await expectLikeInput(
+      order.getByLabel('How did you hear about us?'),
+      order.getByLabel('Promocode (optional)'),
+    );
+  });
+}
