@@ -54,7 +54,7 @@ describe('the rates', () => {
 
     const trader = screen.getByRole('radio', { name: 'Trader' });
     expect(trader).toHaveAccessibleDescription(
-      '4 vCPU · 8 GB RAM · 120 GB SSD London (LD4) $40.00 / month',
+      '4\u00a0vCPU · 8\u00a0GB\u00a0RAM · 120\u00a0GB\u00a0SSD London (LD4) $40.00 / month',
     );
     // the first rate is chosen to start with
     expect(screen.getByRole('radio', { name: 'Start' })).toBeChecked();

@@ -13,7 +13,10 @@ export interface RateCardsProps {
   noteOf?: (rate: Rate) => ReactNode;
 }
 
-/** "4 vCPU · 8 GB RAM · 80 GB disk" */
+/**
+ * "4 vCPU · 8 GB RAM · 120 GB SSD": a narrow column wraps it at the dots only, never between a
+ * number and its unit (the texts join those with no-break spaces).
+ */
 export function RateSpecs({ rate }: { rate: Rate }) {
   const { t } = useVpsFormat();
   return <>{t('rates.specs', { cores: rate.cpu_cores, ram: rate.ram_gb, disk: rate.disk_gb })}</>;

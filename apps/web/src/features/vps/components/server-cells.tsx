@@ -1,6 +1,7 @@
 import { DAY_MS, type OperationKind, type Server } from '@tradehost/contracts';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { expiryOf } from '../lib/vps';
+import { RateSpecs } from './rate-cards';
 import { ServerStatusBadge } from './status-badge';
 import styles from './vps.module.css';
 
@@ -18,7 +19,7 @@ export function TariffCell({ server }: { server: Server }) {
         {server.is_trial ? <span className={styles.tag}>{t('tariff.trial')}</span> : null}
       </span>
       <span className={styles.muted}>
-        {t('rates.specs', { cores: rate.cpu_cores, ram: rate.ram_gb, disk: rate.disk_gb })}
+        <RateSpecs rate={rate} />
       </span>
       <span className={styles.muted}>{rate.location}</span>
       {server.upgrade ? (
