@@ -24,6 +24,13 @@ describe('createFormatters', () => {
     expect(en.age('2025-03-03T12:00:00Z', now)).toBe('2 days ago');
   });
 
+  it('says "now" under a minute, not "0 min. ago"', () => {
+    const now = Date.parse('2025-03-05T12:00:00Z');
+    expect(en.age('2025-03-05T11:59:20Z', now)).toBe('now');
+    expect(createFormatters('ru').age('2025-03-05T11:59:20Z', now)).toBe('сейчас');
+    expect(en.age('2025-03-05T11:59:00Z', now)).toBe('1 min. ago');
+  });
+
   it('counts cents and overdue reviews', () => {
     expect(toCents(10.1)).toBe(1010);
     expect(isOverdue('2025-03-04T11:59:00Z', Date.parse('2025-03-05T12:00:00Z'))).toBe(true);

@@ -20,6 +20,8 @@ export interface Formatters {
  */
 export function createFormatters(language: string): Formatters {
   const relative = new Intl.RelativeTimeFormat(language, { numeric: 'always', style: 'short' });
+  // under a minute: 'now' ('сейчас'), not '0 min. ago'
+  const moment = new Intl.RelativeTimeFormat(language, { numeric: 'auto', style: 'short' });
   return {
     money: (amount) => formatMoney(amount, language),
     signedMoney: (amount) => formatMoney(amount, language, { signed: true }),
@@ -27,6 +29,7 @@ export function createFormatters(language: string): Formatters {
     age: (iso, now = Date.now()) => {
       const elapsed = Math.max(0, now - Date.parse(iso));
       if (Number.isNaN(elapsed)) return '';
+      if (elapsed < MINUTE_MS) return moment.format(0, 'second');
       if (elapsed < HOUR_MS) return relative.format(-Math.floor(elapsed / MINUTE_MS), 'minute');
       if (elapsed < DAY_MS) return relative.format(-Math.floor(elapsed / HOUR_MS), 'hour');
       return relative.format(-Math.floor(elapsed / DAY_MS), 'day');
