@@ -248,6 +248,26 @@ test('on a phone in Russian the partner screens fit: the selected tab in view, t
     focusable: true,
   });
   expect(await pageOverflow()).toBeLessThanOrEqual(0);
+  // the promocode's row reads on one line: each cell's text one line high, level with the code
+  // (a cell's middle: its code's or button's box, else its text's)
+  const row = await page.getByRole('row', { name: new RegExp(promocode) }).evaluate((tr) =>
+    Array.from(tr.children).map((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const box = (cell.querySelector('code, button') ?? range).getBoundingClientRect();
+      const lines = cell.querySelector('button')
+        ? 1
+        : new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
+      return { text: cell.textContent, lines, middle: box.top + box.height / 2 };
+    }),
+  );
+  for (const cell of row) {
+    expect(cell.lines, `${cell.text}: its lines`).toBe(1);
+    expect(
+      Math.abs(cell.middle - row[0]!.middle),
+      `${cell.text}: level with the code`,
+    ).toBeLessThanOrEqual(2);
+  }
   // scrolled to its end: the shade moves to the start
   await page
     .getByRole('table', { name: 'Ваши промокоды' })
