@@ -324,6 +324,46 @@ describe("positions' digits", () => {
   });
 });
 
+describe("the owner's account by its public id", () => {
+  it("the list narrowed to the one account of the reader; another's and an unknown one are none", async () => {
+    const { user, subscription, account } = await publisherOf(t, 20_101);
+    // room for a second account (the free plan has one)
+    await t.sql.query('update monitoring_subscriptions set accounts = 2 where id = $1', [
+      subscription,
+    ]);
+    const second = await t.api.post(
+      '/api/user/monitoring/accounts',
+      {
+        subscription_id: subscription,
+        login: 20_102,
+        platform: 'MT4',
+        name: 'Second',
+        email: 'r@example.com',
+      },
+      { token: user.token },
+    );
+    expect(second.status).toBe(201);
+    const mine = (monitoringId: string, token = user.token) =>
+      get(`/api/user/monitoring/accounts?monitoring_id=${encodeURIComponent(monitoringId)}`, token);
+
+    const whole = await get('/api/user/monitoring/accounts', user.token);
+    expect(whole.body.accounts).toHaveLength(2);
+    const one = await mine(second.body.account.monitoring_id);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({
+      accounts: [whole.body.accounts.find((a: { id: number }) => a.id === second.body.account.id)],
+    });
+
+    const other = await quickUser(t);
+    expect((await mine(account.monitoring_id, other.token)).body).toEqual({ accounts: [] });
+    expect((await mine('AAAAAAAAAAAAAAAA')).body).toEqual({ accounts: [] });
+    expect(await mine('not an id')).toMatchObject({
+      status: 422,
+      body: fieldRefusal('monitoring_id', 'MONITORING_ACCOUNT_NOT_FOUND'),
+    });
+  });
+});
+
 describe('settings and the public page', () => {
   it('settings change together; a bad time zone is refused and changes nothing', async () => {
     const { user, account } = await publisherOf(t, 20_201);

@@ -265,6 +265,20 @@ export type MonitoringAccount = z.infer<typeof monitoringAccountSchema>;
 export const monitoringAccountsResponseSchema = z.object({
   accounts: z.array(monitoringAccountSchema),
 });
+
+/** The public id of an account (random base64url), `:monitoringId` in the paths. */
+export const MONITORING_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
+
+/**
+ * GET /api/user/monitoring/accounts: `monitoring_id` narrows the list to the reader's account of
+ * that public id (none when another's or unknown), which the account's page asks for alone.
+ */
+export const monitoringAccountsQuerySchema = z.object({
+  monitoring_id: z.optional(
+    z.string().check(z.regex(MONITORING_ID_PATTERN, { error: 'MONITORING_ACCOUNT_NOT_FOUND' })),
+  ),
+});
+
 /** DELETE /api/user/monitoring/accounts/:id */
 export const accountDeletedResponseSchema = z.object({ message: z.string() });
 
@@ -415,7 +429,7 @@ export type PositionsResponse = z.infer<typeof positionsResponseSchema>;
 
 /** :monitoringId, the public id of an account (random base64url). */
 export const monitoringIdParamsSchema = z.object({
-  monitoringId: z.string().check(z.regex(/^[A-Za-z0-9_-]{16}$/)),
+  monitoringId: z.string().check(z.regex(MONITORING_ID_PATTERN)),
 });
 
 /**

@@ -142,8 +142,14 @@ export const monitoringRepository = {
       .orderBy(asc(monitoringAccounts.id));
   },
 
-  accounts(db: Executor, userId: number) {
-    return monitoringRepository.accountsWithSummary(db, eq(monitoringAccounts.userId, userId));
+  accounts(db: Executor, userId: number, monitoringId?: string) {
+    const own = eq(monitoringAccounts.userId, userId);
+    return monitoringRepository.accountsWithSummary(
+      db,
+      monitoringId === undefined
+        ? own
+        : and(own, eq(monitoringAccounts.monitoringId, monitoringId)),
+    );
   },
 
   /** An account by its public id. */

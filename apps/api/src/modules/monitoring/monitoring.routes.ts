@@ -10,6 +10,7 @@ import {
   addAccountRequestSchema,
   idParamsSchema,
   monitoringAccountResponseSchema,
+  monitoringAccountsQuerySchema,
   monitoringAccountsResponseSchema,
   monitoringPlansSchema,
   subscribedResponseSchema,
@@ -196,12 +197,13 @@ export async function monitoringRoutes(
       ...route,
       schema: {
         tags,
-        summary: "The reader's monitored accounts",
+        summary: "The reader's monitored accounts, or the one of a public id",
         security,
-        response: { 200: monitoringAccountsResponseSchema, ...errorResponses(401, 429) },
+        querystring: monitoringAccountsQuerySchema,
+        response: { 200: monitoringAccountsResponseSchema, ...errorResponses(401, 422, 429) },
       },
     },
-    async (request) => monitoring.accounts(currentUser(request).id),
+    async (request) => monitoring.accounts(currentUser(request).id, request.query.monitoring_id),
   );
 
   r.post(

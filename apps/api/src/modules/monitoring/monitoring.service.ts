@@ -374,8 +374,12 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
       });
     },
 
-    async accounts(userId: number): Promise<{ accounts: MonitoringAccount[] }> {
-      const rows = await repo.accounts(db, userId);
+    /** The user's accounts; with `monitoringId`, the one of that public id (if it is theirs). */
+    async accounts(
+      userId: number,
+      monitoringId?: string,
+    ): Promise<{ accounts: MonitoringAccount[] }> {
+      const rows = await repo.accounts(db, userId, monitoringId);
       return { accounts: rows.map((r) => toAccount(r.account, r.summary)) };
     },
 

@@ -113,6 +113,17 @@ export const monitoringApi = api.injectEndpoints({
       providesTags: ['MonitoringAccounts'],
       extraOptions: SILENT,
     }),
+    /** The reader's account of a public id alone, for its page (null: not theirs). */
+    getOwnMonitoringAccount: build.query<MonitoringAccount | null, string>({
+      query: (monitoringId) => ({
+        url: '/user/monitoring/accounts',
+        params: { monitoring_id: monitoringId },
+      }),
+      transformResponse: (r: { accounts: MonitoringAccount[] }, _meta, monitoringId) =>
+        r.accounts.find((a) => a.monitoring_id === monitoringId) ?? null,
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
     addAccount: build.mutation<MonitoringAccount, AddAccountBody>({
       query: (body) => ({ url: '/user/monitoring/accounts', method: 'POST', body }),
       transformResponse: (r: { account: MonitoringAccount }) => r.account,
@@ -203,6 +214,7 @@ export const {
   useRevealKeyMutation,
   useRegenerateKeyMutation,
   useGetMonitoringAccountsQuery,
+  useGetOwnMonitoringAccountQuery,
   useAddAccountMutation,
   useUpdateAccountMutation,
   useDeleteAccountMutation,

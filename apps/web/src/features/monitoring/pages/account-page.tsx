@@ -1,4 +1,4 @@
-import type { MonitoringAccount } from '@tradehost/contracts';
+import { MONITORING_ID_PATTERN, type MonitoringAccount } from '@tradehost/contracts';
 import { memo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { saveFile } from '../../../shared/lib/save-file';
@@ -12,8 +12,9 @@ import {
 } from '../../../shared/ui/period-picker/period';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import {
+  monitoringApi,
   useGetChartQuery,
-  useGetMonitoringAccountsQuery,
+  useGetOwnMonitoringAccountQuery,
   useGetPositionsQuery,
   useGetStatisticsQuery,
   useGetSubscriptionsQuery,
@@ -53,23 +54,33 @@ const POLL_MS = 15_000;
 export function Component() {
   const { t } = useMonitoringFormat();
   const { monitoringId = '' } = useParams();
-  // new data comes as live updates; polled only while those are down
-  const accounts = useGetMonitoringAccountsQuery(undefined, {
+  // a malformed id is no one's account: the public page says there is no such page
+  const wellFormed = MONITORING_ID_PATTERN.test(monitoringId);
+  // the account alone, not the whole list; new data comes as live updates, polled only while
+  // those are down
+  const own = useGetOwnMonitoringAccountQuery(monitoringId, {
+    skip: !wellFormed,
     pollingInterval: useFallbackPolling(POLL_MS),
   });
-  const account = accounts.data?.find((a) => a.monitoring_id === monitoringId);
+  // the list, when the reader comes from it, shows the account until its own answer is in
+  const { listed } = monitoringApi.endpoints.getMonitoringAccounts.useQueryState(undefined, {
+    selectFromResult: ({ data }) => ({
+      listed: data?.find((a) => a.monitoring_id === monitoringId),
+    }),
+  });
+  const account = own.data === undefined ? listed : own.data;
   useDocumentTitle(`${account?.name ?? t('account.titleUnknown')} · ${t('title')}`);
-  if (accounts.isError)
+  if (!wellFormed || account === null) return <PublicAccount monitoringId={monitoringId} />;
+  if (account) return <OwnAccount account={account} />;
+  if (own.isError)
     return (
       <ErrorState
         title={t('account.loadFailed')}
         retryLabel={t('retry')}
-        onRetry={() => void accounts.refetch()}
+        onRetry={() => void own.refetch()}
       />
     );
-  if (!accounts.data) return <LoadingState>{t('loading')}</LoadingState>;
-  if (!account) return <PublicAccount monitoringId={monitoringId} />;
-  return <OwnAccount account={account} />;
+  return <LoadingState>{t('loading')}</LoadingState>;
 }
 
 function OwnAccount({ account }: { account: MonitoringAccount }) {

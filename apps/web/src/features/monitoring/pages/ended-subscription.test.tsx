@@ -102,6 +102,60 @@ describe('an ended subscription', () => {
   });
 });
 
+describe("the account's own page", () => {
+  /** The whole list's request never answers; the page's own request answers with `answer`. */
+  const stubHeldList = (answer: MonitoringAccount[]) =>
+    stubSignedIn({
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [ENDED, RUNNING] } },
+      'GET /user/monitoring/accounts': (call) =>
+        call.query.has('monitoring_id')
+          ? { body: { accounts: answer } }
+          : new Promise<never>(() => undefined),
+      'GET /monitoring/QrStUvWxYz012345': {
+        status: 404,
+        body: {
+          code: 'MONITORING_PUBLIC_NOT_FOUND',
+          message: 'This monitoring page does not exist or is private',
+        },
+      },
+    });
+
+  it('shows the account without waiting for the list of all of them', async () => {
+    const api = stubHeldList([accounts[1]!]);
+    await openSignedIn('/online-monitoring/QrStUvWxYz012345');
+    expect(await screen.findByRole('heading', { name: 'Live' }, { timeout: 5000 })).toBeVisible();
+    expect(
+      api.callsTo('GET', '/user/monitoring/accounts').map((c) => c.query.get('monitoring_id')),
+    ).toEqual(['QrStUvWxYz012345']);
+  });
+
+  it('coming from the list, shows the account the list has before its own answer', async () => {
+    stubSignedIn({
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [ENDED, RUNNING] } },
+      'GET /user/monitoring/accounts': (call) =>
+        call.query.has('monitoring_id')
+          ? new Promise<never>(() => undefined)
+          : { body: { accounts } },
+    });
+    const { user } = await openSignedIn('/online-monitoring/accounts');
+    await user.click(await screen.findByRole('link', { name: 'Live' }, { timeout: 5000 }));
+    expect(await screen.findByRole('heading', { name: 'Live' }, { timeout: 5000 })).toBeVisible();
+  });
+
+  it("is the public page when the account is not the reader's", async () => {
+    stubHeldList([]);
+    await openSignedIn('/online-monitoring/QrStUvWxYz012345');
+    expect(
+      await screen.findByText(
+        'This monitoring page does not exist or is private',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Live' })).toBeNull();
+  });
+});
+
 describe('the monitoring tables on a phone', () => {
   /** jsdom lays nothing out: a frame as narrow as a phone's card, its table wider. */
   const overflowing = (table: HTMLElement) => {
