@@ -1,5 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { signIn } from '../support/app.ts';
+import { createVerifiedUser, signIn } from '../support/app.ts';
+import { topUpByCard } from '../support/money.ts';
 import { monitoredAccount } from '../support/monitoring.ts';
 
 /**
@@ -83,3 +84,31 @@ for (const scheme of ['light', 'dark'] as const) {
     );
   });
 }
+
+test("a step's heading that takes the focus after Enter has no ring; a control reached by the keyboard keeps its own", async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, { name: 'Rita Ring' });
+  const friend = await createVerifiedUser(request, { name: 'Felix Friend' });
+  await topUpByCard(request, user.email, '20');
+  await signIn(page, user.email);
+  const outline = (element: Locator) =>
+    element.evaluate((node) => getComputedStyle(node).outlineStyle);
+
+  // the transfer's confirmation: Enter in the form moves the focus to the step's heading
+  await page.goto('/balance-operations?tab=transfer');
+  await page.getByLabel('Amount (USD)').fill('5');
+  await page.getByLabel("Recipient's e-mail").fill(friend.email);
+  await page.getByLabel("Recipient's e-mail").press('Enter');
+  const heading = page.getByRole('heading', { name: 'Confirm the transfer' });
+  await expect(heading).toBeFocused();
+  expect(await outline(heading)).toBe('none');
+
+  // a tab reached with the arrow keys (tabindex -1 as well) shows where the focus is
+  await page.getByRole('tab', { name: 'Transfer' }).focus();
+  await page.keyboard.press('ArrowRight');
+  const history = page.getByRole('tab', { name: 'History' });
+  await expect(history).toBeFocused();
+  expect(await outline(history)).toBe('solid');
+});
