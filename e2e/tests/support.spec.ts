@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createVerifiedUser, signIn, waitForMail } from '../support/app.ts';
-import { makeOperator } from '../support/money.ts';
+import { ApiSession, makeOperator } from '../support/money.ts';
 import { answerByApi, imageLoaded, openTicketByApi, screenshotPng } from '../support/tickets.ts';
 import { seriousViolations } from '../support/axe.ts';
 
@@ -217,6 +217,54 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(await seriousViolations(page), `a missing ticket (${scheme})`).toEqual([]);
   });
 }
+
+test('on a phone in Russian the line under a ticket’s title goes on after its dot, not leaving the dot to end a line alone', async ({
+  page,
+  request,
+}) => {
+  const trader = await createVerifiedUser(request, { name: 'Vera Support' });
+  const language = await new ApiSession(request, trader.email).call(
+    'POST',
+    '/api/user/change_language',
+    { data: { language: 'RU' } },
+  );
+  expect(language.ok(), await language.text()).toBe(true);
+  await openTicketByApi(request, trader.email, {
+    department: 'billing',
+    title: 'Двойное списание',
+    text: 'Сервер продлён дважды.',
+  });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, trader.email);
+  await page.goto('/support');
+  const meta = page.getByTestId('ticket-row').locator('p').filter({ hasText: '·' });
+  await expect(meta).toContainText('Оплата и счета');
+  // the dot's line: where it stands, and where the first letter after it does
+  const lines = await meta.evaluate((line) => {
+    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    const letters: { char: string; top: number }[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      for (let i = 0; i < node.textContent!.length; i += 1) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect && node.textContent![i]!.trim())
+          letters.push({ char: node.textContent![i]!, top: rect.top });
+      }
+    const dot = letters.findIndex((letter) => letter.char === '·');
+    return {
+      before: letters[dot - 1]!.top,
+      dot: letters[dot]!.top,
+      after: letters[dot + 1]!.top,
+      last: letters.at(-1)!.top,
+    };
+  });
+  // the line does wrap at this width, after the dot
+  expect(lines.last).toBeGreaterThan(lines.dot);
+  expect(lines.dot).toBe(lines.before);
+  expect(lines.after).toBe(lines.dot);
+});
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe finds no serious or critical violation on the help desk and the FAQ editor (${scheme})`, async ({

@@ -42,13 +42,13 @@ export function TicketList({ tickets, departments, label }: TicketListProps) {
                 <span className={styles.ticketNumber}>{t('list.number', { id: ticket.id })}</span>{' '}
                 <span className={styles.ticketTitle}>{ticket.title}</span>
               </Link>
+              {/* one run of text, wrapping as a sentence does: the dot stays by the department (a
+                  no-break space before it) and the activity goes on after it on the same line;
+                  as three boxes, the dot ended a line of its own and the activity took two more */}
               <p className={styles.ticketMeta}>
-                <span>{f.department(department)}</span>
-                <span aria-hidden="true">·</span>
-                <span>
-                  {t('list.activity')}{' '}
-                  <time dateTime={ticket.updated_at}>{f.dateTime(ticket.updated_at)}</time>
-                </span>
+                {f.department(department)}
+                <span aria-hidden="true">{'\u00a0·'}</span> {t('list.activity')}{' '}
+                <time dateTime={ticket.updated_at}>{f.dateTime(ticket.updated_at)}</time>
               </p>
             </div>
             <div className={styles.ticketSide}>
