@@ -184,6 +184,17 @@ test('the operator confirms a crypto payment (Paid, balance credited) and reject
   await expect(queueRow).toContainText(user.email);
   await expect(queueRow).toContainText('USDT-TRC20');
   await expect(queueRow).toContainText('$25.00');
+  // the network is one word: not broken at its hyphen ('USDT-' over 'TRC20') beside a long e-mail
+  for (const width of [1024, 1440]) {
+    await desk.setViewportSize({ width, height: 900 });
+    const network = queueRow.getByRole('cell', { name: 'USDT-TRC20', exact: true });
+    const lines = await network.evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
+    });
+    expect(lines, `the network's lines at ${width} px`).toBe(1);
+  }
 
   await desk.getByRole('button', { name: `Confirm $25.00 from ${user.email}` }).click();
   const confirm = desk.getByRole('dialog', { name: 'Confirm the payment' });

@@ -81,8 +81,12 @@ export function Component() {
     {
       id: 'network',
       header: t('queue.columns.network'),
-      cell: (payment) =>
-        payment.network ?? t(`methods.${payment.method}`, { defaultValue: payment.method }),
+      // one word: 'USDT-TRC20' broke at its hyphen beside a long e-mail
+      cell: (payment) => (
+        <span className={styles.nowrap}>
+          {payment.network ?? t(`methods.${payment.method}`, { defaultValue: payment.method })}
+        </span>
+      ),
     },
     {
       id: 'amount',
