@@ -1,6 +1,7 @@
 import { expect, test, type Locator } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
 import { createVerifiedUser, signIn } from '../support/app.ts';
-import { topUpByCard } from '../support/money.ts';
+import { ApiSession, topUpByCard } from '../support/money.ts';
 import { monitoredAccount } from '../support/monitoring.ts';
 
 /**
@@ -111,4 +112,48 @@ test("a step's heading that takes the focus after Enter has no ring; a control r
   const history = page.getByRole('tab', { name: 'History' });
   await expect(history).toBeFocused();
   expect(await outline(history)).toBe('solid');
+});
+
+test("a button's icon stands apart from its words and is centred on them (a server's login details, the history's export, copying the address)", async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, { name: 'Ivan Icon' });
+  await topUpByCard(request, user.email, '20');
+  const api = new ApiSession(request, user.email);
+  const { rates } = await api.json<{ rates: { id: number }[] }>('GET', '/api/user/vps/rates', 200);
+  await api.json('POST', '/api/user/vps/order', 201, {
+    data: { rate_id: rates[0]!.id, months: 1, source: 'forum' },
+    idempotencyKey: randomUUID(),
+  });
+  await signIn(page, user.email);
+
+  /** The icon's box and the words' box inside the button. */
+  const parts = (button: Locator) =>
+    button.evaluate((element) => {
+      const icon = element.querySelector('svg')!.getBoundingClientRect();
+      const range = document.createRange();
+      const words = Array.from(element.querySelectorAll('span')).find((span) =>
+        span.textContent?.trim(),
+      )!;
+      range.selectNodeContents(words);
+      const text = range.getBoundingClientRect();
+      return {
+        gap: text.left - icon.right,
+        offCentre: Math.abs(icon.top + icon.height / 2 - (text.top + text.height / 2)),
+      };
+    });
+  const expectApart = async (button: Locator) => {
+    await expect(button).toBeVisible();
+    const { gap, offCentre } = await parts(button);
+    expect(gap, 'icon to words, px').toBeGreaterThanOrEqual(6);
+    expect(offCentre, 'icon to the words’ middle, px').toBeLessThanOrEqual(1.5);
+  };
+
+  await page.goto('/vps?tab=servers');
+  await expectApart(page.getByRole('button', { name: /^Show the login details of server #/ }));
+  await page.goto('/balance-operations?tab=history&history=payments');
+  await expectApart(page.getByRole('button', { name: 'Export CSV' }));
+  await page.goto('/balance-operations?tab=topup&method=crypto');
+  await expectApart(page.getByRole('button', { name: 'Copy the address' }));
 });

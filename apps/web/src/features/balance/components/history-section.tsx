@@ -131,24 +131,19 @@ function HistoryList({ kind, period, onPeriodChange, page, onPageChange }: Histo
           loading={isExporting}
           loadingText={t('history.exporting')}
           onClick={() => void exportHistory({ kind, ...period.range })}
+          icon={
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+              <path
+                d="M12 4v11M7 10l5 5 5-5M5 20h14"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          }
         >
-          <svg
-            className={styles.buttonIcon}
-            viewBox="0 0 24 24"
-            width="16"
-            height="16"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <path
-              d="M12 4v11M7 10l5 5 5-5M5 20h14"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
           {t('history.export')}
         </Button>
       </div>

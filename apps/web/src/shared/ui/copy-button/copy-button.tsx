@@ -22,16 +22,9 @@ export interface CopyButtonProps {
 /** How long the outcome stays (shown and in the live region) before the button is idle again. */
 const OUTCOME_MS = 4000;
 
-function CopyIcon({ done, className }: { done: boolean; className?: string }) {
+function CopyIcon({ done }: { done: boolean }) {
   return (
-    <svg
-      className={className}
-      viewBox="0 0 24 24"
-      width="16"
-      height="16"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
       <path
         d={done ? 'M5 12.5l4.5 4.5L19 7.5' : 'M9 9h10v12H9zM5 15H4V3h11v1'}
         fill="none"
@@ -87,8 +80,7 @@ export function CopyButton({ text, label, messages, variant = 'labelled' }: Copy
           <CopyIcon done={state === 'copied'} />
         </button>
       ) : (
-        <Button variant="secondary" onClick={() => void copy()}>
-          <CopyIcon done={false} className={styles.icon} />
+        <Button variant="secondary" icon={<CopyIcon done={false} />} onClick={() => void copy()}>
           {label}
         </Button>
       )}

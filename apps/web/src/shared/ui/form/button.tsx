@@ -9,6 +9,11 @@ export interface ButtonProps extends ComponentPropsWithRef<'button'> {
   /** What the button says while loading (its children otherwise). */
   loadingText?: ReactNode;
   fullWidth?: boolean;
+  /**
+   * An icon before the words (an aria-hidden <svg>), set apart from them and centred on them by
+   * the button's own gap; the spinner takes its place while loading.
+   */
+  icon?: ReactNode;
 }
 
 export function Button({
@@ -16,6 +21,7 @@ export function Button({
   loading = false,
   loadingText,
   fullWidth = false,
+  icon,
   type = 'button',
   disabled,
   className,
@@ -30,7 +36,7 @@ export function Button({
       aria-busy={loading || undefined}
       {...props}
     >
-      {loading ? <span className={styles.spinner} aria-hidden="true" /> : null}
+      {loading ? <span className={styles.spinner} aria-hidden="true" /> : icon}
       <span>{loading && loadingText ? loadingText : children}</span>
     </button>
   );

@@ -75,6 +75,24 @@ describe('form controls', () => {
     expect(box).toBeChecked();
   });
 
+  it('Button puts its icon beside the words, not among them; the spinner takes its place while loading', () => {
+    const icon = <svg data-testid="icon" aria-hidden="true" />;
+    const { rerender } = render(<Button icon={icon}>Export CSV</Button>);
+    const button = screen.getByRole('button', { name: 'Export CSV' });
+    // a flex item of its own, so the button's gap sets it apart and centres it on the words
+    expect(button.firstElementChild).toBe(screen.getByTestId('icon'));
+    expect(button.lastElementChild).toHaveTextContent('Export CSV');
+    expect(button.lastElementChild?.querySelector('svg')).toBeNull();
+
+    rerender(
+      <Button icon={icon} loading loadingText="Exporting…">
+        Export CSV
+      </Button>,
+    );
+    expect(screen.queryByTestId('icon')).toBeNull();
+    expect(button.children).toHaveLength(2);
+  });
+
   it('Button shows a busy, disabled state while loading', async () => {
     const onClick = vi.fn();
     const { rerender } = render(
