@@ -79,6 +79,14 @@ describe('locales', () => {
         expect(String(text), `${namespace}:${key}`).not.toMatch(/№(?!\u00a0)/);
   });
 
+  it('writes a decimal with a comma in Russian (12,50), as the console formats numbers and its fields take them', () => {
+    for (const [namespace, messages] of Object.entries(ru))
+      for (const [key, text] of leaves(messages)) {
+        expect(String(text), `${namespace}:${key}`).not.toMatch(/\d\.\d/);
+        expect(String(text), `${namespace}:${key}`).not.toMatch(/после точки/);
+      }
+  });
+
   it('keeps the English error texts of the spec', () => {
     for (const [code, text] of Object.entries(ERROR_MESSAGES)) expect(en.errors?.[code]).toBe(text);
   });
