@@ -157,3 +157,25 @@ test("a button's icon stands apart from its words and is centred on them (a serv
   await page.goto('/balance-operations?tab=topup&method=crypto');
   await expectApart(page.getByRole('button', { name: 'Copy the address' }));
 });
+
+test("a list's prompt reads in the muted colour of a placeholder, an answer in the text colour", async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, { name: 'Pia Prompt' });
+  await signIn(page, user.email);
+  await page.goto('/vps?tab=rates');
+  const order = page.getByRole('region', { name: 'Rent a server' });
+  const source = order.getByLabel('How did you hear about us?');
+  const color = (element: Locator) => element.evaluate((node) => getComputedStyle(node).color);
+  // the field's hint is in the muted colour, the promocode typed in the text colour
+  const muted = await color(order.getByText('It helps us know where our clients come from.'));
+  const promocode = order.getByLabel('Promocode (optional)');
+  await promocode.fill('ANY');
+
+  await expect(source).toHaveValue('');
+  expect(await color(source)).toBe(muted);
+  await source.selectOption({ label: 'Telegram' });
+  expect(await color(source)).toBe(await color(promocode));
+  expect(await color(source)).not.toBe(muted);
+});
