@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../features/auth/api/auth-api';
+import { balanceApi } from '../features/balance/api/balance-api';
 import { supportApi } from '../features/support/api/support-api';
 import { vpsApi } from '../features/vps/api/vps-api';
 import { stubFetch } from '../test/fetch-stub';
@@ -21,7 +22,8 @@ const USER = {
   balance: 10,
   balance_partner: 2,
 };
-const SERVERS = { data: [], meta: { page: 1, per_page: 20, total: 0 } };
+const EMPTY_PAGE = { data: [], meta: { page: 1, per_page: 20, total: 0 } };
+const TRANSFERS = '/user/balance/history/transfers';
 
 describe('what live updates change in the console', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -30,7 +32,8 @@ describe('what live updates change in the console', () => {
     const fetch = stubFetch({
       'GET /user/auth': { body: USER },
       'GET /user/support/unread': { body: { count: 0 } },
-      'GET /user/vps/servers': { body: SERVERS },
+      'GET /user/vps/servers': { body: EMPTY_PAGE },
+      [`GET ${TRANSFERS}`]: { body: EMPTY_PAGE },
     });
     const store = makeStore();
     store.dispatch({
@@ -58,6 +61,20 @@ describe('what live updates change in the console', () => {
     expect(userOf(store)).toMatchObject({ balance: 35.5, balance_partner: 4 });
     expect(fetch.callsTo('GET', '/user/auth')).toHaveLength(1);
     expect(fetch.calls.length).toBe(before);
+  });
+
+  it('reads a history on screen again when money arrives from someone else (a `balance` event)', async () => {
+    const { store, fetch } = await signedInStore();
+    const shown = store.dispatch(
+      balanceApi.endpoints.getHistory.initiate({ kind: 'transfers', page: 1, perPage: 20 }),
+    );
+    await shown;
+    expect(fetch.callsTo('GET', TRANSFERS)).toHaveLength(1);
+    applyLiveEvent(store.dispatch, { event: 'balance', data: { balance: 22 } });
+    await vi.waitFor(() => expect(fetch.callsTo('GET', TRANSFERS)).toHaveLength(2));
+    expect(userOf(store)).toMatchObject({ balance: 22 });
+    expect(fetch.callsTo('GET', '/user/auth')).toHaveLength(1);
+    shown.unsubscribe();
   });
 
   it('sets the unread count from a `ticket` event; a `server` event reads the list again', async () => {

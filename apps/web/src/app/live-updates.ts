@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { authApi } from '../features/auth/api/auth-api';
 import { supportApi } from '../features/support/api/support-api';
 import { baseApi } from '../shared/api/base-api';
+import { noteBalancesRefreshed } from '../shared/live/balance-refreshes';
 import { startLiveClient, type LiveState } from '../shared/live/live-client';
 import { setLiveState } from '../shared/live/live-state';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
@@ -36,6 +37,7 @@ export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEven
       );
       // the histories of payments, transfers and charges show the new entry
       dispatch(authApi.util.invalidateTags(['Payments', 'Transfers', 'Charges', 'Withdrawals']));
+      noteBalancesRefreshed();
       return;
     case 'server':
       dispatch(
@@ -65,6 +67,7 @@ export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEven
 /** After a drop, updates may have been missed: what they would have changed is read again. */
 export function resyncAfterDrop(dispatch: LiveDispatch): void {
   dispatch(authApi.util.invalidateTags(['User', 'Payments', 'Transfers', 'Charges']));
+  noteBalancesRefreshed();
   dispatch(invalidate(['VpsServers', 'MonitoringAccounts']));
   dispatch(supportApi.util.invalidateTags(['SupportTickets', 'SupportUnread']));
 }

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { PaymentStatus } from '@tradehost/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { applyLiveEvent } from '../../../app/live-updates';
 import { payment, renderBalance, searchOf, stubBalanceApi, user } from '../test-utils';
 
 const PATH = '/user/balance/payments/41';
@@ -69,6 +70,33 @@ describe('payment status after the gateway', () => {
     expect(calls).toBe(3);
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(api.callsTo('GET', PATH)).toHaveLength(calls);
+  });
+
+  it('reads the top-up history and the balance once when the live update of the credit came', async () => {
+    let credited = false;
+    const api = stubBalanceApi({
+      'GET /user/auth': () => ({ body: user({ balance: credited ? 175.5 : 150.5 }) }),
+      [`GET ${PATH}`]: () => ({
+        body: { payment: payment({ status: credited ? 'paid' : 'processing' }) },
+      }),
+    });
+    const { store } = renderBalance('/balance-operations?payment=41&tab=history');
+    await waitFor(() => expect(within(panel()).getByText('Processing')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByTestId('summary-balance')).toHaveTextContent('$150.50'));
+    const HISTORY = '/user/balance/history/payments';
+    await waitFor(() => expect(api.callsTo('GET', HISTORY)).toHaveLength(1));
+    const userFetches = api.callsTo('GET', '/user/auth').length;
+
+    // the gateway's notification credits the payment; the server tells this tab at once
+    credited = true;
+    act(() => applyLiveEvent(store.dispatch, { event: 'balance', data: { balance: 175.5 } }));
+    await waitFor(() => expect(within(panel()).getByText('Paid')).toBeInTheDocument());
+    expect(screen.getByTestId('summary-balance')).toHaveTextContent('$175.50');
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+
+    // the live update read the history again and patched the balance: the panel adds no reads
+    expect(api.callsTo('GET', HISTORY)).toHaveLength(2);
+    expect(api.callsTo('GET', '/user/auth')).toHaveLength(userFetches);
   });
 
   it('says Not paid and offers to try again with the same method', async () => {

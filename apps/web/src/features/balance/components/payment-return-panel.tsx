@@ -3,6 +3,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
 import { baseApi } from '../../../shared/api/base-api';
+import { balanceRefreshes } from '../../../shared/live/balance-refreshes';
 import { isApiRequestError } from '../../../shared/lib/api-error';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { Button } from '../../../shared/ui/form';
@@ -55,11 +56,16 @@ export function PaymentReturnPanel({ paymentId, onDismiss, onRetry }: PaymentRet
     pollingInterval: pollingFor(cached.data, cached.isError),
   });
 
-  // Paid: the header's balance, the summary and the top-up history catch up, once
+  // Paid: the header's balance, the summary and the top-up history catch up, once. The live
+  // update of the credit does it as it lands (and its refetch of the payment shows Paid): after
+  // it, the panel's own refresh would read the history and the user a second time. Without one
+  // (the stream down, or opened after the credit), the panel refreshes them.
   const refreshedFor = useRef<number | null>(null);
+  const refreshesAtOpen = useRef(balanceRefreshes());
   useEffect(() => {
     if (payment?.status !== 'paid' || refreshedFor.current === payment.id) return;
     refreshedFor.current = payment.id;
+    if (balanceRefreshes() > refreshesAtOpen.current) return;
     dispatch(baseApi.util.invalidateTags(['User', { type: 'Payments', id: 'LIST' }]));
   }, [payment, dispatch]);
 
