@@ -248,6 +248,14 @@ test('on a phone in Russian the partner screens fit: the selected tab in view, t
     focusable: true,
   });
   expect(await pageOverflow()).toBeLessThanOrEqual(0);
+  // the discounts' lead stands as far under its heading as the form under its own (a bare <p>'s
+  // margins doubled the gap)
+  const under = (name: string) =>
+    page.getByRole('heading', { level: 2, name }).evaluate((heading) => {
+      const next = heading.nextElementSibling!.getBoundingClientRect().top;
+      return Math.round(next - heading.getBoundingClientRect().bottom);
+    });
+  expect(await under('Ваши скидки')).toBe(await under('Новый промокод'));
   // the promocode's row reads on one line: each cell's text one line high, level with the code
   // (a cell's middle: its code's or button's box, else its text's)
   const row = await page.getByRole('row', { name: new RegExp(promocode) }).evaluate((tr) =>

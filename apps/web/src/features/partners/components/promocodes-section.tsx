@@ -69,7 +69,7 @@ function Tiers({ discount }: { discount: AvailableDiscount }) {
       <h2 id="partner-tiers-title" className={styles.sectionTitle}>
         {t('promocodes.tiersTitle')}
       </h2>
-      <p>
+      <p className={styles.muted}>
         {t('promocodes.tiersLead', {
           count: discount.active_referrals,
           discount: f.percent(best),
