@@ -275,6 +275,45 @@ describe('audit log', () => {
     expect(table).not.toHaveTextContent(/[a-z]+_[a-z_]+/);
   });
 
+  it('reads an old value before its new one, whatever order the stored details come in', async () => {
+    // PostgreSQL's jsonb keeps keys shortest first: 'to' before 'from', 'after' before 'before'
+    const stored = [
+      auditEntry({
+        id: 30,
+        action: 'support.reply',
+        subject_type: 'support_ticket',
+        details: { to: 'processing', from: 'new', files: 0, message_id: 4 },
+      }),
+      auditEntry({
+        id: 31,
+        action: 'vps.rate_update',
+        subject_type: 'vps_rate',
+        details: { after: { active: false }, before: { active: true } },
+      }),
+      auditEntry({
+        id: 32,
+        action: 'vps.extend',
+        subject_type: 'vps_server',
+        details: {
+          ends_at: '2025-05-05T10:00:00.000Z',
+          previous_ends_at: '2025-04-05T10:00:00.000Z',
+        },
+      }),
+    ];
+    stubOperatorApi({ 'GET /admin/audit': { body: page(stored) } });
+    await openOperator('/operator/audit');
+    const table = await screen.findByRole('table', { name: 'Audit log' }, { timeout: 5000 });
+    const labels = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => Array.from(row.querySelectorAll('dt'), (dt) => dt.textContent));
+    expect(labels).toEqual([
+      ['From', 'To', 'Files', 'Message'],
+      ['Before', 'After'],
+      ['Ended before', 'Ends'],
+    ]);
+  });
+
   it('says when the log is empty', async () => {
     stubOperatorApi({ 'GET /admin/audit': { body: page([]) } });
     await openOperator('/operator/audit');

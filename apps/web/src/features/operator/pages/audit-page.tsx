@@ -9,6 +9,7 @@ import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';
 import { Person } from '../components/person';
+import { inReadingOrder } from '../lib/audit-order';
 import { useFormatters, type Formatters } from '../lib/format';
 import styles from '../components/operator.module.css';
 
@@ -122,7 +123,7 @@ function Details({ details }: { details: AuditEntry['details'] }) {
   const { t } = useTranslation('operator');
   const format = useFormatters();
   const words = { t, format };
-  const entries = Object.entries(details);
+  const entries = inReadingOrder(details);
   if (entries.length === 0) return <span className={styles.muted}>—</span>;
   return (
     <dl className={styles.details}>
