@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
 import { addMonths } from '../../packages/contracts/src/vps.ts';
 import { createVerifiedUser, signIn, waitForMail } from '../support/app.ts';
 import { ApiSession, headerBalance, makeOperator, topUpByCard } from '../support/money.ts';
@@ -242,4 +243,54 @@ test('a trader orders a free test server, an operator approves it in the operato
   await expect(row.getByText('Test server')).toBeVisible();
   await expect(row.getByText('Active', { exact: true })).toBeVisible(CREATION);
   await expect(headerBalance(page)).toHaveText('$0');
+});
+
+test("a server's actions in the table are buttons of one height at tablet width, each on one line, in either language", async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, { name: 'Tanya Tablet' });
+  await topUpByCard(request, user.email, '20');
+  const api = new ApiSession(request, user.email);
+  const { rates } = await api.json<{ rates: { id: number }[] }>('GET', '/api/user/vps/rates', 200);
+  const { server } = await api.json<{ server: { id: number } }>(
+    'POST',
+    '/api/user/vps/order',
+    201,
+    {
+      data: { rate_id: rates[0]!.id, months: 1, source: 'forum' },
+      idempotencyKey: randomUUID(),
+    },
+  );
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await signIn(page, user.email);
+
+  for (const [language, id] of [
+    ['EN', `#${server.id}`],
+    ['RU', `№\u00a0${server.id}`],
+  ] as const) {
+    if (language === 'RU')
+      await page
+        .getByRole('group', { name: 'Language' })
+        .getByRole('button', { name: 'RU' })
+        .click();
+    const row = page.getByRole('row').filter({ hasText: id });
+    const buttons = row.locator('td').last().getByRole('button');
+    await expect(buttons).toHaveCount(4, OPERATION);
+    const boxes = await buttons.evaluateAll((elements) =>
+      elements.map((element) => {
+        const style = getComputedStyle(element);
+        const lineHeight = parseFloat(style.lineHeight);
+        const words = element.querySelector('span')!.getBoundingClientRect();
+        return { height: element.getBoundingClientRect().height, lines: words.height / lineHeight };
+      }),
+    );
+    for (const { height, lines } of boxes) {
+      expect(height, `${language}: as tall as the first`).toBeCloseTo(boxes[0]!.height, 0);
+      expect(Math.round(lines), `${language}: one line`).toBe(1);
+    }
+    // the table still fits the page: no sideways scrolling of the frame
+    const frame = page.getByRole('table').locator('xpath=..');
+    expect(await frame.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+  }
 });
