@@ -195,6 +195,25 @@ test('the operator confirms a crypto payment (Paid, balance credited) and reject
     });
     expect(lines, `the network's lines at ${width} px`).toBe(1);
   }
+  // on a phone, a card's Confirm and Reject share its foot side by side, as wide as the card
+  await desk.setViewportSize({ width: 375, height: 800 });
+  const card = desk.getByRole('listitem').filter({ hasText: txid });
+  const foot = await card.evaluate((item) => {
+    const box = (element: Element) => element.getBoundingClientRect();
+    const [confirm, reject] = Array.from(item.querySelectorAll('button')).filter((button) =>
+      /^(Confirm|Reject)/.test(button.textContent ?? ''),
+    );
+    const data = item.querySelector('dl')!;
+    return {
+      sameLine: box(confirm!).top === box(reject!).top,
+      left: box(confirm!).left - box(data).left,
+      right: box(data).right - box(reject!).right,
+    };
+  });
+  expect(foot.sameLine).toBe(true);
+  expect(Math.abs(foot.left)).toBeLessThanOrEqual(1);
+  expect(Math.abs(foot.right)).toBeLessThanOrEqual(1);
+  await desk.setViewportSize({ width: 1440, height: 900 });
 
   await desk.getByRole('button', { name: `Confirm $25.00 from ${user.email}` }).click();
   const confirm = desk.getByRole('dialog', { name: 'Confirm the payment' });
