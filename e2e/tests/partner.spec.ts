@@ -223,6 +223,17 @@ test('on a phone in Russian the partner screens fit: the selected tab in view, t
   expect(tabs.scrolls).toBe(true);
   expect(tabs.current.left).toBeGreaterThanOrEqual(tabs.box.left - 0.5);
   expect(tabs.current.right).toBeLessThanOrEqual(tabs.box.right + 0.5);
+  // the wallet's example, one long word, wraps inside the field's width rather than past it
+  const wallet = page.getByLabel('Кошелёк');
+  const example = page.getByText(/^Например, T/);
+  await expect(example).toBeVisible();
+  const exampleRight = await example.evaluate((hint) => {
+    const range = document.createRange();
+    range.selectNodeContents(hint);
+    return range.getBoundingClientRect().right;
+  });
+  const walletBox = (await wallet.boundingBox())!;
+  expect(exampleRight).toBeLessThanOrEqual(walletBox.x + walletBox.width + 0.5);
 
   /** A table's frame: whether it scrolls, and which of its edges are shaded (TableFrame). */
   const frameOf = (name: string) =>
