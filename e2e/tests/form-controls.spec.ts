@@ -10,9 +10,16 @@ import { monitoredAccount } from '../support/monitoring.ts';
  * arrow), the theme's arrow, and the inputs' focus ring.
  */
 
-/** What a reader sees of a control, at rest or focused from the keyboard. */
+/**
+ * What a reader sees of a control, at rest or focused from the keyboard, once its styles have
+ * settled: read in the same frame as a focus, a transition (even the reduced-motion 0.01 ms one)
+ * still gives its starting colour, so two frames are let pass first.
+ */
 function look(control: Locator) {
-  return control.evaluate((element) => {
+  return control.evaluate(async (element) => {
+    for (let frame = 0; frame < 2; frame += 1) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
     const style = getComputedStyle(element);
     return {
       background: style.backgroundColor,
