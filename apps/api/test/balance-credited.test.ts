@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { telegramChatsRepository } from '../src/db/telegram-chats.ts';
 import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
 import { balancesOf, fund, postKeyed, quickUser, type Json, type TestApp } from './helpers.ts';
 import { linkChat, startAppWithBot, type TelegramTestApp } from './telegram-app.ts';
@@ -196,6 +197,24 @@ describe('a transfer from another user', () => {
     expect(notices(sender)).toEqual([]);
     expect(t.smtp.to(recipient.email)).toEqual([]);
     expect(t.smtp.to(sender.email)).toEqual([]);
+  });
+
+  it('to a recipient without an account chat, reads no chat after the commit', async () => {
+    // the transfer's own statement reads whether the recipient linked a chat (the users row's
+    // mirror of the link): the answer does not wait for a lookup most recipients never need
+    const sender = await linkedUser('Nia Nochat');
+    const recipient = await quickUser(t, { name: 'Ola Offline' });
+    await fund(t, sender.id, 1000);
+    const lookups = vi.spyOn(telegramChatsRepository, 'ofUserFor');
+    try {
+      const body = { email: recipient.email, amount: '1.00' };
+      const res = await postKeyed(t, '/api/user/balance/transfer', body, sender);
+      expect(res.status, res.text).toBe(201);
+      expect(await balancesOf(t, recipient.id)).toMatchObject({ balance: 100 });
+      expect(lookups.mock.calls.filter(([, userId]) => userId === recipient.id)).toEqual([]);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('tells nothing when the transfer is refused', async () => {

@@ -23,6 +23,12 @@ type Channels = 'mail-and-chat' | 'chat';
 /** A transfer as its recipient is told of it: the sender, the amount, the balance after it. */
 export interface ReceivedTransfer {
   to: Recipient & { name: string };
+  /**
+   * Whether the recipient linked an account chat, as the transfer's own statement read it:
+   * most users link none, and then nothing is rendered nor looked up after the commit, while
+   * the transfer's answer waits.
+   */
+  accountChat: boolean;
   amountCents: number;
   balanceAfterCents: number;
   from: { name: string; email: string };
@@ -78,16 +84,25 @@ export function createCreditNotices(deps: Pick<ServiceDeps, 'db' | 'config' | 'm
       }),
 
     /** The recipient of a transfer (in the chat), from what the transfer's request had. */
-    transferReceived: ({ to, amountCents, balanceAfterCents, from }: ReceivedTransfer) =>
-      tell(`transfer to user ${to.id}`, async () => ({
-        to,
-        credit: {
-          amountCents,
-          balanceAfterCents,
-          source: { kind: 'transfer', fromName: from.name, fromEmail: from.email },
-        },
-        channels: 'chat',
-      })),
+    transferReceived: ({
+      to,
+      accountChat,
+      amountCents,
+      balanceAfterCents,
+      from,
+    }: ReceivedTransfer) =>
+      tell(`transfer to user ${to.id}`, async () => {
+        if (!accountChat) return undefined;
+        return {
+          to,
+          credit: {
+            amountCents,
+            balanceAfterCents,
+            source: { kind: 'transfer', fromName: from.name, fromEmail: from.email },
+          },
+          channels: 'chat',
+        };
+      }),
 
     /** An operator's credit to the user's main balance, with its reason. */
     adjusted: (

@@ -51,6 +51,8 @@ export interface TransferFacts {
     email: string;
     language: Language;
     email_verified_at: string | null;
+    /** Whether the recipient linked an account chat (the users row's mirror of the link). */
+    account_chat: boolean;
   } | null;
   /** The posting's entries; null when nothing was posted. */
   entries: EntryRow[] | null;
@@ -167,7 +169,9 @@ export const balanceRepository = {
     return sql`sender as (
           select id, name, email from ${users} where id = ${senderId}::bigint
         ), recipient as (
-          select id, name, email, language, email_verified_at from ${users}
+          select id, name, email, language, email_verified_at,
+            telegram_link is not null as account_chat
+          from ${users}
           where lower(email) = lower(${email}::text)
         ), go as (
           select sender.id as sender_id, recipient.id as recipient_id,

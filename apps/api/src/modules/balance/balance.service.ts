@@ -312,6 +312,7 @@ export function createBalanceService(deps: BalanceDeps) {
           name: recipient.name,
           language: recipient.language,
         },
+        accountChat: recipient.account_chat,
         amountCents: credited.amountCents,
         balanceAfterCents: credited.balanceAfterCents ?? 0,
         from: { name: sender.name, email: sender.email },
