@@ -196,6 +196,10 @@ describe('trades, positions and CSV', () => {
     ]);
     const second = await get(`${ACCOUNT(account.id)}/trades?per_page=2&page=2`, user.token);
     expect(second.body.data).toHaveLength(1);
+    // past the last page: no trades, and still how many there are
+    const past = await get(`${ACCOUNT(account.id)}/trades?per_page=2&page=5`, user.token);
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual({ data: [], meta: { page: 5, per_page: 2, total: 3 } });
 
     // the SQL grouping gives what closedTrades of the statistics module gives
     const deals = (handComputedHistory() as IngestDeal[]).map(statDealOf);

@@ -66,10 +66,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
    * volume has reached its opening volume (closedTrades of the statistics, in SQL).
    */
   async function tradeRows(accountId: number, limit: number | null, offset: number) {
-    const { rows } = await db.execute<TradeRow>(sql`
-      select position_id::text, symbol, type, digits, open_time, close_time, volume, open_price,
-        close_price, result, count(*) over () as total
-      from (
+    const closed = sql`(
         select position_id,
           (array_agg(symbol order by time, ticket) filter (where entry = 'in'))[1] as symbol,
           (array_agg(type order by time, ticket) filter (where entry = 'in'))[1] as type,
@@ -86,10 +83,20 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
         from monitoring_deals
         where account_id = ${accountId} and type in ('buy', 'sell')
         group by position_id) p
-      where open_time is not null and close_time is not null and closed + 1e-9 >= volume
+      where open_time is not null and close_time is not null and closed + 1e-9 >= volume`;
+    // the count is a window over the rows the sort needs all of anyway
+    const { rows } = await db.execute<TradeRow>(sql`
+      select position_id::text, symbol, type, digits, open_time, close_time, volume, open_price,
+        close_price, result, count(*) over () as total
+      from ${closed}
       order by close_time desc, length(position_id::text) desc, position_id::text desc
       limit ${limit ?? sql.raw('all')} offset ${offset}`);
-    const total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+    let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+    // past the last page no row carries the count: how many there are, on their own
+    if (rows.length === 0 && offset > 0) {
+      const counted = await db.execute<{ n: string }>(sql`select count(*) as n from ${closed}`);
+      total = Number(counted.rows[0]!.n);
+    }
     const trades: MonitoringTrade[] = rows.map((r) => {
       const sign = r.type === 'buy' ? 1 : -1;
       const openPrice = r.open_price ?? 0;
