@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLogoutMutation } from '../../../features/auth/api/auth-api';
 import { formatBalance } from '../../../shared/lib/format-balance';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import styles from './account-controls.module.css';
 
 /** The balance in dollars (short form), a link to the balance operations. */
@@ -52,16 +53,11 @@ export function LogoutButton({ block = false }: { block?: boolean }) {
       disabled={isLoading}
       onClick={() => void logout()}
     >
-      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-        <path
-          d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4M10 8l-4 4 4 4M6 12h10"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.7"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
+      <StrokeIcon
+        size={18}
+        strokeWidth={1.7}
+        d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4M10 8l-4 4 4 4M6 12h10"
+      />
       <span>{isLoading ? t('header.loggingOut') : t('header.logout')}</span>
     </button>
   );

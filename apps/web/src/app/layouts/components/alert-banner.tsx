@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetAlertQuery } from '../../../features/auth/api/auth-api';
 import { readStorage, writeStorage } from '../../../shared/lib/preferences';
+import { ICON_PATHS, StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import styles from './alert-banner.module.css';
 
 const dismissedKey = (id: number) => `tradehost:alert-dismissed:${id}`;
@@ -19,16 +20,12 @@ export function AlertBanner() {
   return (
     <section className={`${styles.banner} ${styles[alert.level]}`} aria-label={t('alert.label')}>
       <div className={styles.inner}>
-        <svg className={styles.icon} viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          <path
-            d="M12 8v5M12 16.5v.5M10.3 3.9 2.6 17.5A2 2 0 0 0 4.3 20.5h15.4a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.7"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <StrokeIcon
+          className={styles.icon}
+          size={18}
+          strokeWidth={1.7}
+          d="M12 8v5M12 16.5v.5M10.3 3.9 2.6 17.5A2 2 0 0 0 4.3 20.5h15.4a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z"
+        />
         <p className={styles.text}>{text}</p>
         <button
           type="button"
@@ -39,14 +36,7 @@ export function AlertBanner() {
             setDismissed((ids) => [...ids, alert.id]);
           }}
         >
-          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-            <path
-              d="M6 6l12 12M18 6L6 18"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-            />
-          </svg>
+          <StrokeIcon size={18} strokeWidth={1.8} d={ICON_PATHS.close} />
         </button>
       </div>
     </section>

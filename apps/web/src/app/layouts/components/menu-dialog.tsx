@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode, RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ICON_PATHS, StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { MainNav } from './main-nav';
 import type { NavItem } from './nav-items';
 import styles from './mobile-menu.module.css';
@@ -44,14 +45,7 @@ export function MenuDialog({
           <div className={styles.panelHeader}>
             <Dialog.Title className={styles.title}>{t('header.menuTitle')}</Dialog.Title>
             <Dialog.Close className={styles.close} aria-label={t('header.closeMenu')}>
-              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-                <path
-                  d="M6 6l12 12M18 6L6 18"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <StrokeIcon size={20} strokeWidth={1.8} d={ICON_PATHS.close} />
             </Dialog.Close>
           </div>
           <div className={styles.panelBody}>

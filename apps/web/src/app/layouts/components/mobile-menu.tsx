@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { menuDisplayed, selectDisplayMenu } from '../../../shared/model/ui-slice';
 import { useAppDispatch, useAppSelector } from '../../hooks';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import type { NavItem } from './nav-items';
 import styles from './mobile-menu.module.css';
 
@@ -53,14 +54,7 @@ export function MobileMenu({ items, extras }: MobileMenuProps) {
           dispatch(menuDisplayed(true));
         }}
       >
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-          <path
-            d="M4 7h16M4 12h16M4 17h16"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-          />
-        </svg>
+        <StrokeIcon size={20} strokeWidth={1.8} d="M4 7h16M4 12h16M4 17h16" />
         <span className="menu-button-label">{t('header.menu')}</span>
       </button>
       {wanted || open ? (

@@ -1,6 +1,7 @@
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { buttonClassName } from '../../../shared/ui/form';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { AuthCard } from './auth-card';
 import { DevMailboxLink } from './dev-mailbox-link';
 import { useFocusOnMount } from './use-focus-on-mount';
@@ -13,20 +14,10 @@ export function SignupSent({ email }: { email: string }) {
   return (
     <AuthCard title={t('signup.sent.title')} titleRef={titleRef}>
       <div className={styles.notice}>
-        <svg
-          className={styles.icon}
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.5"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          aria-hidden="true"
-          focusable="false"
-        >
+        <StrokeIcon className={styles.icon} strokeWidth={1.5}>
           <rect x="3" y="5" width="18" height="14" rx="2" />
           <path d="m3 7 9 6 9-6" />
-        </svg>
+        </StrokeIcon>
         <p className={styles.text} role="status">
           <Trans
             t={t}

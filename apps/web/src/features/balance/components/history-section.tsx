@@ -14,6 +14,7 @@ import {
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { Tabs } from '../../../shared/ui/tabs/tabs';
 import { useExportHistoryMutation, useGetHistoryQuery } from '../api/balance-api';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { HistoryCards, HistoryTable } from './history-rows';
 import styles from './history.module.css';
 
@@ -131,18 +132,7 @@ function HistoryList({ kind, period, onPeriodChange, page, onPageChange }: Histo
           loading={isExporting}
           loadingText={t('history.exporting')}
           onClick={() => void exportHistory({ kind, ...period.range })}
-          icon={
-            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-              <path
-                d="M12 4v11M7 10l5 5 5-5M5 20h14"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          }
+          icon={<StrokeIcon size={16} d="M12 4v11M7 10l5 5 5-5M5 20h14" />}
         >
           {t('history.export')}
         </Button>

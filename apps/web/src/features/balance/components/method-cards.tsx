@@ -2,6 +2,7 @@ import type { PaymentMethod, PaymentMethodInfo } from '@tradehost/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../shared/lib/format-money';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import cards from '../../../shared/ui/radio-cards/radio-cards.module.css';
 import styles from './method-cards.module.css';
 
@@ -67,16 +68,7 @@ export function MethodCards({ methods, value, onChange, partnerBalance }: Method
                 onChange={() => onChange(method.id)}
               />
               <span className={styles.body}>
-                <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true">
-                  <path
-                    d={ICONS[method.id]}
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="1.8"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                  />
-                </svg>
+                <StrokeIcon className={styles.icon} strokeWidth={1.8} d={ICONS[method.id]} />
                 <span id={nameId} className={styles.name}>
                   {t(`methods.${method.id}`)}
                 </span>

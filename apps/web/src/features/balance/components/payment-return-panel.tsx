@@ -8,6 +8,7 @@ import { isApiRequestError } from '../../../shared/lib/api-error';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { Button } from '../../../shared/ui/form';
 import { balanceApi, useGetPaymentQuery } from '../api/balance-api';
+import { ICON_PATHS, StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { OperationStatusBadge } from './status-badge';
 import styles from './payment-return-panel.module.css';
 
@@ -131,15 +132,7 @@ export function PaymentReturnPanel({ paymentId, onDismiss, onRetry }: PaymentRet
         aria-label={t('payment.dismiss')}
         onClick={onDismiss}
       >
-        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-          <path
-            d="M6 6l12 12M18 6L6 18"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-          />
-        </svg>
+        <StrokeIcon size={18} d={ICON_PATHS.close} />
       </button>
     </section>
   );

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { paragraphs, type FaqEntry } from '../lib/faq-entries';
 import type { Segment } from '../lib/faq-search';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { HighlightedText, MaybeHighlighted } from './highlighted-text';
 import styles from './faq.module.css';
 
@@ -53,23 +54,7 @@ export function FaqQuestion({
           <span className={styles.questionText}>
             <MaybeHighlighted text={entry.question} highlight={highlight} />
           </span>
-          <svg
-            className={styles.chevron}
-            viewBox="0 0 24 24"
-            width="20"
-            height="20"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <path
-              d="M6 9l6 6 6-6"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <StrokeIcon className={styles.chevron} size={20} d="M6 9l6 6 6-6" />
         </button>
       </h3>
       {!open && excerpt ? (

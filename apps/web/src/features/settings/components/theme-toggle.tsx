@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectTheme, themeChanged } from '../model/settings-slice';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import styles from './settings-controls.module.css';
 
 export interface ThemeToggleProps {
@@ -23,22 +24,16 @@ export function ThemeToggle({ showLabel = false }: ThemeToggleProps) {
       title={showLabel ? undefined : label}
       onClick={() => dispatch(themeChanged(dark ? 'light' : 'dark'))}
     >
-      <svg className={styles.icon} viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+      <StrokeIcon className={styles.icon} size={18} strokeWidth={dark ? 1.5 : 1.6}>
         {dark ? (
-          <path
-            d="M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z"
-            fill="currentColor"
-            stroke="currentColor"
-            strokeWidth="1.5"
-            strokeLinejoin="round"
-          />
+          <path d="M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z" fill="currentColor" />
         ) : (
-          <g fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round">
+          <>
             <circle cx="12" cy="12" r="4" />
             <path d="M12 2.5v2M12 19.5v2M2.5 12h2M19.5 12h2M5.3 5.3l1.4 1.4M17.3 17.3l1.4 1.4M5.3 18.7l1.4-1.4M17.3 6.7l1.4-1.4" />
-          </g>
+          </>
         )}
-      </svg>
+      </StrokeIcon>
       {showLabel ? (
         <>
           <span className={styles.toggleText}>{label}</span>

@@ -6,6 +6,7 @@ import {
 import { errorText } from '../../../shared/lib/api-error';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useSupportFormat } from '../lib/use-support-format';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import styles from './support.module.css';
 
 const THUMB_WIDTH = 160;
@@ -59,23 +60,12 @@ function Thumbnail({ attachment }: { attachment: Attachment }) {
 
 function FileIcon() {
   return (
-    <svg
+    <StrokeIcon
       className={styles.fileIcon}
-      viewBox="0 0 24 24"
-      width="20"
-      height="20"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path
-        d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8zM14 3v5h5M9 13h6M9 17h6"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.6"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
+      size={20}
+      strokeWidth={1.6}
+      d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8zM14 3v5h5M9 13h6M9 17h6"
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useBalances } from '../../auth/api/use-current-user';
 import { useVpsFormat } from '../lib/use-vps-format';
+import { ICON_PATHS, StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import styles from './vps.module.css';
 
 export const TOP_UP_PATH = '/balance-operations?tab=topup';
@@ -34,15 +35,7 @@ export function BalanceCheck({ totalCents }: { totalCents: number | null }) {
       </p>
       {shortCents > 0 ? (
         <p className={styles.short} role="status">
-          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-            <path
-              d="M12 8v5M12 16.5v.5M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            />
-          </svg>
+          <StrokeIcon size={16} strokeLinejoin="miter" d={ICON_PATHS.warning} />
           <span>
             {t('balance.short', { amount: cents(shortCents) })} <TopUpLink />
           </span>

@@ -1,6 +1,7 @@
 import { COMMENT_MAX, type Server } from '@tradehost/contracts';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { errorText, fieldErrorText } from '../../../shared/lib/api-error';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { useUpdateVpsCommentMutation } from '../api/vps-api';
 import { useVpsFormat } from '../lib/use-vps-format';
@@ -93,22 +94,13 @@ export function CommentEditor({ server }: { server: Server }) {
         ) : (
           <span className={styles.muted}>{t('comment.add')}</span>
         )}
-        <svg
+        <StrokeIcon
           className={styles.editIcon}
-          viewBox="0 0 24 24"
-          width="14"
-          height="14"
-          aria-hidden="true"
-          focusable="false"
-        >
-          <path
-            d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinejoin="round"
-          />
-        </svg>
+          size={14}
+          strokeWidth={1.8}
+          strokeLinecap="butt"
+          d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4"
+        />
       </button>
     );
   }

@@ -9,6 +9,7 @@ import { useGetVpsRdpQuery, useRevealVpsCredentialsMutation } from '../api/vps-a
 import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { parseRdp } from '../lib/vps';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { FailureAlert } from './failure-alert';
 import styles from './vps.module.css';
 
@@ -31,16 +32,11 @@ export function LoginDetails({ server }: { server: Server }) {
         aria-label={t('login.open', { id: server.id })}
         onClick={() => setOpen(true)}
         icon={
-          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-            <path
-              d="M15 7a4 4 0 1 1-3.9 4.9L4 19v2h3v-2h2v-2h2l1.1-1.1A4 4 0 0 1 15 7Zm1 2.5h.01"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <StrokeIcon
+            size={16}
+            strokeWidth={1.8}
+            d="M15 7a4 4 0 1 1-3.9 4.9L4 19v2h3v-2h2v-2h2l1.1-1.1A4 4 0 0 1 15 7Zm1 2.5h.01"
+          />
         }
       >
         {t('login.button')}

@@ -1,5 +1,6 @@
 import type { Rate } from '@tradehost/contracts';
 import { useId, type ReactNode } from 'react';
+import { StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import cards from '../../../shared/ui/radio-cards/radio-cards.module.css';
 import { useVpsFormat } from '../lib/use-vps-format';
 import styles from './vps.module.css';
@@ -57,14 +58,13 @@ export function RateCards({ legend, rates, value, onChange, noteOf }: RateCardsP
                   <RateSpecs rate={rate} />
                 </span>{' '}
                 <span className={styles.rateLocation}>
-                  <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
-                    <path
-                      d="M12 21s-6-5.5-6-11a6 6 0 0 1 12 0c0 5.5-6 11-6 11Zm0-9a2 2 0 1 0 0-4 2 2 0 0 0 0 4Z"
-                      fill="none"
-                      stroke="currentColor"
-                      strokeWidth="1.8"
-                    />
-                  </svg>
+                  <StrokeIcon
+                    size={14}
+                    strokeWidth={1.8}
+                    strokeLinecap="butt"
+                    strokeLinejoin="miter"
+                    d="M12 21s-6-5.5-6-11a6 6 0 0 1 12 0c0 5.5-6 11-6 11Zm0-9a2 2 0 1 0 0-4 2 2 0 0 0 0 4Z"
+                  />
                   {rate.location}
                 </span>{' '}
                 <span className={styles.ratePrice}>

@@ -1,6 +1,7 @@
 import { DAY_MS, type OperationKind, type Server } from '@tradehost/contracts';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { expiryOf } from '../lib/vps';
+import { ICON_PATHS, StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { RateSpecs } from './rate-cards';
 import { ServerStatusBadge } from './status-badge';
 import styles from './vps.module.css';
@@ -46,15 +47,7 @@ export function PaidUntilCell({ server, now }: { server: Server; now: Date }) {
       </time>
       {expiry ? (
         <span className={styles.expiry} data-expiry={expiry}>
-          <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" focusable="false">
-            <path
-              d="M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.2"
-              strokeLinecap="round"
-            />
-          </svg>
+          <StrokeIcon size={14} strokeWidth={2.2} strokeLinejoin="miter" d={ICON_PATHS.clock} />
           {t(`paidUntil.${expiry}`)}
         </span>
       ) : null}

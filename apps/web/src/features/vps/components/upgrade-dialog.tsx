@@ -4,6 +4,7 @@ import { fieldErrorText, isApiRequestError } from '../../../shared/lib/api-error
 import { useFormIntent } from '../../../shared/lib/form-intent';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
+import { ICON_PATHS, StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsRatesQuery, useUpgradeVpsServerMutation } from '../api/vps-api';
@@ -158,15 +159,7 @@ export function UpgradeDialog({ server, now, onClose, onDone }: UpgradeDialogPro
           </div>
         </dl>
         <p className={styles.offline}>
-          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-            <path
-              d="M12 8v5M12 16.5v.5M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            />
-          </svg>
+          <StrokeIcon size={16} strokeLinejoin="miter" d={ICON_PATHS.warning} />
           <span>{t('upgrade.offline')}</span>
         </p>
         <BalanceCheck totalCents={priceCents} />

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { joinIds } from '../form/field-ids';
 import { buttonClassName } from '../form/button-styles';
 import { FormAlert } from '../form/form-alert';
+import { ICON_PATHS, StrokeIcon } from '../icon/stroke-icon';
 import { addAttachments, formatFileSize, type Refusal } from './attachments';
 import styles from './attachment-picker.module.css';
 
@@ -81,16 +82,11 @@ export function AttachmentPicker({
           className={buttonClassName({ variant: 'secondary', className: styles.pickerButton })}
           data-disabled={disabled || full || undefined}
         >
-          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-            <path
-              d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <StrokeIcon
+            size={16}
+            strokeWidth={1.8}
+            d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8"
+          />
           {t('attachments.choose')}
         </label>
         <p id={rulesId} className={styles.muted}>
@@ -132,14 +128,7 @@ export function AttachmentPicker({
                 disabled={disabled}
                 onClick={() => remove(index)}
               >
-                <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-                  <path
-                    d="M6 6l12 12M18 6L6 18"
-                    stroke="currentColor"
-                    strokeWidth="2"
-                    strokeLinecap="round"
-                  />
-                </svg>
+                <StrokeIcon size={16} d={ICON_PATHS.close} />
               </button>
             </li>
           ))}

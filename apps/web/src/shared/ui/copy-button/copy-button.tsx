@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button } from '../form';
+import { ICON_PATHS, StrokeIcon } from '../icon/stroke-icon';
 import styles from './copy-button.module.css';
 
 type CopyState = 'idle' | 'copied' | 'failed';
@@ -24,16 +25,11 @@ const OUTCOME_MS = 4000;
 
 function CopyIcon({ done }: { done: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-      <path
-        d={done ? 'M5 12.5l4.5 4.5L19 7.5' : 'M9 9h10v12H9zM5 15H4V3h11v1'}
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap={done ? 'round' : undefined}
-        strokeLinejoin="round"
-      />
-    </svg>
+    <StrokeIcon
+      size={16}
+      strokeLinecap={done ? 'round' : 'butt'}
+      d={done ? ICON_PATHS.check : 'M9 9h10v12H9zM5 15H4V3h11v1'}
+    />
   );
 }
 

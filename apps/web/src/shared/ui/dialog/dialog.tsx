@@ -2,6 +2,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useDispatch } from 'react-redux';
 import { modalDisplayed } from '../../model/ui-slice';
+import { ICON_PATHS, StrokeIcon } from '../icon/stroke-icon';
 import styles from './dialog.module.css';
 
 export interface DialogProps {
@@ -81,14 +82,7 @@ export function Dialog({
           <div className={styles.body}>{children}</div>
           {/* last in the DOM: the focus starts on the dialog's own controls, not on × */}
           <RadixDialog.Close className={styles.close} aria-label={closeLabel} disabled={busy}>
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path
-                d="M6 6l12 12M18 6L6 18"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinecap="round"
-              />
-            </svg>
+            <StrokeIcon size={20} strokeWidth={1.8} d={ICON_PATHS.close} />
           </RadixDialog.Close>
         </RadixDialog.Content>
       </RadixDialog.Portal>

@@ -1,4 +1,5 @@
 import { useState, type ComponentPropsWithRef, type ReactNode } from 'react';
+import { StrokeIcon } from '../icon/stroke-icon';
 import { FieldMessages } from './field-messages';
 import { joinIds, useFieldIds } from './field-ids';
 import styles from './field.module.css';
@@ -16,21 +17,11 @@ export interface PasswordFieldProps extends Omit<
 
 function EyeIcon({ crossed }: { crossed: boolean }) {
   return (
-    <svg
-      className={styles.icon}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <StrokeIcon className={styles.icon}>
       <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
       <circle cx="12" cy="12" r="3" />
       {crossed ? <path d="M3 3l18 18" /> : null}
-    </svg>
+    </StrokeIcon>
   );
 }
 

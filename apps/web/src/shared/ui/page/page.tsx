@@ -1,5 +1,6 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StrokeIcon } from '../icon/stroke-icon';
 import styles from './page.module.css';
 
 /** Sets document.title to "<title> · TradeHost" while the page shows. */
@@ -47,22 +48,12 @@ export interface EmptyStateProps {
 export function EmptyState({ title, children, action }: EmptyStateProps) {
   const box = (
     <div className={styles.empty}>
-      <svg
+      <StrokeIcon
         className={styles.emptyIcon}
-        viewBox="0 0 24 24"
-        width="24"
-        height="24"
-        aria-hidden="true"
-      >
-        <path
-          d="M4 5h16v10H4zM8 19h8M12 15v4"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.6"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
+        size={24}
+        strokeWidth={1.6}
+        d="M4 5h16v10H4zM8 19h8M12 15v4"
+      />
       {title ? <h2 className={styles.emptyTitle}>{title}</h2> : null}
       <p className={styles.emptyText}>{children}</p>
     </div>

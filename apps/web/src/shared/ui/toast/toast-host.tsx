@@ -1,4 +1,5 @@
 import { ToastContainer } from 'react-toastify';
+import { ICON_PATHS, StrokeIcon } from '../icon/stroke-icon';
 
 /** Toasts: 5 seconds, no icons, in the theme's colours (global.css), announced politely. */
 export default function ToastHost({
@@ -22,14 +23,7 @@ export default function ToastHost({
           aria-label={closeLabel}
           onClick={closeToast}
         >
-          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-            <path
-              d="M6 6l12 12M18 6L6 18"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            />
-          </svg>
+          <StrokeIcon size={16} d={ICON_PATHS.close} />
         </button>
       )}
     />
