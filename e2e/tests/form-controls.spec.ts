@@ -53,6 +53,13 @@ async function expectLikeInput(select: Locator, input: Locator) {
   expect(mark.y).toBeGreaterThan(box.y);
   expect(mark.y + mark.height).toBeLessThan(box.y + box.height);
 
+  // under the pointer: the inputs' darker border (a feature's copy of the input style had none)
+  await input.hover();
+  const hoveredInput = await look(input);
+  await select.hover();
+  expect(await look(select)).toEqual(hoveredInput);
+  await select.page().mouse.move(0, 0);
+
   // focused from the keyboard: the inputs' ring and border
   await input.focus();
   const focusedInput = await look(input);

@@ -111,7 +111,7 @@ export function CommentEditor({ server }: { server: Server }) {
       <input
         ref={inputRef}
         id={id}
-        className={`${styles.input} ${styles.commentInput}`}
+        className={`${fieldStyles.input} ${styles.commentInput}`}
         value={draft}
         aria-label={t('comment.label', { id: server.id })}
         aria-invalid={error ? true : undefined}

@@ -97,7 +97,7 @@ export function PromocodeField({
       <div className={styles.promoRow}>
         <input
           id={id}
-          className={styles.input}
+          className={`${fieldStyles.input} ${styles.promoInput}`}
           value={draft}
           autoComplete="off"
           autoCapitalize="characters"

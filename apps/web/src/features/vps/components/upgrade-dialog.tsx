@@ -122,7 +122,7 @@ export function UpgradeDialog({ server, now, onClose, onDone }: UpgradeDialogPro
             ref={dateRef}
             id={dateId}
             type="date"
-            className={`${styles.input} ${styles.dateInput}`}
+            className={`${fieldStyles.input} ${styles.dateInput}`}
             value={day}
             min={bounds.min}
             max={bounds.max}
