@@ -24,6 +24,7 @@ const USER = {
 };
 const EMPTY_PAGE = { data: [], meta: { page: 1, per_page: 20, total: 0 } };
 const TRANSFERS = '/user/balance/history/transfers';
+const WITHDRAWALS = '/user/balance/history/withdrawals';
 
 describe('what live updates change in the console', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -34,6 +35,7 @@ describe('what live updates change in the console', () => {
       'GET /user/support/unread': { body: { count: 0 } },
       'GET /user/vps/servers': { body: EMPTY_PAGE },
       [`GET ${TRANSFERS}`]: { body: EMPTY_PAGE },
+      [`GET ${WITHDRAWALS}`]: { body: EMPTY_PAGE },
     });
     const store = makeStore();
     store.dispatch({
@@ -96,5 +98,17 @@ describe('what live updates change in the console', () => {
       expect(fetch.callsTo('GET', '/user/support/unread')).toHaveLength(2);
       expect(fetch.callsTo('GET', '/user/vps/servers')).toHaveLength(2);
     });
+  });
+
+  it('reads a withdrawals history on screen again after a drop (a withdrawal may wait on it)', async () => {
+    const { store, fetch } = await signedInStore();
+    const shown = store.dispatch(
+      balanceApi.endpoints.getHistory.initiate({ kind: 'withdrawals', page: 1, perPage: 20 }),
+    );
+    await shown;
+    expect(fetch.callsTo('GET', WITHDRAWALS)).toHaveLength(1);
+    resyncAfterDrop(store.dispatch);
+    await vi.waitFor(() => expect(fetch.callsTo('GET', WITHDRAWALS)).toHaveLength(2));
+    shown.unsubscribe();
   });
 });

@@ -66,7 +66,9 @@ export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEven
 
 /** After a drop, updates may have been missed: what they would have changed is read again. */
 export function resyncAfterDrop(dispatch: LiveDispatch): void {
-  dispatch(authApi.util.invalidateTags(['User', 'Payments', 'Transfers', 'Charges']));
+  dispatch(
+    authApi.util.invalidateTags(['User', 'Payments', 'Transfers', 'Charges', 'Withdrawals']),
+  );
   noteBalancesRefreshed();
   dispatch(invalidate(['VpsServers', 'MonitoringAccounts']));
   dispatch(supportApi.util.invalidateTags(['SupportTickets', 'SupportUnread']));

@@ -14,7 +14,8 @@ export function setLiveState(state: LiveState): void {
   for (const listener of [...listeners]) listener();
 }
 
-const isOpen = (): boolean => current === 'open';
+/** Whether the stream is open now (outside React: shared/live/balance-refreshes.ts). */
+export const isLiveOpen = (): boolean => current === 'open';
 
 function subscribe(onChange: () => void): () => void {
   listeners.add(onChange);
@@ -30,9 +31,9 @@ function subscribe(onChange: () => void): () => void {
  * task, on a phone one of the longest of the signed-in start.
  */
 export function useLiveConnected(): boolean {
-  const [connected, setConnected] = useState(isOpen);
+  const [connected, setConnected] = useState(isLiveOpen);
   useEffect(() => {
-    const update = () => startTransition(() => setConnected(isOpen()));
+    const update = () => startTransition(() => setConnected(isLiveOpen()));
     // a change between the first render and this subscription
     update();
     return subscribe(update);

@@ -19,6 +19,7 @@ import type {
 import { baseApi, SILENT } from '../../../shared/api/base-api';
 import { idempotentPost, type Idempotent } from '../../../shared/api/idempotent';
 import type { ApiRequestError } from '../../../shared/lib/api-error';
+import { refreshAfterOwnMoney } from '../../../shared/live/balance-refreshes';
 import { fileNameOf, saveFile } from '../../../shared/lib/save-file';
 import { localDay } from '../../../shared/ui/period-picker/period';
 
@@ -66,9 +67,10 @@ async function csvOrError(response: Response): Promise<unknown> {
 }
 
 /**
- * The balance endpoints. Every call that moves money invalidates 'User' (the header's balance
- * comes from GET /user/auth) and the history it adds to. The forms and panels show their own
- * failures, so those calls are silent; the CSV export toasts its failure.
+ * The balance endpoints. After a call that moves money, 'User' (the header's balance comes from
+ * GET /user/auth) and the history it adds to are the live update's to refresh; they are
+ * invalidated here only when it does not come (shared/live/balance-refreshes.ts). The forms and
+ * panels show their own failures, so those calls are silent; the CSV export toasts its failure.
  */
 export const balanceApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
@@ -80,8 +82,15 @@ export const balanceApi = baseApi.injectEndpoints({
     /** Card and e-wallet: a processing payment and its checkout; balance: the money moves. */
     deposit: build.mutation<DepositResponse, Idempotent<DepositRequest>>({
       query: idempotentPost('/user/balance/deposit'),
+      // from the partner balance the money moves at once: the live update refreshes the purses
+      async onQueryStarted({ body }, { dispatch, queryFulfilled }) {
+        if (body.method !== 'balance') return;
+        await refreshAfterOwnMoney(queryFulfilled, () =>
+          dispatch(balanceApi.util.invalidateTags(['User', 'Payments'])),
+        );
+      },
       invalidatesTags: (result, error, { body }) => {
-        if (result) return body.method === 'balance' ? ['User', 'Payments'] : ['Payments'];
+        if (result) return body.method === 'balance' ? [] : ['Payments'];
         // the method went away since the list was read: read it again (the card disables)
         return error?.code === 'METHOD_UNAVAILABLE' ? ['PaymentMethods'] : [];
       },
@@ -110,7 +119,11 @@ export const balanceApi = baseApi.injectEndpoints({
     }),
     transfer: build.mutation<TransferResponse, Idempotent<TransferRequest>>({
       query: idempotentPost('/user/balance/transfer'),
-      invalidatesTags: (result) => (result ? ['User', 'Transfers'] : []),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        await refreshAfterOwnMoney(queryFulfilled, () =>
+          dispatch(balanceApi.util.invalidateTags(['User', 'Transfers'])),
+        );
+      },
       extraOptions: SILENT,
     }),
     getHistory: build.query<Page<HistoryRow>, HistoryArgs>({

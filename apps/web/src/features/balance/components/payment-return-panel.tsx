@@ -3,7 +3,10 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
 import { baseApi } from '../../../shared/api/base-api';
-import { balanceRefreshes } from '../../../shared/live/balance-refreshes';
+import {
+  balanceRefreshes,
+  refreshBalancesUnlessLive,
+} from '../../../shared/live/balance-refreshes';
 import { isApiRequestError } from '../../../shared/lib/api-error';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { Button } from '../../../shared/ui/form';
@@ -60,14 +63,16 @@ export function PaymentReturnPanel({ paymentId, onDismiss, onRetry }: PaymentRet
   // Paid: the header's balance, the summary and the top-up history catch up, once. The live
   // update of the credit does it as it lands (and its refetch of the payment shows Paid): after
   // it, the panel's own refresh would read the history and the user a second time. Without one
-  // (the stream down, or opened after the credit), the panel refreshes them.
+  // (the stream down, or opened after the credit), the panel refreshes them: at once while the
+  // stream is down, after a short wait for the live update while it is open.
   const refreshedFor = useRef<number | null>(null);
   const refreshesAtOpen = useRef(balanceRefreshes());
   useEffect(() => {
     if (payment?.status !== 'paid' || refreshedFor.current === payment.id) return;
     refreshedFor.current = payment.id;
-    if (balanceRefreshes() > refreshesAtOpen.current) return;
-    dispatch(baseApi.util.invalidateTags(['User', { type: 'Payments', id: 'LIST' }]));
+    refreshBalancesUnlessLive(refreshesAtOpen.current, () =>
+      dispatch(baseApi.util.invalidateTags(['User', { type: 'Payments', id: 'LIST' }])),
+    );
   }, [payment, dispatch]);
 
   const money = (dollars: number) => formatMoney(dollars, i18n.language);

@@ -16,6 +16,7 @@ import type {
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
 import type { Idempotent } from '../../../shared/api/idempotent';
+import { refreshAfterOwnMoney } from '../../../shared/live/balance-refreshes';
 
 export interface AddAccountBody {
   subscription_id: number;
@@ -36,7 +37,20 @@ export const TRADES_PER_PAGE = 20;
 const TAGS = ['MonitoringPlans', 'MonitoringSubscriptions', 'MonitoringAccounts'] as const;
 const api = baseApi.enhanceEndpoints({ addTagTypes: TAGS });
 const CHARGES = { type: 'Charges', id: 'LIST' } as const;
-const paid = ['User', 'MonitoringSubscriptions', 'MonitoringPlans', CHARGES] as const;
+const paid = ['MonitoringSubscriptions', 'MonitoringPlans'] as const;
+
+/**
+ * A paid subscription, an extension, more accounts: the balance and the charges are the live
+ * update's to refresh, read here only when it does not come (shared/live/balance-refreshes.ts).
+ */
+async function refreshBalance(
+  dispatch: (action: ReturnType<typeof baseApi.util.invalidateTags>) => unknown,
+  answer: Promise<{ data: SubscribedResponse }>,
+): Promise<void> {
+  await refreshAfterOwnMoney(answer, () =>
+    dispatch(baseApi.util.invalidateTags(['User', CHARGES])),
+  );
+}
 
 /** Online monitoring: the reader's plans, subscriptions, accounts and figures, and public pages. */
 export const monitoringApi = api.injectEndpoints({
@@ -64,6 +78,8 @@ export const monitoringApi = api.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
+      onQueryStarted: (_arg, { dispatch, queryFulfilled }) =>
+        refreshBalance(dispatch, queryFulfilled),
       invalidatesTags: (result) => (result ? [...paid] : []),
       extraOptions: SILENT,
     }),
@@ -77,6 +93,8 @@ export const monitoringApi = api.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
+      onQueryStarted: (_arg, { dispatch, queryFulfilled }) =>
+        refreshBalance(dispatch, queryFulfilled),
       invalidatesTags: (result) => (result ? [...paid] : []),
       extraOptions: SILENT,
     }),
@@ -90,6 +108,8 @@ export const monitoringApi = api.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
+      onQueryStarted: (_arg, { dispatch, queryFulfilled }) =>
+        refreshBalance(dispatch, queryFulfilled),
       invalidatesTags: (result) => (result ? [...paid] : []),
       extraOptions: SILENT,
     }),

@@ -15,6 +15,7 @@ import type {
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
 import { idempotentPost, type Idempotent } from '../../../shared/api/idempotent';
+import { refreshAfterOwnMoney } from '../../../shared/live/balance-refreshes';
 
 const TAGS = ['PartnerInfo', 'PartnerPayments', 'PartnerPromocodes'] as const;
 const api = baseApi.enhanceEndpoints({ addTagTypes: TAGS });
@@ -53,10 +54,19 @@ export const partnerApi = api.injectEndpoints({
     createWithdrawal: build.mutation<CreateWithdrawalResponse, Idempotent<CreateWithdrawalRequest>>(
       {
         query: idempotentPost('/user/partner/createwithdrawal'),
+        // the reserve leaves the partner balance: the live update refreshes it and the history
+        async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+          await refreshAfterOwnMoney(queryFulfilled, () =>
+            dispatch(partnerApi.util.invalidateTags(['User', WITHDRAWALS])),
+          );
+        },
         invalidatesTags: (result, error) =>
-          result || error?.code === 'WITHDRAWAL_OPEN'
-            ? ['PartnerPayments', 'PartnerInfo', 'User', WITHDRAWALS]
-            : [],
+          result
+            ? ['PartnerPayments', 'PartnerInfo']
+            : // one open already (another tab's): this page has not seen it
+              error?.code === 'WITHDRAWAL_OPEN'
+              ? ['PartnerPayments', 'PartnerInfo', 'User', WITHDRAWALS]
+              : [],
         extraOptions: SILENT,
       },
     ),

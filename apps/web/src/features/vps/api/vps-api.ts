@@ -19,6 +19,11 @@ import type {
 import { baseApi, SILENT } from '../../../shared/api/base-api';
 import type { Idempotent } from '../../../shared/api/idempotent';
 import type { ApiRequestError } from '../../../shared/lib/api-error';
+import {
+  balanceRefreshes,
+  refreshAfterOwnMoney,
+  refreshBalancesUnlessLive,
+} from '../../../shared/live/balance-refreshes';
 import { fileNameOf } from '../../../shared/lib/save-file';
 
 export interface ServersArgs {
@@ -58,6 +63,14 @@ async function textOrError(response: Response): Promise<unknown> {
 const api = baseApi.enhanceEndpoints({ addTagTypes: VPS_TAGS });
 
 /**
+ * The balance and the charges after the reader's money moved (an order, a renewal, an upgrade,
+ * a refund): run only when the live update did not refresh them (shared/live/balance-refreshes).
+ */
+const refreshBalance = () => baseApi.util.invalidateTags(['User', CHARGES]);
+/** A server followed while its operation runs -> balanceRefreshes() when the following began. */
+const followedSince = new Map<number, number>();
+
+/**
  * The VPS endpoints of the reader. Every call shows its own failure (silent). The servers list
  * and the single server share one truth: whatever answers with a server (a control, a comment,
  * a poll) writes it into every cached page of the list, so a row changes at once.
@@ -82,7 +95,10 @@ export const vpsApi = api.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
-      invalidatesTags: (result) => (result ? ['User', SERVERS_LIST, CHARGES] : []),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        await refreshAfterOwnMoney(queryFulfilled, () => dispatch(refreshBalance()));
+      },
+      invalidatesTags: (result) => (result ? [SERVERS_LIST] : []),
       extraOptions: SILENT,
     }),
     orderVpsTestServer: build.mutation<
@@ -113,12 +129,16 @@ export const vpsApi = api.injectEndpoints({
       providesTags: (_result, _error, id) => [{ type: 'VpsServers', id }],
       async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
         const before = findCachedServer(getState(), id);
+        if (before?.operation && !followedSince.has(id)) followedSince.set(id, balanceRefreshes());
         try {
           const { data } = await queryFulfilled;
           writeServer(getState(), data).forEach((patch) => dispatch(patch));
-          // a failed creation or upgrade is refunded: the balance and the charges changed
-          if (before?.operation && !data.operation && refunded(data)) {
-            dispatch(vpsApi.util.invalidateTags(['User', CHARGES]));
+          if (before?.operation && !data.operation) {
+            const since = followedSince.get(id) ?? balanceRefreshes();
+            followedSince.delete(id);
+            // a failed creation or upgrade is refunded: the balance and the charges changed (the
+            // live update of the refund came before the one of the server, when the stream is open)
+            if (refunded(data)) refreshBalancesUnlessLive(since, () => dispatch(refreshBalance()));
           }
         } catch {
           // the poll's failure shows in the row that asked (it keeps the last known state)
@@ -168,10 +188,11 @@ export const vpsApi = api.injectEndpoints({
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
+        const refreshed = refreshAfterOwnMoney(queryFulfilled, () => dispatch(refreshBalance()));
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
+        await refreshed;
       },
-      invalidatesTags: (result) => (result ? ['User', CHARGES] : []),
       extraOptions: SILENT,
     }),
     /** Optimistic: the switch turns at once and turns back when the API refuses. */
@@ -223,15 +244,13 @@ export const vpsApi = api.injectEndpoints({
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
+        const refreshed = refreshAfterOwnMoney(queryFulfilled, () => dispatch(refreshBalance()));
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
+        await refreshed;
       },
       invalidatesTags: (result, error, { body }) =>
-        result
-          ? ['User', CHARGES]
-          : error?.code === 'UPGRADE_PENDING'
-            ? [{ type: 'VpsServers', id: body.id }]
-            : [],
+        !result && error?.code === 'UPGRADE_PENDING' ? [{ type: 'VpsServers', id: body.id }] : [],
       extraOptions: SILENT,
     }),
   }),
