@@ -274,7 +274,12 @@ test('a transfer to another user names the recipient before the money moves, and
 
   await signIn(page, sender.email);
   await expect(headerBalance(page)).toHaveText('$50');
+  // the page's live stream: open once its answer has begun
+  const stream = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/user/events' && response.ok(),
+  );
   await openBalancePage(page);
+  await stream;
   await page.getByRole('tab', { name: 'Transfer', exact: true }).click();
   await expect(page).toHaveURL(/tab=transfer/);
   await expect(page.getByText('Available: $50.00')).toBeVisible();
@@ -306,12 +311,20 @@ test('a transfer to another user names the recipient before the money moves, and
   await proceed.click();
   await expect(page.getByText(`Send $12.50 to Rita Recipient (${recipient.email})?`)).toBeVisible();
   await expect(headerBalance(page)).toHaveText('$50');
+  const userReads: string[] = [];
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/api/user/auth') userReads.push(sent.url());
+  });
   await page.getByRole('button', { name: 'Send $12.50' }).click();
 
   await expect(page.getByRole('heading', { name: 'Transfer complete' })).toBeFocused();
   await expect(page.getByText(`$12.50 sent to Rita Recipient (${recipient.email}).`)).toBeVisible();
   await expect(page.getByText('Your balance is now $37.50.')).toBeVisible();
   await expect(headerBalance(page)).toHaveText('$37.5');
+  // the live update of the transfer brought the balance: the form reads no user of its own, not
+  // even once its wait for the live update (3 s) is over
+  await page.waitForTimeout(3_500);
+  expect(userReads).toEqual([]);
 
   await page.getByRole('tab', { name: 'History' }).click();
   await page.getByRole('tab', { name: 'Transfers' }).click();
