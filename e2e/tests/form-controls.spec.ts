@@ -1,7 +1,7 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { createVerifiedUser, signIn } from '../support/app.ts';
-import { ApiSession, topUpByCard } from '../support/money.ts';
+import { ApiSession, makeOperator, topUpByCard } from '../support/money.ts';
 import { monitoredAccount } from '../support/monitoring.ts';
 
 /**
@@ -74,6 +74,7 @@ for (const scheme of ['light', 'dark'] as const) {
     request,
   }) => {
     const monitored = await monitoredAccount(request, { accountName: 'Select swing' });
+    await makeOperator(monitored.user.email);
     // (no transitions: the border is measured at its colour, not on its way there)
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
     await signIn(page, monitored.user.email);
@@ -99,6 +100,10 @@ for (const scheme of ['light', 'dark'] as const) {
       order.getByLabel('How did you hear about us?'),
       order.getByLabel('Promocode (optional)'),
     );
+
+    // the operator console's filters: a server's status beside the search (a browser's own list)
+    await page.goto('/operator/vps/servers');
+    await expectLikeInput(page.getByLabel('Status'), page.getByLabel('Server number or e-mail'));
   });
 }
 

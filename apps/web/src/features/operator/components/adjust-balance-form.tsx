@@ -11,14 +11,13 @@ import { useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useFormIntent } from '../../../shared/lib/form-intent';
-import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { Button, FormAlert, SelectField, TextAreaField, TextField } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useAdjustBalanceMutation } from '../api/operator-api';
 import { toCents, useFormatters } from '../lib/format';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { SignedAmount } from './amount';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import { SelectField, TextAreaField } from './fields';
 import styles from './operator.module.css';
 
 /** What the form holds: the amount as typed ("-25", "+10.5", "12,50"). */

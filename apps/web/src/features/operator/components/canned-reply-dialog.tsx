@@ -9,7 +9,7 @@ import {
 } from '@tradehost/contracts';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../../shared/ui/form';
+import { TextAreaField, TextField } from '../../../shared/ui/form';
 import {
   useCreateCannedReplyMutation,
   useUpdateCannedReplyMutation,
@@ -17,7 +17,6 @@ import {
 import type { ItemDialogProps } from '../lib/use-item-dialog';
 import { useOperatorError } from '../lib/use-operator-error';
 import { useSaveItem } from '../lib/use-save-item';
-import { TextAreaField } from './fields';
 import { ItemFormDialog } from './item-dialogs';
 import styles from './vps.module.css';
 

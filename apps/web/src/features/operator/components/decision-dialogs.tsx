@@ -4,10 +4,9 @@ import { useMemo, useState, type ReactNode, type RefObject } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
-import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { Button, FormAlert, TextAreaField, TextField } from '../../../shared/ui/form';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import { TextAreaField } from './fields';
 import styles from './operator.module.css';
 
 /** A decision's call: null when it settled (done, or moved on), else the failure to show. */

@@ -8,13 +8,12 @@ import {
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type * as z from 'zod/mini';
-import { Checkbox, TextField } from '../../../shared/ui/form';
+import { Checkbox, SelectField, TextAreaField, TextField } from '../../../shared/ui/form';
 import { useCreateFaqItemMutation, useUpdateFaqItemMutation } from '../api/faq-operator-api';
 import { useReaderLanguage } from '../lib/support';
 import type { ItemDialogProps } from '../lib/use-item-dialog';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
 import { useSaveItem } from '../lib/use-save-item';
-import { SelectField, TextAreaField } from './fields';
 import { ItemFormDialog } from './item-dialogs';
 import styles from './vps.module.css';
 

@@ -13,12 +13,11 @@ import { Link } from 'react-router';
 import * as z from 'zod/mini';
 import { applyFieldErrors, errorBody } from '../../../shared/lib/api-error';
 import { AttachmentPicker } from '../../../shared/ui/attachment-picker/attachment-picker';
-import { Button, FormAlert } from '../../../shared/ui/form';
+import { Button, FormAlert, SelectField, TextAreaField } from '../../../shared/ui/form';
 import segments from '../../../shared/ui/segments/segments.module.css';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useGetCannedRepliesQuery, usePostStaffMessageMutation } from '../api/support-operator-api';
 import { codeOf, useOperatorError } from '../lib/use-operator-error';
-import { SelectField, TextAreaField } from './fields';
 import styles from './support.module.css';
 import { TicketConflictAlert } from './ticket-conflict';
 

@@ -7,6 +7,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
+import { SelectField } from '../../../shared/ui/form';
 import {
   useOperatorExtendSubscriptionMutation,
   useGetAdminSubscriptionsQuery,
@@ -14,7 +15,6 @@ import {
 import type { Column } from '../components/data-table';
 import { useDecisions } from '../components/decision';
 import { DecisionButtons, ReasonDecisionDialog } from '../components/decision-dialogs';
-import { SelectField } from '../components/fields';
 import { ListHeader, RefreshButton, SearchForm } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';

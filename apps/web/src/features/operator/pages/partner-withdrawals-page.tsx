@@ -6,7 +6,7 @@ import {
 } from '@tradehost/contracts';
 import { useId, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, FormAlert } from '../../../shared/ui/form';
+import { Button, FormAlert, SelectField } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { notify } from '../../../shared/ui/toast/notify';
 import {
@@ -24,7 +24,6 @@ import {
   TextDecisionDialog,
   type DecisionText,
 } from '../components/decision-dialogs';
-import { SelectField } from '../components/fields';
 import { HashCell } from '../components/hash-cell';
 import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';

@@ -6,7 +6,7 @@ import {
 } from '@tradehost/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormAlert } from '../../../shared/ui/form';
+import { FormAlert, SelectField } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import {
   useConfirmPaymentMutation,
@@ -20,7 +20,6 @@ import {
   DecisionButtons,
   ReasonDecisionDialog,
 } from '../components/decision-dialogs';
-import { SelectField } from '../components/fields';
 import { HashCell } from '../components/hash-cell';
 import { ListHeader } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';

@@ -2,7 +2,7 @@ import type { AdminTicketSummary, SupportQueue } from '@tradehost/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Button } from '../../../shared/ui/form';
+import { Button, SelectField } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import {
   useGetAdminDepartmentsQuery,
@@ -12,7 +12,6 @@ import {
   type TicketStatusFilter,
 } from '../api/support-operator-api';
 import type { Column } from '../components/data-table';
-import { SelectField } from '../components/fields';
 import { ListHeader, RefreshButton, SearchForm } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';

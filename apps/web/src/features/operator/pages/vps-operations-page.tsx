@@ -2,7 +2,7 @@ import { SERVER_OPERATION_STATUSES, type AdminOperation } from '@tradehost/contr
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { FormAlert } from '../../../shared/ui/form';
+import { FormAlert, SelectField } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import {
   useFailOperationMutation,
@@ -17,7 +17,6 @@ import {
   DecisionButtons,
   ReasonDecisionDialog,
 } from '../components/decision-dialogs';
-import { SelectField } from '../components/fields';
 import { ListHeader, RefreshButton, SearchForm } from '../components/list-controls';
 import { usePageParam } from '../components/pagination';
 import { PagedTable } from '../components/paged-table';

@@ -1,9 +1,8 @@
-import type { ComponentPropsWithRef, ReactNode } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorText } from '../../lib/api-error';
 import { formatMoney } from '../../lib/format-money';
-import { joinIds, useFieldIds } from './field-ids';
-import { FieldMessages } from './field-messages';
+import { FieldFrame, useField, type FieldOwnProps } from './field-frame';
 import { AMOUNT_REQUIRED, type AmountLimits } from '../../lib/amount';
 import fieldStyles from './field.module.css';
 import styles from './amount-field.module.css';
@@ -25,15 +24,12 @@ export function useAmountErrorText(limits: AmountLimits = {}) {
   };
 }
 
-export interface AmountFieldProps extends Omit<
-  ComponentPropsWithRef<'input'>,
-  'type' | 'children' | 'inputMode'
-> {
-  label: ReactNode;
+export interface AmountFieldProps
+  extends FieldOwnProps, Omit<ComponentPropsWithRef<'input'>, 'type' | 'children' | 'inputMode'> {
   /** The method's limits: the hint shows them, the messages quote them. */
   limits?: AmountLimits;
   /** Help under the field instead of the limits. */
-  hint?: ReactNode;
+  hint?: FieldOwnProps['hint'];
   /** The field's react-hook-form message (a code or a server text); translated here. */
   error?: string;
 }
@@ -42,17 +38,7 @@ export interface AmountFieldProps extends Omit<
  * An amount in US dollars: a "$" before the input, a decimal keyboard on phones, the limits as
  * the hint ("From $10.00 to $10,000.00") and the messages with the limits in them.
  */
-export function AmountField({
-  label,
-  limits = {},
-  hint,
-  error,
-  id,
-  className,
-  ref,
-  'aria-describedby': describedByProp,
-  ...inputProps
-}: AmountFieldProps) {
+export function AmountField({ limits = {}, hint, error, className, ...props }: AmountFieldProps) {
   const { t, i18n } = useTranslation('controls');
   const errorText = useAmountErrorText(limits)(error);
   const money = (dollars: number) => formatMoney(dollars, i18n.language);
@@ -60,31 +46,22 @@ export function AmountField({
     limits.min !== undefined && limits.max !== undefined
       ? t('amount.limits', { min: money(limits.min), max: money(limits.max) })
       : undefined;
-  const shownHint = hint ?? limitsHint;
-  const ids = useFieldIds(id, Boolean(shownHint), Boolean(errorText));
+  const { frame, control } = useField({ ...props, hint: hint ?? limitsHint, error: errorText });
   return (
-    <div className={fieldStyles.field}>
-      <label htmlFor={ids.inputId} className={fieldStyles.label}>
-        {label}
-      </label>
+    <FieldFrame {...frame}>
       <div className={styles.control}>
         <span className={styles.prefix} aria-hidden="true">
           $
         </span>
         <input
-          ref={ref}
-          id={ids.inputId}
           type="text"
           inputMode="decimal"
           autoComplete="transaction-amount"
           spellCheck={false}
           className={[fieldStyles.input, styles.input, className].filter(Boolean).join(' ')}
-          aria-invalid={errorText ? true : undefined}
-          aria-describedby={joinIds(ids.describedBy, describedByProp)}
-          {...inputProps}
+          {...control}
         />
       </div>
-      <FieldMessages hint={shownHint} hintId={ids.hintId} error={errorText} errorId={ids.errorId} />
-    </div>
+    </FieldFrame>
   );
 }

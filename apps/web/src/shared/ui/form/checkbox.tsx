@@ -1,47 +1,34 @@
-import type { ComponentPropsWithRef, ReactNode } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 import { FieldMessages } from './field-messages';
-import { joinIds, useFieldIds } from './field-ids';
+import { useField, type FieldOwnProps } from './field-frame';
 import styles from './field.module.css';
 
-export interface CheckboxProps extends Omit<ComponentPropsWithRef<'input'>, 'children' | 'type'> {
+export interface CheckboxProps
+  extends FieldOwnProps, Omit<ComponentPropsWithRef<'input'>, 'children' | 'type'> {
   /** The label; it may contain links (they stay separately focusable). */
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
+  label: FieldOwnProps['label'];
 }
 
-export function Checkbox({
-  label,
-  hint,
-  error,
-  id,
-  className,
-  ref,
-  'aria-describedby': describedByProp,
-  ...inputProps
-}: CheckboxProps) {
-  const ids = useFieldIds(id, Boolean(hint), Boolean(error));
+export function Checkbox({ className, ...props }: CheckboxProps) {
+  const { frame, control } = useField(props);
+  const { ids } = frame;
   return (
     <div className={styles.field}>
       <div className={styles.checkboxRow}>
         <input
-          ref={ref}
-          id={ids.inputId}
           type="checkbox"
           className={[styles.checkbox, className].filter(Boolean).join(' ')}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={joinIds(ids.describedBy, describedByProp)}
-          {...inputProps}
+          {...control}
         />
         <label htmlFor={ids.inputId} className={styles.checkboxLabel}>
-          {label}
+          {frame.label}
         </label>
       </div>
       <FieldMessages
         className={styles.checkboxMessages}
-        hint={hint}
+        hint={frame.hint}
         hintId={ids.hintId}
-        error={error}
+        error={frame.error}
         errorId={ids.errorId}
       />
     </div>

@@ -1,7 +1,16 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { Button, Checkbox, FormAlert, OtpInput, PasswordField, SelectField, TextField } from '.';
+import {
+  Button,
+  Checkbox,
+  FormAlert,
+  OtpInput,
+  PasswordField,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from '.';
 
 describe('form controls', () => {
   it('TextField ties the label, hint and error to the input', () => {
@@ -36,6 +45,58 @@ describe('form controls', () => {
     );
     expect(select).toHaveAttribute('aria-invalid', 'true');
     expect(select).toHaveAccessibleDescription('Choose a network Where you send from');
+  });
+
+  it('SelectField lists its options after a prompt given as a child', () => {
+    render(
+      <SelectField
+        label="Status"
+        defaultValue="b"
+        options={[
+          { value: 'a', label: 'Active' },
+          { value: 'b', label: 'Blocked' },
+        ]}
+      >
+        <option value="">All</option>
+      </SelectField>,
+    );
+    const select = screen.getByRole('combobox', { name: 'Status' });
+    expect(
+      Array.from(select.querySelectorAll('option')).map((option) => [option.value, option.text]),
+    ).toEqual([
+      ['', 'All'],
+      ['a', 'Active'],
+      ['b', 'Blocked'],
+    ]);
+    expect(select).toHaveValue('b');
+  });
+
+  it('TextAreaField ties the label, hint and error to the textarea; its class goes on the field', () => {
+    const { container, rerender } = render(
+      <TextAreaField label="Reason" hint="The user reads it" className="wide" rows={3} />,
+    );
+    const textarea = screen.getByRole('textbox', { name: 'Reason' });
+    expect(textarea.tagName).toBe('TEXTAREA');
+    expect(textarea).toHaveAttribute('rows', '3');
+    expect(textarea).toHaveAccessibleDescription('The user reads it');
+    expect(textarea).not.toHaveAttribute('aria-invalid');
+    expect(container.firstElementChild).toHaveClass('wide');
+    expect(textarea).not.toHaveClass('wide');
+
+    rerender(
+      <TextAreaField
+        label="Reason"
+        hint="The user reads it"
+        className="wide"
+        error="Write a reason"
+        aria-describedby="elsewhere"
+      />,
+    );
+    expect(textarea).toHaveAttribute('aria-invalid', 'true');
+    expect(textarea).toHaveAttribute(
+      'aria-describedby',
+      `${textarea.id}-error ${textarea.id}-hint elsewhere`,
+    );
   });
 
   it('TextField marks an optional field in its label', () => {

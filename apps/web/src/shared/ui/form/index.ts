@@ -6,3 +6,4 @@ export { buttonClassName, type ButtonVariant } from './button-styles';
 export { FormAlert, type FormAlertProps, type FormAlertTone } from './form-alert';
 export { OtpInput, type OtpInputProps } from './otp-input';
 export { SelectField, type SelectFieldProps } from './select-field';
+export { TextAreaField, type TextAreaFieldProps } from './textarea-field';

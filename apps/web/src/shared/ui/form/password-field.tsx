@@ -1,16 +1,10 @@
-import { useState, type ComponentPropsWithRef, type ReactNode } from 'react';
+import { useState, type ComponentPropsWithRef } from 'react';
 import { StrokeIcon } from '../icon/stroke-icon';
-import { FieldMessages } from './field-messages';
-import { joinIds, useFieldIds } from './field-ids';
+import { FieldFrame, useField, type FieldOwnProps } from './field-frame';
 import styles from './field.module.css';
 
-export interface PasswordFieldProps extends Omit<
-  ComponentPropsWithRef<'input'>,
-  'children' | 'type'
-> {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
+export interface PasswordFieldProps
+  extends FieldOwnProps, Omit<ComponentPropsWithRef<'input'>, 'children' | 'type'> {
   /** The accessible name of the show/hide toggle (it is a toggle button: aria-pressed tells its state). */
   toggleLabel?: string;
 }
@@ -26,48 +20,34 @@ function EyeIcon({ crossed }: { crossed: boolean }) {
 }
 
 export function PasswordField({
-  label,
-  hint,
-  error,
   toggleLabel = 'Show password',
-  id,
   className,
-  ref,
-  'aria-describedby': describedByProp,
-  ...inputProps
+  ...props
 }: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
-  const ids = useFieldIds(id, Boolean(hint), Boolean(error));
+  const { frame, control } = useField(props);
   return (
-    <div className={styles.field}>
-      <label htmlFor={ids.inputId} className={styles.label}>
-        {label}
-      </label>
+    <FieldFrame {...frame}>
       <div className={styles.control}>
         <input
-          ref={ref}
-          id={ids.inputId}
           type={visible ? 'text' : 'password'}
           className={[styles.input, styles.withToggle, className].filter(Boolean).join(' ')}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={joinIds(ids.describedBy, describedByProp)}
           autoCapitalize="off"
           autoCorrect="off"
           spellCheck={false}
-          {...inputProps}
+          {...control}
         />
         <button
           type="button"
           className={styles.toggle}
           aria-label={toggleLabel}
           aria-pressed={visible}
-          aria-controls={ids.inputId}
+          aria-controls={control.id}
           onClick={() => setVisible((value) => !value)}
         >
           <EyeIcon crossed={visible} />
         </button>
       </div>
-      <FieldMessages hint={hint} hintId={ids.hintId} error={error} errorId={ids.errorId} />
-    </div>
+    </FieldFrame>
   );
 }
