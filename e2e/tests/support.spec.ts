@@ -218,6 +218,27 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
+interface Letter {
+  char: string;
+  /** The top of its line, in whole pixels. */
+  top: number;
+}
+
+/** An element's letters (spaces too) and where each stands, read in the page. */
+const lettersOf = (element: HTMLElement): Letter[] => {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const letters: Letter[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    for (let i = 0; i < node.textContent!.length; i += 1) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (rect) letters.push({ char: node.textContent![i]!, top: Math.round(rect.top) });
+    }
+  return letters;
+};
+
 test('on a phone in Russian the line under a ticket’s title goes on after its dot, not leaving the dot to end a line alone', async ({
   page,
   request,
@@ -240,30 +261,99 @@ test('on a phone in Russian the line under a ticket’s title goes on after its 
   const meta = page.getByTestId('ticket-row').locator('p').filter({ hasText: '·' });
   await expect(meta).toContainText('Оплата и счета');
   // the dot's line: where it stands, and where the first letter after it does
-  const lines = await meta.evaluate((line) => {
-    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
-    const letters: { char: string; top: number }[] = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode())
-      for (let i = 0; i < node.textContent!.length; i += 1) {
-        const range = document.createRange();
-        range.setStart(node, i);
-        range.setEnd(node, i + 1);
-        const rect = range.getClientRects()[0];
-        if (rect && node.textContent![i]!.trim())
-          letters.push({ char: node.textContent![i]!, top: rect.top });
-      }
-    const dot = letters.findIndex((letter) => letter.char === '·');
-    return {
-      before: letters[dot - 1]!.top,
-      dot: letters[dot]!.top,
-      after: letters[dot + 1]!.top,
-      last: letters.at(-1)!.top,
-    };
-  });
+  const letters = (await meta.evaluate(lettersOf)).filter((letter) => letter.char.trim());
+  const dot = letters.findIndex((letter) => letter.char === '·');
+  const lines = {
+    before: letters[dot - 1]!.top,
+    dot: letters[dot]!.top,
+    after: letters[dot + 1]!.top,
+    last: letters.at(-1)!.top,
+  };
   // the line does wrap at this width, after the dot
   expect(lines.last).toBeGreaterThan(lines.dot);
   expect(lines.dot).toBe(lines.before);
   expect(lines.after).toBe(lines.dot);
+});
+
+/**
+ * Where a moment's letters stand: the lines (tops) of the date's letters, up to the one plain
+ * space where the line may break before the time, and of the time's.
+ */
+const momentLines = (letters: Letter[]) => {
+  const text = letters.map((letter) => letter.char).join('');
+  const split = text.lastIndexOf(' ');
+  const tops = (from: number, to: number) => [
+    ...new Set(
+      letters
+        .slice(from, to)
+        .filter((letter) => letter.char.trim())
+        .map((letter) => letter.top),
+    ),
+  ];
+  return { text, date: tops(0, split), time: tops(split + 1, letters.length) };
+};
+
+test('a date never breaks inside itself: the ticket list and the help desk at 375 and 1440 px, in Russian', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const trader = await createVerifiedUser(request, { name: 'Vera Dates' });
+  const operator = await createVerifiedUser(request, { name: 'Oleg Dates' });
+  await makeOperator(operator.email);
+  for (const person of [trader, operator]) {
+    const language = await new ApiSession(request, person.email).call(
+      'POST',
+      '/api/user/change_language',
+      { data: { language: 'RU' } },
+    );
+    expect(language.ok(), await language.text()).toBe(true);
+  }
+  const ticketId = await openTicketByApi(request, trader.email, {
+    department: 'billing',
+    title: 'Двойное списание за продление',
+    text: 'Сервер продлён дважды.',
+  });
+
+  await signIn(page, trader.email);
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/support');
+    const time = page.getByTestId('ticket-row').locator('time');
+    await expect(time).toContainText('г.,');
+    const lines = await time.evaluate(lettersOf).then(momentLines);
+    expect(lines.date, `the list's date at ${width} px: ${lines.text}`).toHaveLength(1);
+    expect(lines.time, `the list's time at ${width} px: ${lines.text}`).toHaveLength(1);
+  }
+
+  const desk = await (await browser.newContext()).newPage();
+  await signIn(desk, operator.email);
+  for (const width of [375, 1440]) {
+    await desk.setViewportSize({ width, height: 800 });
+    await desk.goto('/operator/support');
+    const row = desk
+      .getByRole(width === 375 ? 'listitem' : 'row')
+      .filter({ hasText: `№ ${ticketId}` })
+      .filter({ hasText: 'Двойное списание' });
+    // the last activity: a table's cell, a card's value
+    const cell = width === 375 ? row.locator('dd').last() : row.getByRole('cell').last();
+    await expect(cell).toContainText('г.,');
+    const lines = await cell.evaluate(lettersOf).then(momentLines);
+    expect(lines.date, `the help desk's date at ${width} px: ${lines.text}`).toHaveLength(1);
+    expect(lines.time, `the help desk's time at ${width} px: ${lines.text}`).toHaveLength(1);
+    // a wide table has the room for the moment on one line
+    if (width === 1440)
+      expect(lines.time, `the help desk at 1440 px: ${lines.text}`).toEqual(lines.date);
+  }
+
+  // the audit log, its details and e-mails long beside it: its moments on one line at 1440 px
+  await desk.goto('/operator/audit');
+  const first = desk.getByRole('row').filter({ hasText: 'Двойное списание за продление' }).first();
+  const when = first.getByRole('cell').first();
+  await expect(when).toContainText('г.,');
+  const lines = await when.evaluate(lettersOf).then(momentLines);
+  expect(lines.date, `the audit log's date: ${lines.text}`).toHaveLength(1);
+  expect(lines.time, `the audit log at 1440 px: ${lines.text}`).toEqual(lines.date);
 });
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { formatDateTime, formatMoney, numberFormat } from './format-money';
+import { formatMoney, numberFormat } from './format-money';
 
 /** Intl's spaces (no-break, narrow no-break) as plain ones, to compare. */
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
@@ -84,17 +84,5 @@ describe('the console’s numbers', () => {
       expect(codes(percent('ru').format(-0.02))).toEqual(codes('\u22122,00\u00a0%'));
       parts.mockRestore();
     }
-  });
-});
-
-describe('formatDateTime', () => {
-  it('writes the date and the time in the reader’s language', () => {
-    const iso = '2026-11-20T09:15:00.000Z';
-    const local = new Date(iso);
-    expect(formatDateTime(iso, 'en')).toBe(
-      new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(local),
-    );
-    expect(formatDateTime(iso, 'en')).toMatch(/Nov 20, 2026/);
-    expect(formatDateTime(iso, 'ru')).toMatch(/20 нояб\. 2026/);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Money, numbers and moments in the reader's language, through Intl: US dollars with two decimals
- * ("$1,234.50", "1 234,50 $") and dates with the time ("21 Nov 2026, 14:05"). The formatters
- * are kept per language: building one is the slow part.
+ * Money and numbers in the reader's language, through Intl: US dollars with two decimals
+ * ("$1,234.50", "1 234,50 $"); dates and times are shared/lib/format-date's. The formatters are
+ * kept per language: building one is the slow part.
  *
  * Every number the console shows goes through here (tables, figures, the charts' axes and
  * crosshair labels alike), so it is written one way in every language and every browser:
@@ -51,8 +51,6 @@ function withSign(options: Intl.NumberFormatOptions): Intl.NumberFormatOptions {
 
 const money = new Map<string, NumberFormat>();
 const signedMoney = new Map<string, NumberFormat>();
-const dateTimes = new Map<string, Intl.DateTimeFormat>();
-const dates = new Map<string, Intl.DateTimeFormat>();
 
 function cached<T>(cache: Map<string, T>, language: string, create: () => T): T {
   let formatter = cache.get(language);
@@ -87,26 +85,6 @@ export function formatMoney(
     ),
   );
   return formatter.format(dollars);
-}
-
-/** A moment (ISO-8601) as a date and a time in the reader's language and time zone. */
-export function formatDateTime(iso: string, language: string): string {
-  const formatter = cached(
-    dateTimes,
-    language,
-    () => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }),
-  );
-  return formatter.format(new Date(iso));
-}
-
-/** A moment (ISO-8601) as a date in the reader's language and time zone. */
-export function formatDate(iso: string, language: string): string {
-  const formatter = cached(
-    dates,
-    language,
-    () => new Intl.DateTimeFormat(language, { dateStyle: 'medium' }),
-  );
-  return formatter.format(new Date(iso));
 }
 
 const numbers = new Map<string, NumberFormat>();

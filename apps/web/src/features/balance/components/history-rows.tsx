@@ -1,7 +1,8 @@
 import type { Charge, HistoryKind, Payment, Transfer, Withdrawal } from '@tradehost/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney } from '../../../shared/lib/format-money';
+import { formatDateTime } from '../../../shared/lib/format-date';
+import { formatMoney } from '../../../shared/lib/format-money';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import type { HistoryRow } from '../api/balance-api';
 import { OperationStatusBadge } from './status-badge';

@@ -1,10 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import {
-  formatDate,
-  formatDateTime,
-  formatMoney,
-  numberFormat as number,
-} from '../../../shared/lib/format-money';
+import { formatDate, formatDateTime } from '../../../shared/lib/format-date';
+import { formatMoney, numberFormat as number } from '../../../shared/lib/format-money';
 import { formatPrice } from './format-price';
 
 /**

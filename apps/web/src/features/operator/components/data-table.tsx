@@ -11,6 +11,11 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Amounts: right-aligned, tabular digits. */
   numeric?: boolean;
+  /**
+   * Moments (shared/lib/format-date): on one line on a wide screen, where a column has the room;
+   * on a tablet's table and a phone's card the cell may break between the date and its time.
+   */
+  moment?: boolean;
   /** The row's buttons: no label on a card, at its foot. */
   actions?: boolean;
   /**
@@ -113,7 +118,13 @@ export function DataTable<T>({ labelledBy, columns, rows, rowKey, busy }: DataTa
                 <td
                   key={column.id}
                   className={
-                    column.numeric ? styles.numeric : column.actions ? styles.actions : undefined
+                    column.numeric
+                      ? styles.numeric
+                      : column.actions
+                        ? styles.actions
+                        : column.moment
+                          ? styles.moment
+                          : undefined
                   }
                 >
                   {column.cell(row)}

@@ -24,6 +24,7 @@ export function LedgerTable({ userId }: { userId: number }) {
     {
       id: 'date',
       header: t('ledger.columns.date'),
+      moment: true,
       cell: (entry) => format.dateTime(entry.created_at),
     },
     {

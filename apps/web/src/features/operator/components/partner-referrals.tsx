@@ -45,6 +45,7 @@ export function PartnerReferrals({ userId }: { userId: number }) {
     {
       id: 'registered',
       header: t('partner.referrals.columns.registered'),
+      moment: true,
       cell: (node) => format.dateTime(node.registered_at),
     },
     {

@@ -146,6 +146,7 @@ function RewardsTable({ rewards }: { rewards: AdminPartnerReward[] }) {
     {
       id: 'date',
       header: t('partner.summary.rewards.date'),
+      moment: true,
       cell: (reward) => format.dateTime(reward.created_at),
     },
     {
@@ -183,6 +184,7 @@ function RewardsTable({ rewards }: { rewards: AdminPartnerReward[] }) {
     {
       id: 'available',
       header: t('partner.summary.rewards.available'),
+      moment: true,
       cell: (reward) =>
         reward.available_at ? (
           format.dateTime(reward.available_at)

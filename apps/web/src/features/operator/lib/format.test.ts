@@ -13,7 +13,7 @@ describe('createFormatters', () => {
   });
 
   it('shows a moment as a date and a time, and a text that is not one as it is', () => {
-    expect(en.dateTime('2025-03-05T14:02:00Z')).toMatch(/Mar 5, 2025/);
+    expect(en.dateTime('2025-03-05T14:02:00Z')).toMatch(/^Mar\u00a05,\u00a02025, /u);
     expect(en.dateTime('not a date')).toBe('not a date');
   });
 

@@ -1,7 +1,8 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '@tradehost/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatMoney } from '../../../shared/lib/format-money';
+import { formatDateTime } from '../../../shared/lib/format-date';
+import { formatMoney } from '../../../shared/lib/format-money';
 
 export interface Formatters {
   /** "$1,234.50" (en), "1 234,50 $" (ru). */
@@ -16,7 +17,7 @@ export interface Formatters {
 
 /**
  * Formatters in the reader's language: amounts in US dollars and dates in the local time zone
- * (shared/lib/format-money, as the rest of the console shows them), ages here.
+ * (shared/lib/format-money and format-date, as the rest of the console shows them), ages here.
  */
 export function createFormatters(language: string): Formatters {
   const relative = new Intl.RelativeTimeFormat(language, { numeric: 'always', style: 'short' });

@@ -211,7 +211,10 @@ describe('audit log', () => {
     expect(renewal).toHaveTextContent('Price$12.50');
     expect(renewal).toHaveTextContent('Balance$3.00');
 
-    const blockedAt = createFormatters('en').dateTime('2025-03-05T10:00:00.000Z');
+    // as the text reads (toHaveTextContent writes its no-break spaces as plain ones)
+    const blockedAt = createFormatters('en')
+      .dateTime('2025-03-05T10:00:00.000Z')
+      .replace(/\s/gu, ' ');
     expect(revoked).toHaveTextContent(`Blocked${blockedAt}`);
     expect(revoked).toHaveTextContent('Cancelled upgrades#4, #5');
 

@@ -152,6 +152,7 @@ export function Component() {
     {
       id: 'when',
       header: t('audit.columns.when'),
+      moment: true,
       cell: (entry) => format.dateTime(entry.created_at),
     },
     {

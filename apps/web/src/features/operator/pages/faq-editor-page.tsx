@@ -157,6 +157,7 @@ function FaqGroupSection({
       id: 'updated',
       header: t('faq.columns.updated'),
       width: 'var(--faq-updated)',
+      moment: true,
       cell: (item) => format.dateTime(item.updated_at),
     },
     {

@@ -81,11 +81,13 @@ export function Component() {
     {
       id: 'created',
       header: t('monitoring.subscriptions.columns.created'),
+      moment: true,
       cell: (s) => format.dateTime(s.created_at),
     },
     {
       id: 'ends',
       header: t('monitoring.subscriptions.columns.ends'),
+      moment: true,
       cell: (s) =>
         s.ends_at ? (
           format.dateTime(s.ends_at)

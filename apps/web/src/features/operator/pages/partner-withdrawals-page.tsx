@@ -87,6 +87,7 @@ export function Component() {
     {
       id: 'requested',
       header: t('partner.withdrawals.columns.requested'),
+      moment: true,
       cell: (withdrawal) => format.dateTime(withdrawal.created_at),
     },
     {

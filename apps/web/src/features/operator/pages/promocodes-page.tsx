@@ -63,6 +63,7 @@ export function Component() {
     {
       id: 'created',
       header: t('vps.promocodes.columns.created'),
+      moment: true,
       cell: (promocode) => format.dateTime(promocode.created_at),
     },
     {

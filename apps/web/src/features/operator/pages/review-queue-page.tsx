@@ -70,6 +70,7 @@ export function Component() {
     {
       id: 'date',
       header: t('queue.columns.date'),
+      moment: true,
       cell: (payment) => format.dateTime(payment.created_at),
     },
     {

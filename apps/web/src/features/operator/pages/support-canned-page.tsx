@@ -60,6 +60,7 @@ export function Component() {
     {
       id: 'updated',
       header: t('support.canned.columns.updated'),
+      moment: true,
       cell: (reply) => format.dateTime(reply.updated_at),
     },
     {

@@ -117,6 +117,7 @@ export function Component() {
     {
       id: 'activity',
       header: t('support.desk.columns.activity'),
+      moment: true,
       cell: (ticket) => format.dateTime(ticket.updated_at),
     },
   ];

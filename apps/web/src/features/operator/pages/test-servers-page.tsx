@@ -87,6 +87,7 @@ export function Component() {
     {
       id: 'requested',
       header: t('vps.tests.columns.requested'),
+      moment: true,
       cell: (request) => format.dateTime(request.created_at),
     },
     {

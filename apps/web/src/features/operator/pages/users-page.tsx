@@ -48,6 +48,7 @@ export function Component() {
     {
       id: 'created',
       header: t('users.columns.created'),
+      moment: true,
       cell: (user) => format.dateTime(user.created_at),
     },
     {

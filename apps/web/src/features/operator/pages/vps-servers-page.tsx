@@ -96,6 +96,7 @@ export function Component() {
     {
       id: 'paidUntil',
       header: t('vps.servers.columns.paidUntil'),
+      moment: true,
       cell: (server) => format.dateTime(server.paid_until),
     },
     {

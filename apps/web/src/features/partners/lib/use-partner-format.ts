@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatMoney, numberFormat } from '../../../shared/lib/format-money';
+import { formatDate } from '../../../shared/lib/format-date';
+import { formatMoney, numberFormat } from '../../../shared/lib/format-money';
 
 /** The partner texts and formats in the reader's language: money, dates, counts, percentages. */
 export function usePartnerFormat() {

@@ -7,6 +7,7 @@ import {
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../shared/lib/api-error';
+import { formatDate, formatTime } from '../../../shared/lib/format-date';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, buttonClassName, FormAlert } from '../../../shared/ui/form';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
@@ -44,8 +45,6 @@ function PurposeRow(props: PurposeRowProps) {
   const { purpose, chat, pending, justLinked, linking, onLink, onUnlink } = props;
   const { t, i18n } = useTranslation('profile');
   const headingId = useId();
-  const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
-  const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' });
   return (
     <li className={styles.purpose} aria-labelledby={headingId}>
       <div className={styles.head}>
@@ -70,7 +69,7 @@ function PurposeRow(props: PurposeRowProps) {
             <>
               {' '}
               <time dateTime={chat.linked_at}>
-                {t('chatBot.since', { date: day.format(new Date(chat.linked_at)) })}
+                {t('chatBot.since', { date: formatDate(chat.linked_at, i18n.language) })}
               </time>
             </>
           ) : null}
@@ -81,7 +80,7 @@ function PurposeRow(props: PurposeRowProps) {
       ) : null}
       {pending ? (
         <FormAlert tone="info">
-          {t('chatBot.pending', { time: time.format(new Date(pending.expires_at)) })}{' '}
+          {t('chatBot.pending', { time: formatTime(pending.expires_at, i18n.language) })}{' '}
           <a href={pending.link} target="_blank" rel="noopener noreferrer">
             {t('chatBot.openLink')}
           </a>

@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../shared/lib/api-error';
+import { formatDateTime } from '../../../shared/lib/format-date';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { Pagination, pageCountOf } from '../../../shared/ui/pagination/pagination';
@@ -19,8 +20,8 @@ export function deviceName(t: TFunction<'profile'>, { browser, os }: UserSession
   return t('sessions.unknownDevice');
 }
 
-function SessionRow({ session, format }: { session: UserSession; format: Intl.DateTimeFormat }) {
-  const { t } = useTranslation('profile');
+function SessionRow({ session }: { session: UserSession }) {
+  const { t, i18n } = useTranslation('profile');
   return (
     <li className={styles.session}>
       <span className={styles.sessionDevice}>
@@ -31,14 +32,16 @@ function SessionRow({ session, format }: { session: UserSession; format: Intl.Da
         <div>
           <dt>{t('sessions.signedIn')}:</dt>
           <dd>
-            <time dateTime={session.created_at}>{format.format(new Date(session.created_at))}</time>
+            <time dateTime={session.created_at}>
+              {formatDateTime(session.created_at, i18n.language)}
+            </time>
           </dd>
         </div>
         <div>
           <dt>{t('sessions.lastUsed')}:</dt>
           <dd>
             <time dateTime={session.last_used_at}>
-              {format.format(new Date(session.last_used_at))}
+              {formatDateTime(session.last_used_at, i18n.language)}
             </time>
           </dd>
         </div>
@@ -54,7 +57,7 @@ type Outcome = { tone: 'success' | 'error'; text: string; serial: number };
  * use first), a page at a time, and "sign out everywhere else" after a confirmation.
  */
 export function SessionsSection() {
-  const { t, i18n } = useTranslation('profile');
+  const { t } = useTranslation('profile');
   const [page, setPage] = useState(1);
   // the page shown stays while the next one loads (RTK Query keeps the last answer in `data`);
   // a page is asked for afresh each time it is shown: sign-ins end elsewhere meanwhile
@@ -67,10 +70,6 @@ export function SessionsSection() {
   const [signOutOthers, { isLoading: signingOut }] = useSignOutOthersMutation();
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const format = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
   const others = data?.others ?? 0;
   // sign-ins ended meanwhile (elsewhere, or expired) can leave this page past the last one
   if (data && page > pageCount) setPage(pageCount);
@@ -110,7 +109,7 @@ export function SessionsSection() {
       <>
         <ul className={styles.sessions} aria-label={t('sessions.title')} aria-busy={isFetching}>
           {sessions.map((session) => (
-            <SessionRow key={session.id} session={session} format={format} />
+            <SessionRow key={session.id} session={session} />
           ))}
         </ul>
         <Pagination

@@ -1,6 +1,6 @@
 import type { Department, TicketStatus } from '@tradehost/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../shared/lib/format-money';
+import { formatDateTime } from '../../../shared/lib/format-date';
 import { formatFileSize } from '../../../shared/ui/attachment-picker/attachments';
 import type { StatusTone } from '../../../shared/ui/status-badge/status-badge';
 

@@ -182,7 +182,7 @@ describe('renewal', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'Renew server #12' });
     const modal = within(dialog);
-    expect(dialog).toHaveAccessibleDescription('Trader, paid until Dec 1, 2026.');
+    expect(dialog).toHaveAccessibleDescription('Trader, paid until Dec\u00a01,\u00a02026.');
     expect(modal.getByRole('radio', { name: '1 month' })).toBeChecked();
     expect(modal.getByRole('radio', { name: '1 month' })).toHaveAccessibleDescription(
       'No discount $40.00',
@@ -289,7 +289,9 @@ describe('upgrade', () => {
     expect(date).toHaveAttribute('min', '2026-11-10');
     expect(date).toHaveAttribute('max', '2026-11-30');
     expect(date).toHaveValue('2026-11-10');
-    expect(date).toHaveAccessibleDescription('From Nov 10, 2026 to Nov 30, 2026');
+    expect(date).toHaveAccessibleDescription(
+      'From Nov\u00a010,\u00a02026 to Nov\u00a030,\u00a02026',
+    );
     // 22 days of $40 a month, a month as 30 days, up to the cent
     expect(modal.getByText('Price difference until Dec 1, 2026 (22 days)')).toBeInTheDocument();
     expect(plain(modal.getByTestId('upgrade-total').textContent)).toBe('$29.34');
@@ -301,7 +303,7 @@ describe('upgrade', () => {
     await user.click(modal.getByRole('button', { name: 'Upgrade' }));
     expect(date).toHaveAttribute('aria-invalid', 'true');
     expect(date).toHaveAccessibleDescription(
-      'Choose a date from today to the day before the paid-until date From Nov 10, 2026 to Nov 30, 2026',
+      'Choose a date from today to the day before the paid-until date From Nov\u00a010,\u00a02026 to Nov\u00a030,\u00a02026',
     );
     expect(date).toHaveFocus();
     expect(api.callsTo('POST', '/user/vps/servers/12/upgrade')).toHaveLength(0);
@@ -325,7 +327,9 @@ describe('upgrade', () => {
     ).toBeInTheDocument();
     const button = line.getByRole('button', { name: 'Upgrade server #12' });
     expect(button).toHaveAttribute('aria-disabled', 'true');
-    expect(button).toHaveAccessibleDescription('Upgrade to Pro on Nov 20, 2026 is being processed');
+    expect(button).toHaveAccessibleDescription(
+      'Upgrade to Pro on Nov\u00a020,\u00a02026 is being processed',
+    );
     await user.click(button);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(line.getByRole('status')).toHaveTextContent(

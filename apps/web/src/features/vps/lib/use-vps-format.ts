@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDateTime, formatMoney } from '../../../shared/lib/format-money';
+import { formatDate, formatDateTime, formatMoment } from '../../../shared/lib/format-date';
+import { formatMoney } from '../../../shared/lib/format-money';
 
-const utcDays = new Map<string, Intl.DateTimeFormat>();
 const pluralRules = new Map<string, Intl.PluralRules>();
 
 function cached<T>(cache: Map<string, T>, language: string, create: () => T): T {
@@ -29,11 +29,7 @@ export function useVpsFormat() {
     dateTime: (iso: string) => formatDateTime(iso, language),
     /** A `YYYY-MM-DD` UTC day. */
     day: (day: string) =>
-      cached(
-        utcDays,
-        language,
-        () => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }),
-      ).format(new Date(`${day}T00:00:00.000Z`)),
+      formatMoment(`${day}T00:00:00.000Z`, language, 'date', { timeZone: 'UTC' }),
     /** "3 months", "3 месяца". */
     period: (months: number) => t(`periods.${months}`, { defaultValue: String(months) }),
     /** "3 days", "3 дня": the plural form of the language. */
