@@ -152,6 +152,20 @@ describe('promocodes', () => {
     ]);
   });
 
+  it('heads its columns in Russian, the uses as a count ("Использований")', async () => {
+    stubOperatorApi(
+      { 'GET /admin/vps/promocodes': { body: page([adminPromocode()]) } },
+      { ...adminUser, language: 'ru' },
+    );
+    await openOperator('/operator/vps/promocodes', { language: 'ru' });
+    const table = await screen.findByRole('table', { name: 'Промокоды' }, { timeout: 5000 });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Код', 'Скидка', 'Использований', 'Владелец', 'Создан', 'Состояние', 'Действия']);
+  });
+
   it('says when there are none, in Russian too', async () => {
     stubOperatorApi(
       { 'GET /admin/vps/promocodes': { body: page([]) } },

@@ -253,6 +253,17 @@ describe('the partner page: promocodes', () => {
     expect(api.callsTo('DELETE', '/user/balance/promocode/3')).toHaveLength(1);
   });
 
+  it('heads the promocodes’ columns in Russian, the uses as a count ("Использований")', async () => {
+    stubPartnerApi({ 'GET /user/balance/promocodes': { body: { data: [promocode()] } } });
+    renderPartners('/partner-program?tab=promocodes', { language: 'ru' });
+    const table = await screen.findByRole('table', { name: 'Ваши промокоды' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Название', 'Скидка', 'Использований', 'Создан', 'Действия']);
+  });
+
   it('says when the highest tier is reached', async () => {
     stubPartnerApi({
       'GET /user/balance/available_discount': {
