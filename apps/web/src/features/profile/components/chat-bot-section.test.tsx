@@ -49,7 +49,7 @@ describe('the chat-bot section', () => {
     expect(
       await screen.findByText('The chat-bot is off: Telegram is not connected to the service yet.'),
     ).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Link Telegram' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Link Telegram/ })).toBeNull();
   });
 
   it('links a purpose: opens the one-time deep link and waits until the chat shows up', async () => {
@@ -63,7 +63,9 @@ describe('the chat-bot section', () => {
     const { user } = renderSection();
     await screen.findByRole('heading', { name: 'Monitoring' });
     expect(within(row('Account notifications')).getByText('Not linked')).toBeInTheDocument();
-    await user.click(within(row('Monitoring')).getByRole('button', { name: 'Link Telegram' }));
+    await user.click(
+      within(row('Monitoring')).getByRole('button', { name: 'Link Telegram for monitoring' }),
+    );
     expect(api.callsTo('POST', '/user/telegram/link').map((c) => c.body)).toEqual([
       { purpose: 'monitoring' },
     ]);
@@ -97,19 +99,22 @@ describe('the chat-bot section', () => {
     });
     const { user } = renderSection();
     const account = await screen.findByRole('listitem', { name: 'Account notifications' });
-    expect(within(account).getByRole('link', { name: 'Open the chat' })).toHaveAttribute(
-      'href',
-      'https://t.me/tradehost_bot',
-    );
+    expect(
+      within(account).getByRole('link', { name: 'Open the chat for account notifications' }),
+    ).toHaveAttribute('href', 'https://t.me/tradehost_bot');
     expect(within(account).getByText(/since Nov 20, 2026/)).toBeInTheDocument();
 
-    await user.click(within(account).getByRole('button', { name: 'Unlink' }));
+    await user.click(
+      within(account).getByRole('button', { name: 'Unlink the chat for account notifications' }),
+    );
     const dialog = screen.getByRole('dialog', { name: 'Unlink Account notifications?' });
     expect(dialog).toHaveAccessibleDescription(/The chat @anna_fx stops receiving these messages/);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.callsTo('DELETE', '/user/telegram/link/account')).toEqual([]);
 
-    await user.click(within(account).getByRole('button', { name: 'Unlink' }));
+    await user.click(
+      within(account).getByRole('button', { name: 'Unlink the chat for account notifications' }),
+    );
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Unlink' }));
     expect(await screen.findByText('The chat is unlinked.')).toBeInTheDocument();
     expect(api.callsTo('DELETE', '/user/telegram/link/account')).toHaveLength(1);
@@ -130,7 +135,7 @@ describe('the chat-bot section', () => {
     await user.click(
       within(await screen.findByRole('listitem', { name: 'Account notifications' })).getByRole(
         'button',
-        { name: 'Link Telegram' },
+        { name: 'Link Telegram for account notifications' },
       ),
     );
     expect(
@@ -154,13 +159,66 @@ describe('the chat-bot section', () => {
     expect(await screen.findByRole('heading', { name: 'Monitoring' })).toBeInTheDocument();
   });
 
+  it('names each purpose’s buttons and chat link after it, so that a list of controls tells them apart', async () => {
+    let current = status();
+    stubFetch({ 'GET /user/telegram': () => ({ body: current }) });
+    const { unmount } = renderSection();
+    await screen.findByRole('heading', { name: 'Monitoring' });
+    // one button of each name (getByRole finds exactly one)
+    expect(
+      within(row('Account notifications')).getByRole('button', {
+        name: 'Link Telegram for account notifications',
+      }),
+    ).toBeEnabled();
+    expect(
+      within(row('Monitoring')).getByRole('button', { name: 'Link Telegram for monitoring' }),
+    ).toBeEnabled();
+    expect(screen.getAllByRole('button')).toHaveLength(2);
+    unmount();
+
+    current = status({ account: LINKED, monitoring: LINKED });
+    renderSection();
+    const account = await screen.findByRole('listitem', { name: 'Account notifications' });
+    for (const [name, purpose] of [
+      ['Account notifications', 'account notifications'],
+      ['Monitoring', 'monitoring'],
+    ] as const) {
+      const item = row(name);
+      expect(within(item).getAllByRole('button')).toHaveLength(2);
+      expect(
+        within(item).getByRole('button', { name: `Link another chat for ${purpose}` }),
+      ).toBeEnabled();
+      expect(
+        within(item).getByRole('button', { name: `Unlink the chat for ${purpose}` }),
+      ).toBeEnabled();
+      expect(
+        within(item).getByRole('link', { name: `Open the chat for ${purpose}` }),
+      ).toBeVisible();
+    }
+    // the name begins with the words on the button, as speech input says them
+    expect(
+      within(account).getByRole('button', { name: 'Unlink the chat for account notifications' }),
+    ).toHaveTextContent(/^Unlink$/);
+  });
+
   it('speaks Russian', async () => {
     stubFetch({ 'GET /user/telegram': { body: status({ account: LINKED }) } });
     renderSection({ language: 'ru' });
     const account = await screen.findByRole('listitem', { name: 'Уведомления аккаунта' });
     expect(within(account).getByText('Привязан')).toBeInTheDocument();
     expect(
-      within(row('Мониторинг')).getByRole('button', { name: 'Привязать Telegram' }),
+      within(row('Мониторинг')).getByRole('button', { name: 'Привязать Telegram для мониторинга' }),
     ).toBeEnabled();
+    expect(
+      within(account).getByRole('button', { name: 'Отвязать чат для уведомлений аккаунта' }),
+    ).toHaveTextContent(/^Отвязать$/);
+    expect(
+      within(account).getByRole('button', {
+        name: 'Привязать другой чат для уведомлений аккаунта',
+      }),
+    ).toBeEnabled();
+    expect(
+      within(account).getByRole('link', { name: 'Открыть чат для уведомлений аккаунта' }),
+    ).toBeVisible();
   });
 });

@@ -45,6 +45,10 @@ function PurposeRow(props: PurposeRowProps) {
   const { purpose, chat, pending, justLinked, linking, onLink, onUnlink } = props;
   const { t, i18n } = useTranslation('profile');
   const headingId = useId();
+  // each control named after its purpose too ("Link Telegram for monitoring"): two items each
+  // with a "Link Telegram" and an "Unlink" read alike in a list of controls or to speech input;
+  // the words on the button come first, so that saying them still finds it
+  const purposeName = { purpose: t(`chatBot.purposes.${purpose}.for`) };
   return (
     <li className={styles.purpose} aria-labelledby={headingId}>
       <div className={styles.head}>
@@ -91,6 +95,11 @@ function PurposeRow(props: PurposeRowProps) {
           variant={chat.linked ? 'secondary' : 'primary'}
           loading={linking}
           loadingText={t('chatBot.linking')}
+          aria-label={
+            linking
+              ? undefined
+              : t(chat.linked ? 'chatBot.relinkNamed' : 'chatBot.linkNamed', purposeName)
+          }
           onClick={onLink}
         >
           {chat.linked ? t('chatBot.relink') : t('chatBot.link')}
@@ -101,12 +110,17 @@ function PurposeRow(props: PurposeRowProps) {
             href={chat.bot_link}
             target="_blank"
             rel="noopener noreferrer"
+            aria-label={t('chatBot.openChatNamed', purposeName)}
           >
             {t('chatBot.openChat')}
           </a>
         ) : null}
         {chat.linked ? (
-          <Button variant="ghost" onClick={onUnlink}>
+          <Button
+            variant="ghost"
+            aria-label={t('chatBot.unlinkNamed', purposeName)}
+            onClick={onUnlink}
+          >
             {t('chatBot.unlink')}
           </Button>
         ) : null}
