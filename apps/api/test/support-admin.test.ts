@@ -807,6 +807,39 @@ describe('departments', () => {
     ]);
     expect(audit[0].details).toMatchObject({ operator_ids: [operator.id] });
   });
+
+  it('names a ticket’s department in its audit entries, as it was named then, beside its id', async () => {
+    const operator = await admin('Desk Namer');
+    const user = await quickUser(t);
+    const desk = await department(operator, { name_en: 'Licences', name_ru: 'Лицензии' });
+    const ticket = await openTicket(t, user.token, desk, { title: 'Licence key' });
+    const renamed = await t.api.request('PUT', `/api/admin/support/departments/${desk}`, {
+      body: { name_en: 'Licenses', name_ru: 'Лицензии и ключи', position: 10 },
+      token: operator.token,
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await reply(operator, ticket.id, 'Here is a new key.')).status).toBe(201);
+
+    const audit = await auditOf('support_ticket', ticket.id);
+    expect(audit.map((a) => [a.action, a.details])).toEqual([
+      [
+        'support.ticket_open',
+        expect.objectContaining({
+          department_id: desk,
+          department_name_en: 'Licences',
+          department_name_ru: 'Лицензии',
+        }),
+      ],
+      [
+        'support.reply',
+        expect.objectContaining({
+          department_id: desk,
+          department_name_en: 'Licenses',
+          department_name_ru: 'Лицензии и ключи',
+        }),
+      ],
+    ]);
+  });
 });
 
 describe('the API documentation', () => {

@@ -232,21 +232,34 @@ export function createSupportService({
 
   // ---- audit -------------------------------------------------------------------------------
 
-  const auditTicket = (
+  /**
+   * A ticket's entry names its department as it was named then (both languages), beside the id:
+   * the log showed "Department #3", which a reader had to look up, and a department renamed since
+   * would not tell which desk it was when the entry was written.
+   */
+  const auditTicket = async (
     tx: Tx,
     actorId: number,
     action: string,
     ticket: SupportTicketRow,
     details: Record<string, unknown> = {},
-  ) =>
-    auditRepository.insert(tx, {
+  ) => {
+    const department = await repo.department(tx, ticket.departmentId);
+    await auditRepository.insert(tx, {
       actorId,
       action,
       subjectType: 'support_ticket',
       subjectId: String(ticket.id),
       targetUserId: ticket.userId,
-      details: { title: ticket.title, department_id: ticket.departmentId, ...details },
+      details: {
+        title: ticket.title,
+        department_id: ticket.departmentId,
+        department_name_en: department?.nameEn,
+        department_name_ru: department?.nameRu,
+        ...details,
+      },
     });
+  };
 
   const auditSubject = (
     tx: Tx,

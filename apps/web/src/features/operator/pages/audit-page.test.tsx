@@ -317,6 +317,67 @@ describe('audit log', () => {
     ]);
   });
 
+  it('names a ticket’s department as the entry stored it, in the reader’s language; an older entry by its number', async () => {
+    const entries = [
+      auditEntry({
+        id: 40,
+        action: 'support.reply',
+        subject_type: 'support_ticket',
+        details: {
+          title: 'Cannot log in',
+          department_id: 2,
+          department_name_en: 'Billing',
+          department_name_ru: 'Оплата и счета',
+          files: 0,
+        },
+      }),
+      // written before the names were stored
+      auditEntry({
+        id: 41,
+        action: 'support.status',
+        subject_type: 'support_ticket',
+        details: { title: 'Cannot log in', department_id: 3, from: 'new', to: 'processing' },
+      }),
+    ];
+    const rows = async (table: string) => {
+      const found = await screen.findByRole('table', { name: table }, { timeout: 5000 });
+      return within(found)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) =>
+          Array.from(row.querySelectorAll('dl > div'), (field) => [
+            field.querySelector('dt')!.textContent,
+            field.querySelector('dd')!.textContent,
+          ]),
+        );
+    };
+    stubOperatorApi({ 'GET /admin/audit': { body: page(entries) } });
+    const { unmount } = await openOperator('/operator/audit');
+    expect(await rows('Audit log')).toEqual([
+      [
+        ['Title', 'Cannot log in'],
+        ['Department', 'Billing'],
+        ['Files', '0'],
+      ],
+      [
+        ['Title', 'Cannot log in'],
+        ['Department', '#3'],
+        ['From', 'New'],
+        ['To', 'Processing'],
+      ],
+    ]);
+    unmount();
+
+    stubOperatorApi(
+      { 'GET /admin/audit': { body: page(entries) } },
+      { ...adminUser, language: 'ru' },
+    );
+    await openOperator('/operator/audit', { language: 'ru' });
+    const [reply, status] = await rows('Журнал аудита');
+    expect(reply).toContainEqual(['Отдел', 'Оплата и счета']);
+    expect(status).toContainEqual(['Отдел', '№\u00a03']);
+  });
+
   it('says when the log is empty', async () => {
     stubOperatorApi({ 'GET /admin/audit': { body: page([]) } });
     await openOperator('/operator/audit');

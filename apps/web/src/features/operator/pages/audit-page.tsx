@@ -49,6 +49,17 @@ const MOMENT_KEYS = new Set([
   'revoke_at',
   'blocked_at',
 ]);
+/**
+ * Ids stored with their record's names beside them (`<prefix>_en`, `<prefix>_ru`: a ticket's
+ * department as it was named when the entry was written): shown by the name in the reader's
+ * language, the names not as details of their own. An entry written before the names were
+ * stored shows the id ("#3").
+ */
+const NAMED_IDS: Record<string, string> = { department_id: 'department_name' };
+const NAME_KEYS = new Set(
+  Object.values(NAMED_IDS).flatMap((prefix) => [`${prefix}_en`, `${prefix}_ru`]),
+);
+
 /** Values named elsewhere in the operator's words: the key's value under this prefix. */
 const VALUE_NAMES: Record<string, string> = {
   account: 'accounts',
@@ -120,19 +131,23 @@ function detailValue(key: string, value: unknown, words: DetailWords): string {
 }
 
 function Details({ details }: { details: AuditEntry['details'] }) {
-  const { t } = useTranslation('operator');
+  const { t, i18n } = useTranslation('operator');
   const format = useFormatters();
   const words = { t, format };
-  const entries = inReadingOrder(details);
+  const language = (i18n.resolvedLanguage ?? i18n.language) === 'ru' ? 'ru' : 'en';
+  const entries = inReadingOrder(details).filter(([key]) => !NAME_KEYS.has(key));
+  const value = (key: string, raw: unknown) => {
+    const prefix = NAMED_IDS[key];
+    const name = prefix === undefined ? undefined : details[`${prefix}_${language}`];
+    return typeof name === 'string' && name.trim() !== '' ? name : detailValue(key, raw, words);
+  };
   if (entries.length === 0) return <span className={styles.muted}>—</span>;
   return (
     <dl className={styles.details}>
-      {entries.map(([key, value]) => (
+      {entries.map(([key, raw]) => (
         <div key={key}>
           <dt>{detailLabel(key, words)}</dt>
-          <dd className={key === 'txid' ? styles.mono : undefined}>
-            {detailValue(key, value, words)}
-          </dd>
+          <dd className={key === 'txid' ? styles.mono : undefined}>{value(key, raw)}</dd>
         </div>
       ))}
     </dl>
