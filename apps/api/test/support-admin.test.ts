@@ -825,17 +825,13 @@ describe('departments', () => {
       [
         'support.ticket_open',
         expect.objectContaining({
-          department_id: desk,
-          department_name_en: 'Licences',
-          department_name_ru: 'Лицензии',
+          department: { id: desk, name_en: 'Licences', name_ru: 'Лицензии' },
         }),
       ],
       [
         'support.reply',
         expect.objectContaining({
-          department_id: desk,
-          department_name_en: 'Licenses',
-          department_name_ru: 'Лицензии и ключи',
+          department: { id: desk, name_en: 'Licenses', name_ru: 'Лицензии и ключи' },
         }),
       ],
     ]);

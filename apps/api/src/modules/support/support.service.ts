@@ -233,9 +233,9 @@ export function createSupportService({
   // ---- audit -------------------------------------------------------------------------------
 
   /**
-   * A ticket's entry names its department as it was named then (both languages), beside the id:
-   * the log showed "Department #3", which a reader had to look up, and a department renamed since
-   * would not tell which desk it was when the entry was written.
+   * A ticket's entry holds its department as it was named then, `{ id, name_en, name_ru }`: the
+   * log showed "Department #3" (the id alone, before), which a reader had to look up, and a
+   * department renamed since would not tell which desk it was when the entry was written.
    */
   const auditTicket = async (
     tx: Tx,
@@ -253,9 +253,11 @@ export function createSupportService({
       targetUserId: ticket.userId,
       details: {
         title: ticket.title,
-        department_id: ticket.departmentId,
-        department_name_en: department?.nameEn,
-        department_name_ru: department?.nameRu,
+        department: {
+          id: ticket.departmentId,
+          name_en: department?.nameEn,
+          name_ru: department?.nameRu,
+        },
         ...details,
       },
     });

@@ -312,7 +312,7 @@ const apiKeys = [...scan.keys.keys()];
  * Keys inside the objects of some details, which the scan does not open: a rate's `before`
  * (vps.rate_update), the periods' `before` and `after` (vps.discounts_update), the monitoring
  * prices' and the partner settings', a FAQ question's summary, a refused notification's
- * `expected` and `received`.
+ * `expected` and `received`, a ticket's `department` (its names, shown as its value).
  */
 const nestedKeys = [
   'id',
@@ -339,6 +339,8 @@ const nestedKeys = [
   'question_en',
   'amount',
   'currency',
+  'name_en',
+  'name_ru',
 ];
 
 const labels: Record<'en' | 'ru', Record<string, string>> = {

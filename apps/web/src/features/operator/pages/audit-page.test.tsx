@@ -325,9 +325,7 @@ describe('audit log', () => {
         subject_type: 'support_ticket',
         details: {
           title: 'Cannot log in',
-          department_id: 2,
-          department_name_en: 'Billing',
-          department_name_ru: 'Оплата и счета',
+          department: { id: 2, name_en: 'Billing', name_ru: 'Оплата и счета' },
           files: 0,
         },
       }),

@@ -49,17 +49,6 @@ const MOMENT_KEYS = new Set([
   'revoke_at',
   'blocked_at',
 ]);
-/**
- * Ids stored with their record's names beside them (`<prefix>_en`, `<prefix>_ru`: a ticket's
- * department as it was named when the entry was written): shown by the name in the reader's
- * language, the names not as details of their own. An entry written before the names were
- * stored shows the id ("#3").
- */
-const NAMED_IDS: Record<string, string> = { department_id: 'department_name' };
-const NAME_KEYS = new Set(
-  Object.values(NAMED_IDS).flatMap((prefix) => [`${prefix}_en`, `${prefix}_ru`]),
-);
-
 /** Values named elsewhere in the operator's words: the key's value under this prefix. */
 const VALUE_NAMES: Record<string, string> = {
   account: 'accounts',
@@ -76,7 +65,21 @@ const VALUE_NAMES: Record<string, string> = {
 interface DetailWords {
   t: TFunction;
   format: Formatters;
+  language: 'en' | 'ru';
 }
+
+/**
+ * A record stored as it was named when the entry was written, `{ id, name_en, name_ru }` (a
+ * ticket's department): its name in the reader's language, else its number. Entries written
+ * before hold the id alone (`department_id`: "#3").
+ */
+function namedRecord(value: object, { t, language }: DetailWords): string | undefined {
+  const record = value as Record<string, unknown>;
+  const name = record[`name_${language}`];
+  if (typeof name === 'string' && name.trim() !== '') return name;
+  return 'id' in record ? t('number', { id: String(record.id) }) : undefined;
+}
+const NAMED_RECORD_KEYS = new Set(['department']);
 
 /** A detail's name: `audit.detailKeys.<key>`, the key itself when it has none. */
 function detailLabel(key: string, { t }: DetailWords): string {
@@ -107,6 +110,10 @@ function detailValue(key: string, value: unknown, words: DetailWords): string {
       .join(', ');
   }
   if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
+  if (NAMED_RECORD_KEYS.has(key) && typeof value === 'object') {
+    const named = namedRecord(value, words);
+    if (named !== undefined) return named;
+  }
   if (typeof value === 'object') {
     const fields = value as Record<string, unknown>;
     const names = Object.keys(fields);
@@ -133,21 +140,18 @@ function detailValue(key: string, value: unknown, words: DetailWords): string {
 function Details({ details }: { details: AuditEntry['details'] }) {
   const { t, i18n } = useTranslation('operator');
   const format = useFormatters();
-  const words = { t, format };
   const language = (i18n.resolvedLanguage ?? i18n.language) === 'ru' ? 'ru' : 'en';
-  const entries = inReadingOrder(details).filter(([key]) => !NAME_KEYS.has(key));
-  const value = (key: string, raw: unknown) => {
-    const prefix = NAMED_IDS[key];
-    const name = prefix === undefined ? undefined : details[`${prefix}_${language}`];
-    return typeof name === 'string' && name.trim() !== '' ? name : detailValue(key, raw, words);
-  };
+  const words = { t, format, language } as const;
+  const entries = inReadingOrder(details);
   if (entries.length === 0) return <span className={styles.muted}>—</span>;
   return (
     <dl className={styles.details}>
-      {entries.map(([key, raw]) => (
+      {entries.map(([key, value]) => (
         <div key={key}>
           <dt>{detailLabel(key, words)}</dt>
-          <dd className={key === 'txid' ? styles.mono : undefined}>{value(key, raw)}</dd>
+          <dd className={key === 'txid' ? styles.mono : undefined}>
+            {detailValue(key, value, words)}
+          </dd>
         </div>
       ))}
     </dl>
