@@ -33,6 +33,13 @@ describe('formatMoment', () => {
     );
   });
 
+  it('lets the year alone go to the next line where a dense table asks (yearMayWrap)', () => {
+    const at = (language: string) =>
+      formatMoment(moment, language, 'date', { timeZone: 'UTC', yearMayWrap: true });
+    expect(codes(at('en'))).toEqual(codes(`Nov${NBSP}28, 2026`));
+    expect(codes(at('ru'))).toEqual(codes(`28${NBSP}нояб. 2026${NBSP}г.`));
+  });
+
   it('keeps a time’s "PM" with its figures', () => {
     expect(breaks(utc('en', 'time'))).toEqual([]);
     expect(utc('en', 'time')).toMatch(/^11:33[\u00a0\u202f]PM$/u);

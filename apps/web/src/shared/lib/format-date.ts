@@ -22,6 +22,12 @@ export type MomentParts = 'dateTime' | 'date' | 'time';
 export interface MomentOptions {
   /** The zone to write the moment in (default: the reader's); "UTC" for calendar days. */
   timeZone?: string;
+  /**
+   * The year may go under its day and month ("29 нояб." / "2026 г.", "Nov 29," / "2026"): for a
+   * dense table's date columns (the VPS list at tablet width, two dates beside four buttons),
+   * where a date that cannot break pushes the table past the page. Day and month still never part.
+   */
+  yearMayWrap?: boolean;
 }
 
 const STYLES: Record<MomentParts, Intl.DateTimeFormatOptions> = {
@@ -59,7 +65,7 @@ export function formatMoment(
   moment: string | Date,
   language: string,
   parts: MomentParts = 'dateTime',
-  { timeZone }: MomentOptions = {},
+  { timeZone, yearMayWrap = false }: MomentOptions = {},
 ): string {
   const pieces = formatterOf(language, parts, timeZone).formatToParts(
     typeof moment === 'string' ? new Date(moment) : moment,
@@ -70,7 +76,9 @@ export function formatMoment(
       piece.type === 'literal' &&
       DATE_PARTS.has(pieces[index - 1]?.type ?? '') &&
       TIME_PARTS.has(pieces[index + 1]?.type ?? '');
-    if (piece.type !== 'literal') text += piece.value;
+    const beforeYear =
+      yearMayWrap && piece.type === 'literal' && pieces[index + 1]?.type === 'year';
+    if (piece.type !== 'literal' || beforeYear) text += piece.value;
     // the date's end and the time's start: its last space is the one place to break
     else if (between && trailingSpace.test(piece.value))
       text += `${piece.value.replace(trailingSpace, '').replace(breakingSpace, '\u00a0')} `;

@@ -37,13 +37,13 @@ export function TariffCell({ server }: { server: Server }) {
 
 /** Paid-until, marked (an icon and a word, not only colour) within 3 days of it or past it. */
 export function PaidUntilCell({ server, now }: { server: Server; now: Date }) {
-  const { t, date, dateTime } = useVpsFormat();
+  const { t, listDate, dateTime } = useVpsFormat();
   const watched = server.status === 'active' || server.status === 'blocked';
   const expiry = watched ? expiryOf(new Date(server.paid_until), now) : null;
   return (
     <div className={styles.cellStack}>
       <time dateTime={server.paid_until} title={dateTime(server.paid_until)}>
-        {date(server.paid_until)}
+        {listDate(server.paid_until)}
       </time>
       {expiry ? (
         <span className={styles.expiry} data-expiry={expiry}>

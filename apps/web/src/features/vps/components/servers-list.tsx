@@ -74,7 +74,7 @@ export function ServersTable({ servers, caption, ...rest }: ServersListProps) {
 }
 
 function ServerRow({ server, now, onRenewed, onUpgraded }: RowProps) {
-  const { t, date } = useVpsFormat();
+  const { t, listDate } = useVpsFormat();
   useFollow(server);
   return (
     <tr data-server={server.id} aria-busy={isBusy(server) || undefined}>
@@ -91,7 +91,7 @@ function ServerRow({ server, now, onRenewed, onUpgraded }: RowProps) {
         <LoginDetails server={server} />
       </td>
       <td className={styles.dateCell}>
-        <time dateTime={server.issued_at}>{date(server.issued_at)}</time>
+        <time dateTime={server.issued_at}>{listDate(server.issued_at)}</time>
       </td>
       <td className={styles.dateCell}>
         <PaidUntilCell server={server} now={now} />

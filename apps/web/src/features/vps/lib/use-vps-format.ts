@@ -26,6 +26,8 @@ export function useVpsFormat() {
     money: (dollars: number) => formatMoney(dollars, language),
     cents: (cents: number) => formatMoney(cents / 100, language),
     date: (iso: string) => formatDate(iso, language),
+    /** A date in the servers list's columns: its year may go under day and month. */
+    listDate: (iso: string) => formatMoment(iso, language, 'date', { yearMayWrap: true }),
     dateTime: (iso: string) => formatDateTime(iso, language),
     /** A `YYYY-MM-DD` UTC day. */
     day: (day: string) =>
