@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../features/auth/api/auth-api';
 import { balanceApi } from '../features/balance/api/balance-api';
+import { partnerApi } from '../features/partners/api/partner-api';
 import { supportApi } from '../features/support/api/support-api';
 import { vpsApi } from '../features/vps/api/vps-api';
 import { stubFetch } from '../test/fetch-stub';
@@ -25,6 +26,8 @@ const USER = {
 const EMPTY_PAGE = { data: [], meta: { page: 1, per_page: 20, total: 0 } };
 const TRANSFERS = '/user/balance/history/transfers';
 const WITHDRAWALS = '/user/balance/history/withdrawals';
+const PARTNER_INFO = '/user/partner_info';
+const PARTNER_PAYMENTS = '/user/partner/payments';
 
 describe('what live updates change in the console', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -36,6 +39,8 @@ describe('what live updates change in the console', () => {
       'GET /user/vps/servers': { body: EMPTY_PAGE },
       [`GET ${TRANSFERS}`]: { body: EMPTY_PAGE },
       [`GET ${WITHDRAWALS}`]: { body: EMPTY_PAGE },
+      [`GET ${PARTNER_INFO}`]: { body: {} },
+      [`GET ${PARTNER_PAYMENTS}`]: { body: {} },
     });
     const store = makeStore();
     store.dispatch({
@@ -77,6 +82,42 @@ describe('what live updates change in the console', () => {
     expect(userOf(store)).toMatchObject({ balance: 22 });
     expect(fetch.callsTo('GET', '/user/auth')).toHaveLength(1);
     shown.unsubscribe();
+  });
+
+  it('reads the partner page’s figures and payouts again when the partner balance moves, not for the main one', async () => {
+    const { store, fetch } = await signedInStore();
+    const shown = [
+      store.dispatch(partnerApi.endpoints.getPartnerInfo.initiate()),
+      store.dispatch(partnerApi.endpoints.getPartnerPayments.initiate()),
+    ];
+    await Promise.all(shown);
+    applyLiveEvent(store.dispatch, { event: 'balance', data: { balance: 22 } });
+    // what a refetch would have sent by now
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetch.callsTo('GET', PARTNER_INFO)).toHaveLength(1);
+    // a reward credited to the partner balance (or a payout reserved from it)
+    applyLiveEvent(store.dispatch, { event: 'balance', data: { balance_partner: 7.5 } });
+    await vi.waitFor(() => {
+      expect(fetch.callsTo('GET', PARTNER_INFO)).toHaveLength(2);
+      expect(fetch.callsTo('GET', PARTNER_PAYMENTS)).toHaveLength(2);
+    });
+    expect(userOf(store)).toMatchObject({ balance_partner: 7.5 });
+    shown.forEach((subscription) => subscription.unsubscribe());
+  });
+
+  it('reads the partner page again after a drop', async () => {
+    const { store, fetch } = await signedInStore();
+    const shown = [
+      store.dispatch(partnerApi.endpoints.getPartnerInfo.initiate()),
+      store.dispatch(partnerApi.endpoints.getPartnerPayments.initiate()),
+    ];
+    await Promise.all(shown);
+    resyncAfterDrop(store.dispatch);
+    await vi.waitFor(() => {
+      expect(fetch.callsTo('GET', PARTNER_INFO)).toHaveLength(2);
+      expect(fetch.callsTo('GET', PARTNER_PAYMENTS)).toHaveLength(2);
+    });
+    shown.forEach((subscription) => subscription.unsubscribe());
   });
 
   it('sets the unread count from a `ticket` event; a `server` event reads the list again', async () => {

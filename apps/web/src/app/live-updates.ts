@@ -25,6 +25,9 @@ type LiveDispatch = ThunkDispatch<any, unknown, UnknownAction>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const invalidate = (tags: readonly unknown[]) => baseApi.util.invalidateTags(tags as any);
 
+/** The partner page's figures (statistics, levels) and its payouts. */
+const PARTNER_TAGS = ['PartnerInfo', 'PartnerPayments'] as const;
+
 /** What a live update changes in the RTK Query cache: patched where it carries the value, else refetched. */
 export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEvent): void {
   switch (event) {
@@ -37,6 +40,9 @@ export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEven
       );
       // the histories of payments, transfers and charges show the new entry
       dispatch(authApi.util.invalidateTags(['Payments', 'Transfers', 'Charges', 'Withdrawals']));
+      // the partner purse moved (a reward, a payout, a move to the main balance): the partner
+      // page's figures and payouts count it
+      if (data.balance_partner !== undefined) dispatch(invalidate(PARTNER_TAGS));
       noteBalancesRefreshed();
       return;
     case 'server':
@@ -70,7 +76,7 @@ export function resyncAfterDrop(dispatch: LiveDispatch): void {
     authApi.util.invalidateTags(['User', 'Payments', 'Transfers', 'Charges', 'Withdrawals']),
   );
   noteBalancesRefreshed();
-  dispatch(invalidate(['VpsServers', 'MonitoringAccounts']));
+  dispatch(invalidate(['VpsServers', 'MonitoringAccounts', ...PARTNER_TAGS]));
   dispatch(supportApi.util.invalidateTags(['SupportTickets', 'SupportUnread']));
 }
 /**
