@@ -84,40 +84,42 @@ describe('what live updates change in the console', () => {
     shown.unsubscribe();
   });
 
-  it('reads the partner page’s figures and payouts again when the partner balance moves, not for the main one', async () => {
-    const { store, fetch } = await signedInStore();
-    const shown = [
+  /** The partner page on screen: its figures and its payouts, read once. */
+  async function partnerPageShown(store: ReturnType<typeof makeStore>) {
+    const queries = [
       store.dispatch(partnerApi.endpoints.getPartnerInfo.initiate()),
       store.dispatch(partnerApi.endpoints.getPartnerPayments.initiate()),
     ];
-    await Promise.all(shown);
+    await Promise.all(queries);
+    return { unsubscribe: () => queries.forEach((query) => query.unsubscribe()) };
+  }
+
+  const partnerPageReadTwice = (fetch: Awaited<ReturnType<typeof signedInStore>>['fetch']) =>
+    vi.waitFor(() => {
+      expect(fetch.callsTo('GET', PARTNER_INFO)).toHaveLength(2);
+      expect(fetch.callsTo('GET', PARTNER_PAYMENTS)).toHaveLength(2);
+    });
+
+  it('reads the partner page’s figures and payouts again when the partner balance moves, not for the main one', async () => {
+    const { store, fetch } = await signedInStore();
+    const shown = await partnerPageShown(store);
     applyLiveEvent(store.dispatch, { event: 'balance', data: { balance: 22 } });
     // what a refetch would have sent by now
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fetch.callsTo('GET', PARTNER_INFO)).toHaveLength(1);
     // a reward credited to the partner balance (or a payout reserved from it)
     applyLiveEvent(store.dispatch, { event: 'balance', data: { balance_partner: 7.5 } });
-    await vi.waitFor(() => {
-      expect(fetch.callsTo('GET', PARTNER_INFO)).toHaveLength(2);
-      expect(fetch.callsTo('GET', PARTNER_PAYMENTS)).toHaveLength(2);
-    });
+    await partnerPageReadTwice(fetch);
     expect(userOf(store)).toMatchObject({ balance_partner: 7.5 });
-    shown.forEach((subscription) => subscription.unsubscribe());
+    shown.unsubscribe();
   });
 
   it('reads the partner page again after a drop', async () => {
     const { store, fetch } = await signedInStore();
-    const shown = [
-      store.dispatch(partnerApi.endpoints.getPartnerInfo.initiate()),
-      store.dispatch(partnerApi.endpoints.getPartnerPayments.initiate()),
-    ];
-    await Promise.all(shown);
+    const shown = await partnerPageShown(store);
     resyncAfterDrop(store.dispatch);
-    await vi.waitFor(() => {
-      expect(fetch.callsTo('GET', PARTNER_INFO)).toHaveLength(2);
-      expect(fetch.callsTo('GET', PARTNER_PAYMENTS)).toHaveLength(2);
-    });
-    shown.forEach((subscription) => subscription.unsubscribe());
+    await partnerPageReadTwice(fetch);
+    shown.unsubscribe();
   });
 
   it('sets the unread count from a `ticket` event; a `server` event reads the list again', async () => {
