@@ -70,21 +70,19 @@ export function formatMoment(
   const pieces = formatterOf(language, parts, timeZone).formatToParts(
     typeof moment === 'string' ? new Date(moment) : moment,
   );
-  let text = '';
-  pieces.forEach((piece, index) => {
-    const between =
-      piece.type === 'literal' &&
-      DATE_PARTS.has(pieces[index - 1]?.type ?? '') &&
-      TIME_PARTS.has(pieces[index + 1]?.type ?? '');
-    const beforeYear =
-      yearMayWrap && piece.type === 'literal' && pieces[index + 1]?.type === 'year';
-    if (piece.type !== 'literal' || beforeYear) text += piece.value;
-    // the date's end and the time's start: its last space is the one place to break
-    else if (between && trailingSpace.test(piece.value))
-      text += `${piece.value.replace(trailingSpace, '').replace(breakingSpace, '\u00a0')} `;
-    else text += piece.value.replace(breakingSpace, '\u00a0');
-  });
-  return text;
+  return pieces
+    .map((piece, index) => {
+      if (piece.type !== 'literal') return piece.value;
+      const after = pieces[index + 1]?.type ?? '';
+      if (yearMayWrap && after === 'year') return piece.value;
+      const glued = piece.value.replace(breakingSpace, '\u00a0');
+      // the date's end and the time's start: its last space is the one place to break
+      const beforeTime = DATE_PARTS.has(pieces[index - 1]?.type ?? '') && TIME_PARTS.has(after);
+      return beforeTime && trailingSpace.test(piece.value)
+        ? `${glued.replace(trailingSpace, '')} `
+        : glued;
+    })
+    .join('');
 }
 
 /** A moment (ISO-8601) as a date and a time: "Nov 28, 2026, 11:33 PM". */
