@@ -243,8 +243,10 @@ export function createSupportService({
     action: string,
     ticket: SupportTicketRow,
     details: Record<string, unknown> = {},
+    /** The ticket's department when the caller has read it already (opening a ticket). */
+    known?: DepartmentRow,
   ) => {
-    const department = await repo.department(tx, ticket.departmentId);
+    const department = known ?? (await repo.department(tx, ticket.departmentId));
     await auditRepository.insert(tx, {
       actorId,
       action,
@@ -451,7 +453,14 @@ export function createSupportService({
               waitingSince: at,
             });
             await insertUserMessage(tx, ticket, userId, fields.text, stored, at);
-            await auditTicket(tx, userId, 'support.ticket_open', ticket, { files: stored.length });
+            await auditTicket(
+              tx,
+              userId,
+              'support.ticket_open',
+              ticket,
+              { files: stored.length },
+              department,
+            );
             await notices.tellOperators(tx, ticket, 'new', fields.text, stored.length);
             return ticket;
           }),
