@@ -91,18 +91,19 @@ export function createCreditNotices(deps: Pick<ServiceDeps, 'db' | 'config' | 'm
       balanceAfterCents,
       from,
     }: ReceivedTransfer) =>
-      tell(`transfer to user ${to.id}`, async () => {
-        if (!accountChat) return undefined;
-        return {
-          to,
-          credit: {
-            amountCents,
-            balanceAfterCents,
-            source: { kind: 'transfer', fromName: from.name, fromEmail: from.email },
-          },
-          channels: 'chat',
-        };
-      }),
+      tell(`transfer to user ${to.id}`, async () =>
+        accountChat
+          ? {
+              to,
+              credit: {
+                amountCents,
+                balanceAfterCents,
+                source: { kind: 'transfer', fromName: from.name, fromEmail: from.email },
+              },
+              channels: 'chat',
+            }
+          : undefined,
+      ),
 
     /** An operator's credit to the user's main balance, with its reason. */
     adjusted: (
