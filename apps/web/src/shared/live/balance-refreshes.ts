@@ -1,3 +1,4 @@
+import { baseApi } from '../api/base-api';
 import { isLiveOpen } from './live-state';
 
 /**
@@ -26,16 +27,26 @@ export function balanceRefreshes(): number {
   return refreshes;
 }
 
+/** The history an own money action added to (its list's tag). */
+type History = Parameters<typeof baseApi.util.invalidateTags>[0][number];
+type Dispatch = (action: ReturnType<typeof baseApi.util.invalidateTags>) => unknown;
+
 /**
  * After the reader's own money moved (an action's answer, a payment found paid, a refund), the
  * balances and the history it went to are the live update's to refresh: the `balance` event of
- * the posting patches the cached user and reads the histories again. `refresh` (an
- * invalidation of 'User' and that history) runs only when the live update did not do it: at once
- * when the stream is not open, or after LIVE_BALANCE_WAIT_MS when no live refresh came (an event
- * lost). `since` is balanceRefreshes() as it was before the money moved (before the request).
+ * the posting patches the cached user and reads the histories again. This reads them itself (an
+ * invalidation of 'User', where every balance on screen comes from, and of `history`) only when
+ * the live update did not do it: at once when the stream is not open, or after
+ * LIVE_BALANCE_WAIT_MS when no live refresh came (an event lost). `since` is balanceRefreshes()
+ * as it was before the money moved (before the request).
  */
-export function refreshBalancesUnlessLive(since: number, refresh: () => void): void {
+export function refreshBalancesUnlessLive(
+  since: number,
+  dispatch: Dispatch,
+  history: History,
+): void {
   if (refreshes > since) return;
+  const refresh = () => dispatch(baseApi.util.invalidateTags(['User', history]));
   if (!isLiveOpen()) {
     refresh();
     return;
@@ -52,14 +63,18 @@ export function refreshBalancesUnlessLive(since: number, refresh: () => void): v
 }
 
 /**
- * refreshBalancesUnlessLive for a mutation's onQueryStarted: counts from the request's start;
- * `refresh` gets the answer (it may decide nothing moved) and runs only on a success.
+ * refreshBalancesUnlessLive for a mutation's onQueryStarted: counts from the request's start,
+ * and refreshes only on a success.
  */
-export async function refreshAfterOwnMoney<T>(
-  answer: Promise<{ data: T }>,
-  refresh: (data: T) => void,
+export async function refreshAfterOwnMoney(
+  answer: Promise<unknown>,
+  dispatch: Dispatch,
+  history: History,
 ): Promise<void> {
   const since = refreshes;
-  const settled = await answer.catch(() => null);
-  if (settled) refreshBalancesUnlessLive(since, () => refresh(settled.data));
+  const succeeded = await answer.then(
+    () => true,
+    () => false,
+  );
+  if (succeeded) refreshBalancesUnlessLive(since, dispatch, history);
 }

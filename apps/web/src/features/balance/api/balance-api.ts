@@ -85,9 +85,7 @@ export const balanceApi = baseApi.injectEndpoints({
       // from the partner balance the money moves at once: the live update refreshes the purses
       async onQueryStarted({ body }, { dispatch, queryFulfilled }) {
         if (body.method !== 'balance') return;
-        await refreshAfterOwnMoney(queryFulfilled, () =>
-          dispatch(balanceApi.util.invalidateTags(['User', 'Payments'])),
-        );
+        await refreshAfterOwnMoney(queryFulfilled, dispatch, 'Payments');
       },
       invalidatesTags: (result, error, { body }) => {
         if (result) return body.method === 'balance' ? [] : ['Payments'];
@@ -120,9 +118,7 @@ export const balanceApi = baseApi.injectEndpoints({
     transfer: build.mutation<TransferResponse, Idempotent<TransferRequest>>({
       query: idempotentPost('/user/balance/transfer'),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        await refreshAfterOwnMoney(queryFulfilled, () =>
-          dispatch(balanceApi.util.invalidateTags(['User', 'Transfers'])),
-        );
+        await refreshAfterOwnMoney(queryFulfilled, dispatch, 'Transfers');
       },
       extraOptions: SILENT,
     }),

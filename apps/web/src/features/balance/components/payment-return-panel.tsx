@@ -2,7 +2,6 @@ import type { Payment, PaymentMethod } from '@tradehost/contracts';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../app/hooks';
-import { baseApi } from '../../../shared/api/base-api';
 import {
   balanceRefreshes,
   refreshBalancesUnlessLive,
@@ -70,9 +69,7 @@ export function PaymentReturnPanel({ paymentId, onDismiss, onRetry }: PaymentRet
   useEffect(() => {
     if (payment?.status !== 'paid' || refreshedFor.current === payment.id) return;
     refreshedFor.current = payment.id;
-    refreshBalancesUnlessLive(refreshesAtOpen.current, () =>
-      dispatch(baseApi.util.invalidateTags(['User', { type: 'Payments', id: 'LIST' }])),
-    );
+    refreshBalancesUnlessLive(refreshesAtOpen.current, dispatch, { type: 'Payments', id: 'LIST' });
   }, [payment, dispatch]);
 
   const money = (dollars: number) => formatMoney(dollars, i18n.language);

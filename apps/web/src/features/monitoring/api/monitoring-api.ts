@@ -39,19 +39,6 @@ const api = baseApi.enhanceEndpoints({ addTagTypes: TAGS });
 const CHARGES = { type: 'Charges', id: 'LIST' } as const;
 const paid = ['MonitoringSubscriptions', 'MonitoringPlans'] as const;
 
-/**
- * A paid subscription, an extension, more accounts: the balance and the charges are the live
- * update's to refresh, read here only when it does not come (shared/live/balance-refreshes.ts).
- */
-async function refreshBalance(
-  dispatch: (action: ReturnType<typeof baseApi.util.invalidateTags>) => unknown,
-  answer: Promise<{ data: SubscribedResponse }>,
-): Promise<void> {
-  await refreshAfterOwnMoney(answer, () =>
-    dispatch(baseApi.util.invalidateTags(['User', CHARGES])),
-  );
-}
-
 /** Online monitoring: the reader's plans, subscriptions, accounts and figures, and public pages. */
 export const monitoringApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -78,8 +65,9 @@ export const monitoringApi = api.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
+      // the balance and the charges are the live update's to refresh (balance-refreshes.ts)
       onQueryStarted: (_arg, { dispatch, queryFulfilled }) =>
-        refreshBalance(dispatch, queryFulfilled),
+        refreshAfterOwnMoney(queryFulfilled, dispatch, CHARGES),
       invalidatesTags: (result) => (result ? [...paid] : []),
       extraOptions: SILENT,
     }),
@@ -93,8 +81,9 @@ export const monitoringApi = api.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
+      // the balance and the charges are the live update's to refresh (balance-refreshes.ts)
       onQueryStarted: (_arg, { dispatch, queryFulfilled }) =>
-        refreshBalance(dispatch, queryFulfilled),
+        refreshAfterOwnMoney(queryFulfilled, dispatch, CHARGES),
       invalidatesTags: (result) => (result ? [...paid] : []),
       extraOptions: SILENT,
     }),
@@ -108,8 +97,9 @@ export const monitoringApi = api.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
+      // the balance and the charges are the live update's to refresh (balance-refreshes.ts)
       onQueryStarted: (_arg, { dispatch, queryFulfilled }) =>
-        refreshBalance(dispatch, queryFulfilled),
+        refreshAfterOwnMoney(queryFulfilled, dispatch, CHARGES),
       invalidatesTags: (result) => (result ? [...paid] : []),
       extraOptions: SILENT,
     }),

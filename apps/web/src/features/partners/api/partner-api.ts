@@ -56,9 +56,7 @@ export const partnerApi = api.injectEndpoints({
         query: idempotentPost('/user/partner/createwithdrawal'),
         // the reserve leaves the partner balance: the live update refreshes it and the history
         async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-          await refreshAfterOwnMoney(queryFulfilled, () =>
-            dispatch(partnerApi.util.invalidateTags(['User', WITHDRAWALS])),
-          );
+          await refreshAfterOwnMoney(queryFulfilled, dispatch, WITHDRAWALS);
         },
         invalidatesTags: (result, error) =>
           result

@@ -62,11 +62,6 @@ async function textOrError(response: Response): Promise<unknown> {
 
 const api = baseApi.enhanceEndpoints({ addTagTypes: VPS_TAGS });
 
-/**
- * The balance and the charges after the reader's money moved (an order, a renewal, an upgrade,
- * a refund): run only when the live update did not refresh them (shared/live/balance-refreshes).
- */
-const refreshBalance = () => baseApi.util.invalidateTags(['User', CHARGES]);
 /** A server followed while its operation runs -> balanceRefreshes() when the following began. */
 const followedSince = new Map<number, number>();
 
@@ -96,7 +91,7 @@ export const vpsApi = api.injectEndpoints({
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        await refreshAfterOwnMoney(queryFulfilled, () => dispatch(refreshBalance()));
+        await refreshAfterOwnMoney(queryFulfilled, dispatch, CHARGES);
       },
       invalidatesTags: (result) => (result ? [SERVERS_LIST] : []),
       extraOptions: SILENT,
@@ -138,7 +133,7 @@ export const vpsApi = api.injectEndpoints({
             followedSince.delete(id);
             // a failed creation or upgrade is refunded: the balance and the charges changed (the
             // live update of the refund came before the one of the server, when the stream is open)
-            if (refunded(data)) refreshBalancesUnlessLive(since, () => dispatch(refreshBalance()));
+            if (refunded(data)) refreshBalancesUnlessLive(since, dispatch, CHARGES);
           }
         } catch {
           // the poll's failure shows in the row that asked (it keeps the last known state)
@@ -188,7 +183,7 @@ export const vpsApi = api.injectEndpoints({
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
-        const refreshed = refreshAfterOwnMoney(queryFulfilled, () => dispatch(refreshBalance()));
+        const refreshed = refreshAfterOwnMoney(queryFulfilled, dispatch, CHARGES);
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
         await refreshed;
@@ -244,7 +239,7 @@ export const vpsApi = api.injectEndpoints({
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
       async onQueryStarted(_arg, { dispatch, getState, queryFulfilled }) {
-        const refreshed = refreshAfterOwnMoney(queryFulfilled, () => dispatch(refreshBalance()));
+        const refreshed = refreshAfterOwnMoney(queryFulfilled, dispatch, CHARGES);
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
         await refreshed;
