@@ -11,6 +11,8 @@ import {
  * activation key, JSON, deals in batches of at most INGEST_DEALS_MAX after the server's
  * last_ticket. Server errors (5xx, a dropped connection) are retried with backoff, a 429 after
  * its Retry-After; any other 4xx is final and its message is what the terminal would show.
+ * A one-shot client for the CLI, the demo, the bench and the journeys: how the Expert Advisor
+ * 1.2 lives with refusals over days (retried slowly, batches set aside) is expert-advisor.ts.
  */
 
 export class PublisherRefused extends Error {
@@ -50,7 +52,7 @@ export function createPublisher(options: PublisherOptions) {
         response = await fetch(`${origin}/api/ingest/v1/${path}`, {
           method: 'POST',
           headers: {
-            authorization: `Bearer ${options.key}`,
+            authorization: `Bearer ${options.key.trim()}`,
             'content-type': 'application/json',
           },
           body: JSON.stringify(body),

@@ -4,7 +4,7 @@ import { useDocumentTitle } from '../../../shared/ui/page/page';
 import styles from '../components/monitoring.module.css';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 
-const STEPS = ['subscribe', 'add', 'download', 'allow', 'attach', 'watch'] as const;
+const STEPS = ['subscribe', 'add', 'download', 'allow', 'attach', 'history', 'watch'] as const;
 const FIGURES = [
   'gain',
   'absoluteGain',
@@ -61,6 +61,13 @@ export function Component() {
           <Link to="/online-monitoring">{t('guide.toKey')}</Link>
         </div>
         <p className={styles.muted}>{t('guide.statusLead')}</p>
+      </section>
+      <section className={styles.section} aria-labelledby="guide-update">
+        <h2 id="guide-update" className={styles.sectionTitle}>
+          {t('guide.updateTitle')}
+        </h2>
+        <p>{t('guide.updateLead')}</p>
+        <p>{t('guide.updateAction')}</p>
       </section>
       <section className={styles.section} aria-labelledby="guide-figures">
         <h2 id="guide-figures" className={styles.sectionTitle}>

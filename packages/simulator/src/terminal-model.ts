@@ -1,0 +1,414 @@
+import type { DealEntry, IngestDeal, Platform } from '@tradehost/contracts';
+import type { VirtualClock } from './clock.ts';
+import { INSTRUMENTS, tradeProfit, type Instrument } from './history.ts';
+
+/**
+ * A MetaTrader terminal as its Expert Advisor sees it, driven by a virtual clock: who is logged
+ * in (login 0 for a moment after a start), whether it is connected, the last tick's time in the
+ * trade server's clock (TimeCurrent(), which stands still while no quote comes, as over a
+ * weekend), the account's money and open positions, and its history: MT5's deals, or MT4's
+ * orders, of which MT4 shows only the period chosen in the Account History tab.
+ *
+ * The trader acts on it (deposit, open, close, a netting trade, widen the history tab, allow
+ * the URL in Tools > Options) at the clock's moment; the Expert Advisor model reads it.
+ */
+
+export type MarginMode = 'hedging' | 'netting';
+export type Side = 'buy' | 'sell';
+
+/**
+ * An MT5 deal as the terminal's history holds it: the protocol's fields (HistoryDealGet* of each
+ * is what the EA writes), but its time is the trade server's clock, as MetaTrader's datetime is.
+ */
+export interface TerminalDeal extends Omit<IngestDeal, 'time' | 'equity_before' | 'magic'> {
+  /** ms of the trade server's clock (UTC + its offset). */
+  serverTime: number;
+  magic: number;
+}
+
+/** An MT4 order: a trade (open, or closed into the history) or a balance / credit operation. */
+export interface TerminalOrder {
+  ticket: number;
+  type: 'buy' | 'sell' | 'balance' | 'credit';
+  symbol: string;
+  digits: number;
+  lots: number;
+  openServerTime: number;
+  openPrice: number;
+  /** null while open. */
+  closeServerTime: number | null;
+  closePrice: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  magic: number;
+  comment: string;
+}
+
+/** An open position (MT5) or open order (MT4). */
+export interface OpenPosition {
+  /** MT5: the position id; MT4: the order's ticket. */
+  ticket: number;
+  symbol: string;
+  digits: number;
+  side: Side;
+  volume: number;
+  openServerTime: number;
+  openPrice: number;
+  currentPrice: number;
+  sl: number;
+  tp: number;
+  swap: number;
+}
+
+export interface TerminalModelOptions {
+  clock: VirtualClock;
+  platform: Platform;
+  login: number;
+  marginMode?: MarginMode;
+  /** The trade server's offset from UTC (s): 7200 for the usual UTC+2 broker. */
+  serverOffsetSec?: number;
+  currency?: string;
+  server?: string;
+  company?: string;
+  leverage?: number;
+  tradeMode?: 'demo' | 'real' | 'contest';
+  firstTicket?: number;
+}
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+function instrumentOf(symbol: string): Instrument {
+  const instrument = INSTRUMENTS.find((i) => i.symbol === symbol);
+  if (!instrument) throw new Error(`the simulated terminal does not quote ${symbol}`);
+  return instrument;
+}
+
+export function createTerminalModel(options: TerminalModelOptions) {
+  const { clock, platform } = options;
+  const offsetMs = (options.serverOffsetSec ?? 7200) * 1000;
+  const marginMode: MarginMode = platform === 'MT4' ? 'hedging' : (options.marginMode ?? 'hedging');
+  const leverage = options.leverage ?? 500;
+  let ticket = options.firstTicket ?? 50_000_001;
+  let balance = 0;
+  let credit = 0;
+  let connectedFrom = clock.ms();
+  let connected = true;
+  let ticking = false;
+  let lastTickUtc = clock.ms();
+  let historyFrom: number | null = null;
+  const allowedUrls = new Set<string>();
+  let webRequestChecked = false;
+  const deals: TerminalDeal[] = [];
+  const orders: TerminalOrder[] = [];
+  const positions: OpenPosition[] = [];
+  const prices = new Map<string, number>();
+
+  const serverNow = () => clock.ms() + offsetMs;
+  /** A trade or an operation happens at a tick. */
+  const tick = () => {
+    lastTickUtc = clock.ms();
+  };
+
+  const floating = (p: OpenPosition) =>
+    tradeProfit(
+      instrumentOf(p.symbol),
+      p.volume,
+      p.openPrice,
+      p.currentPrice,
+      p.side === 'buy' ? 1 : -1,
+    );
+
+  function cashOperation(type: 'balance' | 'credit', amount: number, comment: string) {
+    tick();
+    if (type === 'balance') balance = cents(balance + amount);
+    else credit = cents(credit + amount);
+    const id = ticket++;
+    if (platform === 'MT4')
+      orders.push({
+        ticket: id,
+        type,
+        symbol: '',
+        digits: 0,
+        lots: 0,
+        openServerTime: serverNow(),
+        openPrice: 0,
+        closeServerTime: serverNow(),
+        closePrice: 0,
+        profit: amount,
+        swap: 0,
+        commission: 0,
+        magic: 0,
+        comment,
+      });
+    else
+      deals.push({
+        ...dealBase(id, 0),
+        type,
+        entry: 'in',
+        profit: amount,
+        comment,
+      });
+    return id;
+  }
+
+  function dealBase(id: number, positionId: number) {
+    return {
+      ticket: id,
+      order: id,
+      position_id: positionId,
+      serverTime: serverNow(),
+      symbol: '',
+      digits: 0,
+      volume: 0,
+      price: 0,
+      profit: 0,
+      swap: 0,
+      commission: 0,
+      fee: 0,
+      magic: 0,
+      comment: '',
+    };
+  }
+
+  function tradeDeal(
+    position: { ticket: number; symbol: string; digits: number },
+    side: Side,
+    entry: DealEntry,
+    volume: number,
+    price: number,
+    profit: number,
+  ) {
+    const id = ticket++;
+    deals.push({
+      ...dealBase(id, position.ticket),
+      type: side,
+      entry,
+      symbol: position.symbol,
+      digits: position.digits,
+      volume,
+      price,
+      profit,
+    });
+    balance = cents(balance + profit);
+    return id;
+  }
+
+  function openPosition(symbol: string, side: Side, volume: number, price: number, id: number) {
+    const instrument = instrumentOf(symbol);
+    const position: OpenPosition = {
+      ticket: id,
+      symbol,
+      digits: instrument.digits,
+      side,
+      volume,
+      openServerTime: serverNow(),
+      openPrice: price,
+      currentPrice: price,
+      sl: 0,
+      tp: 0,
+      swap: 0,
+    };
+    positions.push(position);
+    prices.set(symbol, price);
+    return position;
+  }
+
+  /** The profit of closing `volume` of the position at `price`. */
+  const closingProfit = (p: OpenPosition, volume: number, price: number) =>
+    tradeProfit(instrumentOf(p.symbol), volume, p.openPrice, price, p.side === 'buy' ? 1 : -1);
+
+  const opposite = (side: Side): Side => (side === 'buy' ? 'sell' : 'buy');
+
+  const terminal = {
+    platform,
+    marginMode,
+    leverage,
+    currency: options.currency ?? 'USD',
+    server: options.server ?? 'TradeHost-Demo',
+    company: options.company ?? 'TradeHost Demo Broker',
+    tradeMode: options.tradeMode ?? 'demo',
+    /** The offset the trade server really has (ms): what the Expert Advisor has to work out. */
+    trueOffsetMs: offsetMs,
+
+    // --- what the Expert Advisor reads -------------------------------------------------------
+    /** AccountInfoInteger(ACCOUNT_LOGIN) / AccountNumber(): 0 until the terminal has logged in. */
+    login: () => (connected && clock.ms() >= connectedFrom ? options.login : 0),
+    /** TerminalInfoInteger(TERMINAL_CONNECTED) / IsConnected(). */
+    connected: () => connected && clock.ms() >= connectedFrom,
+    /** TimeCurrent(): the last tick's time in the server's clock; it stands still without quotes. */
+    timeCurrent: () => lastTickUtc + offsetMs,
+    /** TimeGMT(): the computer's clock in UTC. */
+    timeGMT: () => clock.ms(),
+    /** MT5's TimeTradeServer(): the server's clock worked out by the terminal, always moving. */
+    timeTradeServer: serverNow,
+    /** How long ago the last tick came (ms). */
+    tickAge: () => clock.ms() - lastTickUtc,
+    balance: () => balance,
+    credit: () => credit,
+    equity: () => cents(balance + credit + positions.reduce((s, p) => s + floating(p) + p.swap, 0)),
+    margin: () =>
+      cents(
+        positions.reduce((s, p) => {
+          const instrument = instrumentOf(p.symbol);
+          const value =
+            p.volume * instrument.contract * (instrument.quoteIsUsd ? p.currentPrice : 1);
+          return s + value / leverage;
+        }, 0),
+      ),
+    /** Open positions with their floating profit. */
+    positions: () => positions.map((p) => ({ ...p, profit: floating(p) })),
+    /** MT5: the whole deal history (HistorySelect(0, now)). */
+    deals: (): readonly TerminalDeal[] => deals,
+    /** MT4: the closed orders the Account History tab shows (OrdersHistoryTotal / MODE_HISTORY). */
+    historyOrders: (): TerminalOrder[] =>
+      orders.filter(
+        (o) =>
+          o.closeServerTime !== null && (historyFrom === null || o.closeServerTime >= historyFrom),
+      ),
+    /**
+     * WebRequest's check: the URL must be listed in Tools > Options > Expert Advisors. Until the
+     * trader allows any URL (allowWebRequest), every URL is allowed: most scenarios skip the step.
+     */
+    webRequestAllowed: (url: string) =>
+      !webRequestChecked || [...allowedUrls].some((allowed) => url.startsWith(allowed)),
+
+    // --- the terminal's own life -------------------------------------------------------------
+    /** One second of the terminal: a quote while the market is open and the terminal connected. */
+    step() {
+      if (ticking && terminal.connected()) tick();
+    },
+    /** Quotes come (the market is open) or stop (a weekend, a holiday). */
+    setTicking(on: boolean) {
+      ticking = on;
+      if (on && terminal.connected()) tick();
+    },
+    /**
+     * The terminal (re)starts, as after a VPS reboot: for `loginZeroMs` it is neither connected
+     * nor logged in (login 0), as MT4, and MT5 at times, report just after a start.
+     */
+    restart(loginZeroMs = 0) {
+      connected = true;
+      connectedFrom = clock.ms() + loginZeroMs;
+    },
+    disconnect() {
+      connected = false;
+    },
+    connect() {
+      connected = true;
+      connectedFrom = Math.min(connectedFrom, clock.ms());
+    },
+
+    // --- the trader's actions ----------------------------------------------------------------
+    deposit: (amount: number, comment = 'Deposit') => cashOperation('balance', amount, comment),
+    withdraw: (amount: number, comment = 'Withdrawal') =>
+      cashOperation('balance', -amount, comment),
+    addCredit: (amount: number, comment = 'Credit') => cashOperation('credit', amount, comment),
+    /** A new quote for the symbol: its positions float with it. */
+    quote(symbol: string, price: number) {
+      tick();
+      prices.set(symbol, price);
+      for (const p of positions) if (p.symbol === symbol) p.currentPrice = price;
+    },
+    /** Opens a position (hedging, MT4 or MT5) at `price`; its ticket / position id. */
+    open(symbol: string, side: Side, volume: number, price: number): number {
+      if (marginMode === 'netting') return terminal.trade(symbol, side, volume, price);
+      tick();
+      const id = ticket++;
+      const position = openPosition(symbol, side, volume, price, id);
+      if (platform === 'MT4')
+        orders.push({
+          ticket: id,
+          type: side,
+          symbol,
+          digits: position.digits,
+          lots: volume,
+          openServerTime: position.openServerTime,
+          openPrice: price,
+          closeServerTime: null,
+          closePrice: 0,
+          profit: 0,
+          swap: 0,
+          commission: 0,
+          magic: 0,
+          comment: '',
+        });
+      else tradeDeal(position, side, 'in', volume, price, 0);
+      terminal.quote(symbol, price);
+      return id;
+    },
+    /**
+     * Closes `volume` (all when left out) of a hedging position at `price`: MT5 writes an `out`
+     * deal on the same position id, partial or not; MT4 moves the whole order to the history.
+     */
+    close(positionTicket: number, price: number, volume?: number) {
+      const index = positions.findIndex((p) => p.ticket === positionTicket);
+      const position = positions[index];
+      if (!position) throw new Error(`no open position ${positionTicket}`);
+      tick();
+      const lots = volume ?? position.volume;
+      const profit = closingProfit(position, lots, price);
+      if (platform === 'MT4') {
+        if (lots < position.volume) throw new Error('an MT4 partial close is not modelled');
+        const order = orders.find((o) => o.ticket === positionTicket)!;
+        order.closeServerTime = serverNow();
+        order.closePrice = price;
+        order.profit = profit;
+        order.swap = position.swap;
+        balance = cents(balance + profit + position.swap);
+      } else tradeDeal(position, opposite(position.side), 'out', lots, price, profit);
+      position.volume = Number((position.volume - lots).toFixed(8));
+      if (position.volume <= 0) positions.splice(index, 1);
+      terminal.quote(position.symbol, price);
+    },
+    /**
+     * MT5 netting: one position per symbol. A trade the same way adds to it (`in`), the other
+     * way reduces or closes it (`out`), and more than it holds reverses it (`inout`: the old
+     * volume closed at a profit and the rest opened the other way, on the same position id).
+     */
+    trade(symbol: string, side: Side, volume: number, price: number): number {
+      if (marginMode !== 'netting') throw new Error('trade() is for a netting account: use open()');
+      tick();
+      const position = positions.find((p) => p.symbol === symbol);
+      if (!position) {
+        const id = ticket;
+        tradeDeal(openPosition(symbol, side, volume, price, id), side, 'in', volume, price, 0);
+        return id;
+      }
+      if (position.side === side) {
+        const total = position.volume + volume;
+        position.openPrice = (position.openPrice * position.volume + price * volume) / total;
+        position.volume = total;
+        tradeDeal(position, side, 'in', volume, price, 0);
+      } else if (volume <= position.volume + 1e-9) {
+        tradeDeal(position, side, 'out', volume, price, closingProfit(position, volume, price));
+        position.volume = Number((position.volume - volume).toFixed(8));
+        if (position.volume <= 0) positions.splice(positions.indexOf(position), 1);
+      } else {
+        const profit = closingProfit(position, position.volume, price);
+        tradeDeal(position, side, 'inout', volume, price, profit);
+        position.side = side;
+        position.volume = Number((volume - position.volume).toFixed(8));
+        position.openPrice = price;
+        position.openServerTime = serverNow();
+      }
+      terminal.quote(symbol, price);
+      return position.ticket;
+    },
+    /**
+     * MT4's Account History tab: the period it shows (from `from`, a UTC moment), or 'all'.
+     * The Expert Advisor sees no order closed before it.
+     */
+    showHistory(from: number | 'all') {
+      historyFrom = from === 'all' ? null : from + offsetMs;
+    },
+    /** Tools > Options > Expert Advisors > Allow WebRequest for listed URL. */
+    listWebRequestUrls(...urls: string[]) {
+      webRequestChecked = true;
+      for (const url of urls) allowedUrls.add(url);
+    },
+  };
+  return terminal;
+}
+
+export type TerminalModel = ReturnType<typeof createTerminalModel>;
