@@ -114,6 +114,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
+    // a server URL typed with a trailing '/' (a publisher posting to //api/ingest/...) still works
+    routerOptions: { ignoreDuplicateSlashes: true },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -109,7 +109,7 @@ describe('the ingestion protocol', () => {
   it('a malformed batch is refused whole: nothing stored', async () => {
     const { key, account } = await publisherOf(t, 8101);
     for (const deals of [
-      [deal(1), deal(2, { type: 'dividend' })],
+      [deal(1), deal(2, { type: 'rebate' })],
       [deal(1), deal(2, { time: '2026-01-05 09:00' })],
       Array.from({ length: 501 }, (_, i) => deal(i + 1)),
     ]) {

@@ -23,6 +23,11 @@ const login = z
 const ticket = z
   .int({ error: 'VALIDATION' })
   .check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
+/** A signed 64-bit integer written as digits (PostgreSQL's bigint range). */
+const magicString = z.string({ error: 'VALIDATION' }).check(
+  z.regex(/^-?\d{1,19}$/, { error: 'VALIDATION' }),
+  z.refine((s) => BigInt(s) >= -(2n ** 63n) && BigInt(s) < 2n ** 63n, { error: 'VALIDATION' }),
+);
 const text = (max: number) => z.string({ error: 'VALIDATION' }).check(z.maxLength(max));
 
 /** More sessions than a broker has (the publishers send none rather than more). */
@@ -89,7 +94,11 @@ export const ingestDealSchema = z.object({
   swap: money,
   commission: money,
   fee: money,
-  magic: z.int({ error: 'VALIDATION' }),
+  /**
+   * The Expert Advisor's number: a signed 64-bit integer in MT5, which a JSON number holds
+   * exactly only up to 2^53, so it may come as a string of digits.
+   */
+  magic: z.union([z.int({ error: 'VALIDATION' }), magicString], { error: 'VALIDATION' }),
   comment: text(64),
   /** On balance deals: the equity just before it (credit included). */
   equity_before: z.optional(z.nullable(money)),
@@ -157,6 +166,11 @@ export const ingestSnapshotSchema = z.object({
   positions: z
     .array(ingestPositionSchema)
     .check(z.maxLength(INGEST_POSITIONS_MAX, { error: 'VALIDATION' })),
+  /**
+   * How many positions are open when more than INGEST_POSITIONS_MAX are (the publisher sends
+   * the first INGEST_POSITIONS_MAX and says how many there are). Optional: older publishers.
+   */
+  positions_total: z.optional(z.int({ error: 'VALIDATION' }).check(z.minimum(0))),
 });
 export type IngestSnapshot = z.infer<typeof ingestSnapshotSchema>;
 

@@ -17,6 +17,8 @@ import { hashActivationKey } from './monitoring.service.ts';
 
 /** A deals call carries up to 500 deals: more than the API's usual 64 KB. */
 const DEALS_BODY_LIMIT = 512 * 1024;
+/** A snapshot carries up to 1,000 open positions, each about 300 bytes. */
+const SNAPSHOT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * /api/ingest/v1/*: the publisher in the trader's terminal, authenticated by the subscription's
@@ -32,7 +34,10 @@ export async function monitoringIngestRoutes(
   function keyHashOf(request: FastifyRequest): string | null {
     let keyHash = keyHashes.get(request);
     if (keyHash === undefined) {
-      const match = /^Bearer ([A-Za-z0-9_-]{8,200})$/.exec(request.headers.authorization ?? '');
+      // a key pasted with a space around it is the same key
+      const match = /^Bearer\s+([A-Za-z0-9_-]{8,200})\s*$/.exec(
+        request.headers.authorization ?? '',
+      );
       keyHash = match ? hashActivationKey(match[1]!) : null;
       keyHashes.set(request, keyHash);
     }
@@ -91,6 +96,7 @@ export async function monitoringIngestRoutes(
     '/ingest/v1/snapshot',
     {
       config: routeConfig,
+      bodyLimit: SNAPSHOT_BODY_LIMIT,
       schema: {
         tags,
         summary: 'The account now: balance, equity, margin, open positions',
