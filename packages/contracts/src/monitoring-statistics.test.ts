@@ -230,6 +230,7 @@ describe('grouping deals into trades', () => {
   it('MT5: a position closed in parts is one trade once fully closed; hedged positions are apart', () => {
     const deals = [
       deal({
+        symbol: 'EURUSD',
         type: 'buy',
         entry: 'in',
         positionId: '7',
@@ -240,6 +241,7 @@ describe('grouping deals into trades', () => {
       }),
       deal({ type: 'sell', entry: 'in', positionId: '8', time: at(0, 2), volume: 0.5, price: 1.1 }),
       deal({
+        symbol: 'EURUSD',
         type: 'sell',
         entry: 'out',
         positionId: '7',
@@ -302,9 +304,10 @@ describe('grouping deals into trades', () => {
       ['1002', 'long'],
       ['1001', 'short'],
     ]);
-    // 3-digit quote: a pip is 10 points (0.01): 0.5 / 0.01; 2 digits: a pip is a point
+    // 3-digit quote: a pip is 10 points (0.01): 0.5 / 0.01; gold is no currency pair, and its
+    // 0.01 no pip
     expect(trades[1]!.pips).toBeCloseTo(50, 8);
-    expect(trades[0]!.pips).toBeCloseTo(100, 8);
+    expect(trades[0]!.pips).toBeNull();
   });
 });
 

@@ -13,8 +13,11 @@
  * - Credit and bonus are never profit, deposit or drawdown: they change the account's value at a
  *   boundary (like a cash flow) but count in no sum of deposits, and the value a gain is measured
  *   on is equity without credit.
- * - Other non-trade deals (charge, correction, commission, interest) are the account's result:
- *   they move the value inside a period (so the gain), but they are not trades.
+ * - Other non-trade deals (charge, correction, commission, interest, dividend, tax) are the
+ *   account's result: they move the value inside a period (so the gain), but they are not
+ *   trades, and they are counted apart from Profit (`otherResults`).
+ * - A floating profit is never a drawdown: the equity drawdown compares equity with equity, and
+ *   the balance stands for equity only where no position is open.
  * - The figures depend on the set of deals and snapshots, not on their order or repetition: deals
  *   are taken once per ticket, in time order (ticket breaking ties).
  */
@@ -31,6 +34,10 @@ export const DEAL_TYPES = [
   'bonus',
   'commission',
   'interest',
+  'dividend',
+  'tax',
+  /** A trade deal the broker cancelled afterwards (MT5's BUY_CANCELED, SELL_CANCELED): no result. */
+  'canceled',
 ] as const;
 export type DealType = (typeof DEAL_TYPES)[number];
 export const DEAL_ENTRIES = ['in', 'out', 'inout', 'out_by'] as const;
@@ -61,12 +68,20 @@ export interface StatDeal {
 }
 
 export interface StatSnapshot {
+  /**
+   * When its values were taken: the true time of the publisher's snapshot (a stored point that
+   * stands for several snapshots carries the latest one's values and time), never a minute or
+   * an hour it was filed under, which would carry a later value into the time before it.
+   */
   time: number;
   balance: number;
   equity: number;
   margin: number;
   credit: number;
-  /** The lowest and highest equity since the previous snapshot (the minute's, when thinned). */
+  /**
+   * The lowest and highest equity since the snapshot before it. A low that spans a cash flow
+   * mixes two values of the account and is left out.
+   */
   equityLow?: number | null;
   equityHigh?: number | null;
   /** Open positions at that moment: how many, and since when the oldest (for activity). */
@@ -88,8 +103,12 @@ export interface StatInput {
   uniqueTickets?: boolean;
 }
 
-/** A closed position. */
+/**
+ * A closed trade: a position from its opening to its full close. A netting reversal (an `inout`
+ * deal) closes one trade and opens the next on the same position.
+ */
 export interface Trade {
+  /** The position's id; the trades after a netting reversal on it are `id#2`, `id#3`, ... */
   positionId: string;
   symbol: string;
   direction: 'long' | 'short';
@@ -101,7 +120,8 @@ export interface Trade {
   closePrice: number;
   /** profit + swap + commission + fee of all its deals. */
   result: number;
-  pips: number;
+  /** Counted for currency pairs only (see pipsOf): null for metals, indices, crypto. */
+  pips: number | null;
 }
 
 /** A point of the growth index: 1 + the time-weighted gain up to `time`. */
@@ -109,9 +129,16 @@ export interface IndexPoint {
   time: number;
   /** From balances and closed results: what the maximal drawdown is measured on. */
   index: number;
-  /** The same index moved by equity (its low where a snapshot gives one). */
-  equityIndex: number;
+  /**
+   * The index at the account's equity where it is known: a snapshot's equity, or the balance at
+   * a deal that leaves no position open; null at a deal while positions are open (their floating
+   * result is not known there, and the balance is no stand-in for it).
+   */
+  equityIndex: number | null;
+  /** At a snapshot: the index at its equity low, unless that low spans a cash flow. */
+  lowIndex?: number | null;
   balance: number;
+  /** Equity without credit, at snapshots. */
   equity: number | null;
   /** The last point: the value at the moment asked for, not an event (the tables skip it). */
   now?: true;
@@ -122,28 +149,41 @@ export interface PeriodRow {
   period: string;
   /** Time-weighted gain over the period (a fraction: 0.05 is 5 %). */
   gain: number;
-  /** Net result of the trades closed in it. */
+  /** The result of the trade deals in it, as Profit counts them (partial closes when they happen). */
   profit: number;
+  /** Trades closed in it. */
   trades: number;
 }
 
 export interface Statistics {
   /** Time-weighted gain since the first deposit (a fraction). */
   gain: number;
-  /** Net result of all trades / sum of deposits; null without deposits. */
+  /** Profit / sum of deposits; null without deposits. */
   absoluteGain: number | null;
   /** (1 + gain)^(1/days) - 1 and (1 + gain)^(30.4375/days) - 1, days since the first deposit. */
   dailyGain: number | null;
   monthlyGain: number | null;
   deposits: number;
   withdrawals: number;
-  /** Net result of all closed trades. */
+  /**
+   * The result of every trade deal so far: closed trades, each partial close when it happens,
+   * and the commission already charged on positions still open.
+   */
   profit: number;
+  /**
+   * Results that are not trades: commission and fee lines, interest, dividends, tax, charges,
+   * corrections, bonuses. deposits - withdrawals + profit + otherResults = balance.
+   */
+  otherResults: number;
   balance: number;
   equity: number | null;
+  /** The latest snapshot's balance is not what the deals add up to: part of the history is missing. */
+  historyIncomplete: boolean;
+  /** The first snapshot's time: equity figures start there. */
+  equitySince: number | null;
   /** Largest fall of the growth index from its previous peak (a fraction). */
   maxDrawdown: number;
-  /** The same on the index moved by equity snapshots. */
+  /** The same on the index at the account's equity, where it is known (lows included). */
   equityDrawdown: number;
   /** Largest fall of the cumulative net trade result, in money. */
   drawdownMoney: number;
@@ -154,6 +194,8 @@ export interface Statistics {
   firstDepositTime: number | null;
   index: IndexPoint[];
   closedTrades: Trade[];
+  /** The trade deals' results by time, in time order: the period tables' profit. */
+  dealResults: Array<{ time: number; money: number }>;
 }
 
 export interface TradeFigures {
@@ -175,11 +217,13 @@ export interface TradeFigures {
   longestWinStreak: { count: number; money: number };
   longestLossStreak: { count: number; money: number };
   lots: number;
+  /** Of the trades in currency pairs only. */
   pips: number;
   longsWon: number | null;
   shortsWon: number | null;
   /** Mean of close time - open time, ms. */
   averageLengthMs: number | null;
+  /** Trades / weeks since the first trade opened. */
   tradesPerWeek: number | null;
 }
 
@@ -204,12 +248,23 @@ const WEEK = 7 * DAY_MS;
 const AVERAGE_MONTH_DAYS = 30.4375;
 /** A snapshot stands for the value before a cash flow only this close to it. */
 const SNAPSHOT_REACH = 5 * 60_000;
+/**
+ * Snapshots are stamped in whole seconds of the trade server's clock and deals in milliseconds:
+ * a snapshot in a cash flow's second may have been taken just after it. Lows this close to a flow
+ * are left out, and a snapshot's balance tells on which side of a flow in its second it was.
+ */
+const SECOND = 1000;
 
 const isTradeDeal = (deal: StatDeal) => deal.type === 'buy' || deal.type === 'sell';
 /** Deals that move value across a boundary without being a result: cash flows, credit, bonus. */
 const isFlow = (deal: StatDeal) =>
   deal.type === 'balance' || deal.type === 'credit' || deal.type === 'bonus';
-const moneyOf = (deal: StatDeal) => deal.profit + deal.swap + deal.commission + deal.fee;
+const moneyOf = (deal: StatDeal) => deal.profit + swapEtc(deal);
+const swapEtc = (deal: StatDeal) => deal.swap + deal.commission + deal.fee;
+/** A buy adds to a position's net volume, a sell takes from it. */
+const signedVolume = (deal: StatDeal) => (deal.type === 'buy' ? deal.volume : -deal.volume);
+/** Equal as money written with cents (or, for large amounts, to a millionth). */
+const sameMoney = (a: number, b: number) => Math.abs(a - b) <= 0.01 + 1e-6 * Math.abs(b);
 
 /** Each ticket once (the last copy of a repeated one), in time order, ticket breaking ties. */
 export function normalizeDeals(deals: readonly StatDeal[], uniqueTickets = false): StatDeal[] {
@@ -241,54 +296,68 @@ function normalizeSnapshots(snapshots: readonly StatSnapshot[]): StatSnapshot[] 
 /** A pip: 10 points on 3- and 5-digit quotes, else 1 point. */
 export const pipSize = (digits: number) => 10 ** -digits * (digits === 3 || digits === 5 ? 10 : 1);
 
+/** ISO 4217 codes of the currencies a forex pair quotes (not the metals XAU, XAG, XPT, XPD). */
+const CURRENCIES = new Set(
+  (
+    'AED ARS AUD BGN BHD BRL CAD CHF CLP CNH CNY COP CZK DKK EUR GBP HKD HUF IDR ILS INR ISK ' +
+    'JPY KES KRW KWD KZT MAD MXN MYR NGN NOK NZD OMR PEN PHP PKR PLN QAR RON RSD RUB SAR SEK ' +
+    'SGD THB TRY TWD UAH USD ZAR'
+  ).split(' '),
+);
+
 /**
- * Closed positions: buy and sell deals grouped by position; a position is closed once its `out`
- * volume has reached its `in` volume. Its result is profit + swap + commission + fee of all its
- * deals; its prices are the volume-weighted ones of its `in` and its closing deals.
+ * A currency pair: two currencies' codes at the start of the symbol, after a broker's prefix
+ * (`#EURUSD`, `.GBPJPY`) and before its suffix (`EURUSD.m`, `EURUSDpro`, `EUR/USD`).
+ */
+export function isCurrencyPair(symbol: string): boolean {
+  const letters = symbol
+    .replace(/^[^A-Za-z]+/, '')
+    .replace('/', '')
+    .toUpperCase();
+  const base = letters.slice(0, 3);
+  const quote = letters.slice(3, 6);
+  return base !== quote && CURRENCIES.has(base) && CURRENCIES.has(quote);
+}
+
+/**
+ * A price move in pips, for currency pairs quoted with 2 to 5 digits (a pip is 10 points on 3-
+ * and 5-digit quotes, 1 point on 2- and 4-digit ones); null for anything else: 0.01 of gold or
+ * a point of an index is no pip, and summing them with pips would mean nothing.
+ */
+export function pipsOf(symbol: string, digits: number, move: number): number | null {
+  if (digits < 2 || digits > 5 || !isCurrencyPair(symbol)) return null;
+  return move / pipSize(digits);
+}
+
+/**
+ * Closed trades: buy and sell deals grouped by position; a position is closed once its closing
+ * volume has reached its opening volume. A netting reversal (`inout`) closes the position's open
+ * volume (its whole result goes there) and opens the rest the other way, as the next trade. A
+ * trade's result is profit + swap + commission + fee of its deals; its prices are the
+ * volume-weighted ones of its openings and closings.
  */
 export function closedTrades(deals: readonly StatDeal[]): Trade[] {
   return closePositions(deals).trades;
 }
 
 /**
- * closedTrades, and each closed position's result at the index of its last deal, where its
+ * closedTrades, and each closed trade's result at the index of its last deal, where its
  * holding-period return is taken (the balance then has all of its result): NaN at other deals.
  */
 function closePositions(deals: readonly StatDeal[]): { trades: Trade[]; resultAt: Float64Array } {
-  // each position's sums, added up in time order as its deals come
+  // each position's current trade, its sums added up in time order as its deals come
   const positions = new Map<string, Position>();
-  for (let i = 0; i < deals.length; i += 1) {
-    const deal = deals[i]!;
-    if (!isTradeDeal(deal)) continue;
-    let position = positions.get(deal.positionId);
-    if (!position) {
-      position = new Position();
-      positions.set(deal.positionId, position);
-    }
-    position.result += moneyOf(deal);
-    position.last = i;
-    if (deal.entry === 'in') {
-      position.first ??= deal;
-      position.opened += deal.volume;
-      position.openValue += deal.price * deal.volume;
-    } else {
-      position.closings += 1;
-      position.closed += deal.volume;
-      position.closeValue += deal.price * deal.volume;
-      position.closeTime = Math.max(position.closeTime, deal.time);
-    }
-  }
   const trades: Trade[] = [];
   const resultAt = new Float64Array(deals.length).fill(Number.NaN);
-  for (const [positionId, p] of positions) {
+  const finish = (p: Position) => {
     const first = p.first;
-    if (!first || p.closings === 0 || p.closed + EPSILON < p.opened) continue;
+    if (!first || p.closings === 0 || p.closed + EPSILON < p.opened) return;
     const direction = first.type === 'buy' ? 'long' : 'short';
     const openPrice = p.opened > 0 ? p.openValue / p.opened : 0;
     const closePrice = p.closed > 0 ? p.closeValue / p.closed : 0;
     const sign = direction === 'long' ? 1 : -1;
     trades.push({
-      positionId,
+      positionId: p.segment === 1 ? p.id : `${p.id}#${p.segment}`,
       symbol: first.symbol,
       direction,
       openTime: first.time,
@@ -297,15 +366,38 @@ function closePositions(deals: readonly StatDeal[]): { trades: Trade[]; resultAt
       openPrice,
       closePrice,
       result: p.result,
-      pips: ((closePrice - openPrice) * sign) / pipSize(first.digits),
+      pips: pipsOf(first.symbol, first.digits, (closePrice - openPrice) * sign),
     });
     resultAt[p.last] = p.result;
+  };
+  for (let i = 0; i < deals.length; i += 1) {
+    const deal = deals[i]!;
+    if (!isTradeDeal(deal)) continue;
+    let position = positions.get(deal.positionId);
+    if (!position) {
+      position = new Position(deal.positionId, 1);
+      positions.set(deal.positionId, position);
+    }
+    position.result += moneyOf(deal);
+    position.last = i;
+    if (deal.entry === 'inout') {
+      // what was open closes here; the rest of the deal's volume opens the next trade
+      const closing = Math.max(position.opened - position.closed, 0);
+      position.close(deal, closing);
+      finish(position);
+      const next = new Position(deal.positionId, position.segment + 1);
+      next.open(deal, Math.max(deal.volume - closing, 0));
+      next.last = i;
+      positions.set(deal.positionId, next);
+    } else if (deal.entry === 'in') position.open(deal, deal.volume);
+    else position.close(deal, deal.volume);
   }
+  for (const position of positions.values()) finish(position);
   trades.sort((a, b) => a.closeTime - b.closeTime || compareTickets(a.positionId, b.positionId));
   return { trades, resultAt };
 }
 
-/** A position's deals summed: its first `in` deal, volumes, price x volume, result; its last deal. */
+/** A trade's deals summed: its first opening deal, volumes, price x volume, result; its last deal. */
 class Position {
   first: StatDeal | undefined = undefined;
   opened = 0;
@@ -316,6 +408,24 @@ class Position {
   closeTime = -Infinity;
   result = 0;
   last = -1;
+  readonly id: string;
+  /** 1 for the position's first trade, 2 after a netting reversal, ... */
+  readonly segment: number;
+  constructor(id: string, segment: number) {
+    this.id = id;
+    this.segment = segment;
+  }
+  open(deal: StatDeal, volume: number) {
+    this.first ??= deal;
+    this.opened += volume;
+    this.openValue += deal.price * volume;
+  }
+  close(deal: StatDeal, volume: number) {
+    this.closings += 1;
+    this.closed += volume;
+    this.closeValue += deal.price * volume;
+    this.closeTime = Math.max(this.closeTime, deal.time);
+  }
 }
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
@@ -323,115 +433,221 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const largest = (values: number[]) => values.reduce((a, b) => (b > a ? b : a), -Infinity);
 const smallest = (values: number[]) => values.reduce((a, b) => (b < a ? b : a), Infinity);
 
+interface GrowthIndex {
+  points: IndexPoint[];
+  /** The last snapshot clear of deals disagrees with the balance the deals add up to. */
+  historyIncomplete: boolean;
+}
+
 /**
  * The growth index over time, chaining the periods between flows: a period starts at the value
- * just before the flow plus the flow, and ends at the value just before the next one. The value
- * is equity without credit: `equity_before` of the flow (less the credit then), else a snapshot
- * at most 5 minutes before it, else the balance.
+ * just after a flow and ends at the value just before the next one, the value being equity
+ * without credit. The value just before a flow is, in this order:
+ * - the publisher's `equity_before`, which it sends only for a flow it saw as it happened;
+ * - the balance, when no position is open (the equity is then the balance);
+ * - the latest snapshot taken before the flow (by its true time, at most 5 minutes earlier),
+ *   moved by what the deals since then charged or paid (commissions, fees, other flows);
+ * - else the balance.
+ * A point carries no value from after a flow into the time before it: a snapshot stamped in a
+ * flow's second counts on the side its balance shows (or not at all), and an equity low that
+ * spans a flow is left out. An index that has fallen to zero (an account lost whole) starts
+ * again at 1 at the next deposit.
+ *
+ * `openSince`: the oldest position open at the latest snapshot, which the deals may not show
+ * yet (MetaTrader 4 publishes an order once it has closed).
  */
-function growthIndex(deals: StatDeal[], snapshots: StatSnapshot[], now: number): IndexPoint[] {
+function growthIndex(
+  deals: readonly StatDeal[],
+  snapshots: readonly StatSnapshot[],
+  now: number,
+  openSince: number | null,
+): GrowthIndex {
   const points: IndexPoint[] = [];
   let balance = 0;
   let credit = 0;
   let factor = 1; // the chained factor of the periods ended so far
   let start = 0; // the value the current period started at
-  let peakStarted = false;
+  let started = false; // from the first deposit on
   let s = 0; // next snapshot
+  // where a snapshot's low starts: the snapshot before it (the first one's, an hour back: at
+  // most what a stored point stands for)
+  let previousSnapshotTime = (snapshots[0]?.time ?? 0) - HOUR_MS;
   let lastSnapshot: StatSnapshot | undefined;
+  let sinceSnapshot = 0; // what deals after the last snapshot moved its value by
+  let historyIncomplete = false;
+  let lastDealTime = -Infinity;
   // A flow while positions are open starts its period at the equity then, which differs from the
   // balance by their floating result: until they close, the balance is short of that (`offset`)
-  // to stand for the value. Open volume by position, and the positions the offset waits for.
-  const openVolume = new Map<string, number>();
+  // to stand for the value. Net volume by position, and the positions the offset waits for.
+  const netVolume = new Map<string, number>();
   let offset = 0;
   let awaited = new Set<string>();
+  const LATEST = ''; // the latest snapshot's positions, which no deal closes
+  const flowTimes = deals.filter(isFlow).map((d) => d.time);
+  let f = 0; // the first flow not before the previous snapshot
 
+  const anyOpen = (time: number) => netVolume.size > 0 || (openSince !== null && time >= openSince);
   const valueIndex = (value: number) => (start > EPSILON ? (factor * value) / start : factor);
-  const addPoint = (time: number, equity: number | null, low: number | null) => {
+  const dealPoint = (time: number) => {
     const index = valueIndex(balance - offset);
-    const equityIndex = equity === null ? index : valueIndex(low ?? equity);
-    points.push({ time, index, equityIndex, balance, equity });
+    points.push({ time, index, equityIndex: anyOpen(time) ? null : index, balance, equity: null });
   };
-  const takeSnapshotsUntil = (time: number) => {
-    while (s < snapshots.length && snapshots[s]!.time <= time) {
+  /** Whether a flow lies within a second of (from, to]. */
+  const flowWithin = (from: number, to: number) => {
+    while (f < flowTimes.length && flowTimes[f]! <= from - SECOND) f += 1;
+    return f < flowTimes.length && flowTimes[f]! < to + SECOND;
+  };
+  /** A snapshot's point at `time` (its own, or the flow's it was taken just after). */
+  const takeSnapshot = (snapshot: StatSnapshot, time: number, nextDeal: StatDeal | undefined) => {
+    const spansFlow = flowWithin(previousSnapshotTime, snapshot.time);
+    previousSnapshotTime = snapshot.time;
+    lastSnapshot = snapshot;
+    sinceSnapshot = 0;
+    // clear of deals, its balance is what the deals add up to then, unless some are missing
+    if (
+      snapshot.time - lastDealTime > 2 * SECOND &&
+      (!nextDeal || nextDeal.time - snapshot.time > 2 * SECOND)
+    )
+      historyIncomplete = !sameMoney(snapshot.balance, balance);
+    if (!started) return;
+    const low =
+      spansFlow || snapshot.equityLow === undefined || snapshot.equityLow === null
+        ? null
+        : Math.min(snapshot.equityLow, snapshot.equity) - snapshot.credit;
+    const value = snapshot.equity - snapshot.credit;
+    points.push({
+      time,
+      index: valueIndex(balance - offset),
+      equityIndex: valueIndex(value),
+      lowIndex: low === null ? null : valueIndex(low),
+      balance,
+      equity: value,
+    });
+  };
+  const takeSnapshotsBefore = (time: number, nextDeal: StatDeal | undefined) => {
+    while (s < snapshots.length && snapshots[s]!.time < time) {
       const snapshot = snapshots[s++]!;
-      lastSnapshot = snapshot;
-      if (!peakStarted) continue;
-      const low = snapshot.equityLow ?? null;
-      addPoint(
-        snapshot.time,
-        snapshot.equity - snapshot.credit,
-        low === null ? null : low - snapshot.credit,
-      );
+      takeSnapshot(snapshot, snapshot.time, nextDeal);
     }
   };
 
   for (const deal of deals) {
-    takeSnapshotsUntil(deal.time - 1);
     const amount = moneyOf(deal);
-    if (isFlow(deal)) {
-      let before = balance;
-      if (deal.equityBefore !== undefined && deal.equityBefore !== null)
-        before = deal.equityBefore - credit;
-      else if (lastSnapshot && deal.time - lastSnapshot.time <= SNAPSHOT_REACH)
-        before = lastSnapshot.equity - lastSnapshot.credit;
-      if (start > EPSILON) factor *= Math.max(before, 0) / start;
-      awaited = new Set([...openVolume.keys()]);
-      offset = awaited.size > 0 ? balance - before : 0;
-      if (deal.type === 'credit') credit += amount;
-      else balance += amount;
-      // the value just after: what came in on top of what was there (credit excluded)
-      start = deal.type === 'credit' ? before : before + amount;
-      if (start <= EPSILON) start = 0;
-      if (deal.type === 'balance' && amount > 0) peakStarted = true;
-      if (peakStarted) addPoint(deal.time, null, null);
+    if (!isFlow(deal)) {
+      takeSnapshotsBefore(deal.time, deal);
+      balance += amount;
+      // closing a trade moves its result from floating to the balance: the equity stays
+      sinceSnapshot += isTradeDeal(deal) ? deal.commission + deal.fee : amount;
+      if (isTradeDeal(deal)) {
+        const volume = (netVolume.get(deal.positionId) ?? 0) + signedVolume(deal);
+        if (Math.abs(volume) > EPSILON) netVolume.set(deal.positionId, volume);
+        else {
+          netVolume.delete(deal.positionId);
+          awaited.delete(deal.positionId);
+          if (awaited.size === 0) offset = 0;
+        }
+      }
+      lastDealTime = deal.time;
+      if (started) dealPoint(deal.time);
       continue;
     }
-    balance += amount;
-    if (isTradeDeal(deal)) {
-      const volume =
-        (openVolume.get(deal.positionId) ?? 0) + (deal.entry === 'in' ? deal.volume : -deal.volume);
-      if (volume > EPSILON) openVolume.set(deal.positionId, volume);
-      else {
-        openVolume.delete(deal.positionId);
-        awaited.delete(deal.positionId);
-        if (awaited.size === 0) offset = 0;
-      }
+    const second = Math.floor(deal.time / SECOND) * SECOND;
+    takeSnapshotsBefore(second, deal);
+    // snapshots stamped in the flow's second, up to its millisecond: before or after it, as
+    // their balance (their credit, for a credit flow) tells; neither, and they are left out
+    const isCredit = deal.type === 'credit';
+    const after: StatSnapshot[] = [];
+    while (s < snapshots.length && snapshots[s]!.time <= deal.time) {
+      const snapshot = snapshots[s++]!;
+      const seen = isCredit ? snapshot.credit : snapshot.balance;
+      const was = isCredit ? credit : balance;
+      const isBefore = sameMoney(seen, was);
+      const isAfter = sameMoney(seen, was + amount);
+      if (isBefore && !isAfter) takeSnapshot(snapshot, snapshot.time, deal);
+      else if (isAfter && !isBefore) after.push(snapshot);
     }
-    if (peakStarted) addPoint(deal.time, null, null);
+    let before = balance;
+    if (deal.equityBefore !== undefined && deal.equityBefore !== null)
+      before = deal.equityBefore - credit;
+    else if (anyOpen(deal.time) && lastSnapshot && deal.time - lastSnapshot.time <= SNAPSHOT_REACH)
+      before = lastSnapshot.equity - lastSnapshot.credit + sinceSnapshot;
+    if (start > EPSILON) factor *= Math.max(before, 0) / start;
+    // an account lost whole starts again with its next deposit
+    if (factor <= EPSILON && deal.type === 'balance' && amount > 0) factor = 1;
+    awaited = new Set(netVolume.keys());
+    if (openSince !== null && deal.time >= openSince) awaited.add(LATEST);
+    offset = awaited.size > 0 ? balance - before : 0;
+    if (isCredit) credit += amount;
+    else {
+      balance += amount;
+      sinceSnapshot += amount;
+    }
+    // the value just after: what came in on top of what was there (credit excluded)
+    start = isCredit ? before : before + amount;
+    if (start <= EPSILON) start = 0;
+    if (deal.type === 'balance' && amount > 0) started = true;
+    lastDealTime = deal.time;
+    if (started) dealPoint(deal.time);
+    for (const snapshot of after) takeSnapshot(snapshot, deal.time, undefined);
   }
-  takeSnapshotsUntil(now);
-  if (peakStarted) {
+  takeSnapshotsBefore(now + 1, undefined);
+  if (started) {
     // the latest snapshot tells the value now unless a deal came after it
-    const current = lastSnapshot && lastSnapshot.time >= (deals.at(-1)?.time ?? 0);
+    const current = lastSnapshot && lastSnapshot.time >= lastDealTime;
+    const index = valueIndex(balance - offset);
     const equity = current ? lastSnapshot!.equity - lastSnapshot!.credit : null;
     points.push({
       now: true,
       time: now,
-      index: valueIndex(balance - offset),
-      equityIndex: valueIndex(equity ?? balance - offset),
+      index,
+      equityIndex: equity !== null ? valueIndex(equity) : anyOpen(now) ? null : index,
       balance,
       equity,
     });
   }
-  return points;
+  return { points, historyIncomplete };
 }
 
 /**
- * The largest fall from a peak, as a share of the peak, along the index (and, with `equity`,
- * each point's equity index after its index where the two differ).
+ * Follows the largest fall of a series from its previous peak, as a share of the peak: `take`
+ * each value in time order, `worst` so far, `fall` of the last value taken.
  */
-function largestFall(points: readonly IndexPoint[], equity: boolean): number {
-  let peak = -Infinity;
+export function fallTracker(from = -Infinity) {
+  let peak = from;
   let worst = 0;
-  const take = (value: number) => {
-    if (value > peak) peak = value;
-    else if (peak > EPSILON) worst = Math.max(worst, (peak - value) / peak);
+  let fall = 0;
+  return {
+    take(value: number) {
+      if (value > peak) peak = value;
+      fall = peak > EPSILON ? (peak - value) / peak : 0;
+      if (fall > worst) worst = fall;
+    },
+    get worst() {
+      return worst;
+    },
+    get fall() {
+      return fall;
+    },
   };
-  for (const p of points) {
-    take(p.index);
-    if (equity && p.equityIndex !== p.index) take(p.equityIndex);
-  }
-  return worst;
+}
+
+/**
+ * The values of a point the equity drawdown measures, in the order they happened: the equity
+ * low (before the equity it was taken with), then the equity; none where the equity is unknown.
+ */
+export function equityValuesOf(point: IndexPoint): number[] {
+  const values: number[] = [];
+  if (point.lowIndex !== undefined && point.lowIndex !== null) values.push(point.lowIndex);
+  if (point.equityIndex !== null) values.push(point.equityIndex);
+  return values;
+}
+
+function largestFall(points: readonly IndexPoint[], equity: boolean): number {
+  const falls = fallTracker();
+  for (const p of points)
+    if (!equity) falls.take(p.index);
+    else for (const value of equityValuesOf(p)) falls.take(value);
+  return falls.worst;
 }
 
 function streaks(results: number[]) {
@@ -496,23 +712,41 @@ function coverage(intervals: Array<[number, number]>, from: number, to: number):
 }
 
 export function computeStatistics(input: StatInput): Statistics {
-  const deals = normalizeDeals(input.deals, input.uniqueTickets);
+  // a cancelled deal has no result (the broker books any correction as a deal of its own)
+  const deals = normalizeDeals(input.deals, input.uniqueTickets).filter(
+    (d) => d.type !== 'canceled',
+  );
   const snapshots = normalizeSnapshots(input.snapshots);
   const { now } = input;
   const { trades, resultAt } = closePositions(deals);
   const results = trades.map((t) => t.result);
-  const index = growthIndex(deals, snapshots, now);
+  const latest = snapshots.at(-1);
+  const openSince = latest?.openPositions ? (latest.oldestOpenTime ?? null) : null;
+  const { points: index, historyIncomplete } = growthIndex(deals, snapshots, now, openSince);
 
-  const depositDeals = deals.filter((d) => d.type === 'balance' && moneyOf(d) > 0);
-  const deposits = sum(depositDeals.map(moneyOf));
-  const withdrawals = -sum(
-    deals.filter((d) => d.type === 'balance' && moneyOf(d) < 0).map(moneyOf),
-  );
-  const firstDepositTime = depositDeals[0]?.time ?? null;
-  const profit = sum(results);
+  let deposits = 0;
+  let withdrawals = 0;
+  let profit = 0;
+  let otherResults = 0;
+  let balance = 0;
+  let firstDepositTime: number | null = null;
+  const dealResults: Statistics['dealResults'] = [];
+  for (const deal of deals) {
+    const money = moneyOf(deal);
+    if (deal.type === 'credit') continue;
+    balance += money;
+    if (isTradeDeal(deal)) {
+      profit += money;
+      dealResults.push({ time: deal.time, money });
+    } else if (deal.type !== 'balance') otherResults += money;
+    else if (money > 0) {
+      deposits += money;
+      firstDepositTime ??= deal.time;
+    } else withdrawals -= money;
+  }
   const last = index.at(-1);
   // measured on the value now: equity (without credit) where a snapshot gives it
-  const gain = last ? last.equityIndex - 1 : 0;
+  const gain = last ? (last.equityIndex ?? last.index) - 1 : 0;
   const days = firstDepositTime === null ? 0 : (now - firstDepositTime) / DAY_MS;
   const compound = (span: number) =>
     days > 0 && 1 + gain > 0 ? (1 + gain) ** (span / days) - 1 : null;
@@ -534,6 +768,7 @@ export function computeStatistics(input: StatInput): Statistics {
   const grossProfit = sum(wins);
   const grossLoss = -sum(losses);
   const count = trades.length;
+  const net = sum(results);
   const runs = streaks(results);
   const wonShare = (direction: Trade['direction']) => {
     const of = trades.filter((t) => t.direction === direction);
@@ -544,14 +779,14 @@ export function computeStatistics(input: StatInput): Statistics {
   // holding-period returns: the balance after each trade (at its last deal) over the balance before it
   const hprs: number[] = [];
   {
-    let balance = 0;
+    let running = 0;
     for (let i = 0; i < deals.length; i += 1) {
       const deal = deals[i]!;
-      balance += deal.type === 'credit' ? 0 : moneyOf(deal);
+      running += deal.type === 'credit' ? 0 : moneyOf(deal);
       const result = resultAt[i]!;
       if (Number.isNaN(result)) continue;
-      const before = balance - result;
-      if (before > EPSILON) hprs.push(balance / before);
+      const before = running - result;
+      if (before > EPSILON) hprs.push(running / before);
     }
   }
   const ahpr = hprs.length > 0 ? sum(hprs) / hprs.length : null;
@@ -563,10 +798,9 @@ export function computeStatistics(input: StatInput): Statistics {
 
   const firstDealTime = deals.find(isTradeDeal)?.time ?? null;
   const openIntervals: Array<[number, number]> = trades.map((t) => [t.openTime, t.closeTime]);
-  const latest = snapshots.at(-1);
-  if (latest?.openPositions && latest.oldestOpenTime)
-    openIntervals.push([latest.oldestOpenTime, now]);
+  if (openSince !== null) openIntervals.push([openSince, now]);
   const loads = snapshots.filter((s) => s.equity > 0).map((s) => s.margin / s.equity);
+  const pips = trades.filter((t) => t.pips !== null).map((t) => t.pips!);
 
   return {
     gain,
@@ -576,8 +810,11 @@ export function computeStatistics(input: StatInput): Statistics {
     deposits,
     withdrawals,
     profit,
-    balance: last?.balance ?? sum(deals.filter((d) => d.type !== 'credit').map(moneyOf)),
+    otherResults,
+    balance: last?.balance ?? balance,
     equity: latest ? latest.equity : null,
+    historyIncomplete,
+    equitySince: snapshots[0]?.time ?? null,
     maxDrawdown: largestFall(index, false),
     equityDrawdown: largestFall(index, true),
     drawdownMoney,
@@ -592,13 +829,13 @@ export function computeStatistics(input: StatInput): Statistics {
       profitFactor: grossLoss > 0 ? grossProfit / grossLoss : null,
       averageWin: wins.length > 0 ? grossProfit / wins.length : null,
       averageLoss: losses.length > 0 ? -grossLoss / losses.length : null,
-      expectancy: count > 0 ? profit / count : null,
+      expectancy: count > 0 ? net / count : null,
       best: count > 0 ? largest(results) : null,
       worst: count > 0 ? smallest(results) : null,
       longestWinStreak: runs.best,
       longestLossStreak: runs.worst,
       lots: sum(trades.map((t) => t.volume)),
-      pips: sum(trades.map((t) => t.pips)),
+      pips: sum(pips),
       longsWon: wonShare('long'),
       shortsWon: wonShare('short'),
       averageLengthMs: count > 0 ? sum(trades.map((t) => t.closeTime - t.openTime)) / count : null,
@@ -608,7 +845,7 @@ export function computeStatistics(input: StatInput): Statistics {
           : null,
     },
     ratios: {
-      recoveryFactor: drawdownMoney > 0 ? profit / drawdownMoney : null,
+      recoveryFactor: drawdownMoney > 0 ? net / drawdownMoney : null,
       ahpr,
       ghpr,
       sharpe: ahpr !== null && sd !== null && sd > 0 ? (ahpr - 1) / sd : null,
@@ -619,6 +856,7 @@ export function computeStatistics(input: StatInput): Statistics {
     firstDepositTime,
     index,
     closedTrades: trades,
+    dealResults,
   };
 }
 
@@ -707,11 +945,12 @@ const lastNamed = { timeZone: '', from: 0, to: 0, name: '' };
 
 /**
  * Gain and profit by day or month in the account's time zone, for the periods with any event (a
- * deal or a snapshot) or closed trade, between `from` and `to` (the period picker's range) when given. A
- * period's gain is its last index value over the last one before it, minus 1.
+ * deal or a snapshot) or closed trade, between `from` and `to` (the period picker's range) when
+ * given. A period's gain is its last index value over the last one before it, minus 1 (0 where
+ * that was 0: an account lost whole, started again); its profit, the results of its trade deals.
  */
 export function periodTable(
-  statistics: Pick<Statistics, 'index' | 'closedTrades'>,
+  statistics: Pick<Statistics, 'index' | 'closedTrades' | 'dealResults'>,
   unit: 'day' | 'month',
   timeZone = 'UTC',
   range: { from?: number; to?: number } = {},
@@ -732,16 +971,25 @@ export function periodTable(
   const rows = new Map<string, PeriodRow>();
   let previous = 1;
   for (const [period, index] of closing) {
-    rows.set(period, { period, gain: index / previous - 1, profit: 0, trades: 0 });
+    rows.set(period, {
+      period,
+      gain: previous > EPSILON ? index / previous - 1 : 0,
+      profit: 0,
+      trades: 0,
+    });
     previous = index;
   }
-  for (const trade of statistics.closedTrades) {
-    const period = key(trade.closeTime);
-    const row = rows.get(period) ?? { period, gain: 0, profit: 0, trades: 0 };
-    row.profit += trade.result;
-    row.trades += 1;
-    rows.set(period, row);
-  }
+  const rowOf = (time: number) => {
+    const period = key(time);
+    let row = rows.get(period);
+    if (!row) {
+      row = { period, gain: 0, profit: 0, trades: 0 };
+      rows.set(period, row);
+    }
+    return row;
+  };
+  for (const result of statistics.dealResults) rowOf(result.time).profit += result.money;
+  for (const trade of statistics.closedTrades) rowOf(trade.closeTime).trades += 1;
   const from = range.from === undefined ? undefined : key(range.from);
   const to = range.to === undefined ? undefined : key(range.to);
   return [...rows.values()]

@@ -318,8 +318,21 @@ export const statisticsResponseSchema = z.object({
   deposits: hideable,
   withdrawals: hideable,
   profit: hideable,
+  /**
+   * The account's results that are not trades: commission and fee lines, interest, dividends,
+   * tax, charges, corrections and bonuses, so that deposits - withdrawals + profit +
+   * other_results = balance.
+   */
+  other_results: hideable,
   balance: hideable,
   equity: nullableNumber,
+  /**
+   * The terminal's balance (its latest snapshot) differs from what the deals it sent add up to:
+   * part of the history is missing (MT4 publishes only what the Account History tab shows).
+   */
+  history_incomplete: z.boolean(),
+  /** When the publisher's first equity point was taken: equity figures start there. */
+  equity_since: z.nullable(z.string()),
   max_drawdown: z.number(),
   equity_drawdown: z.number(),
   drawdown_money: hideable,
@@ -397,7 +410,8 @@ export const tradeSchema = z.object({
   close_price: z.number(),
   /** profit + swap + commission + fee; null on the public page when money is hidden. */
   result: hideable,
-  pips: z.number(),
+  /** Counted for currency pairs only: null for metals, indices, crypto and the like. */
+  pips: nullableNumber,
 });
 export type MonitoringTrade = z.infer<typeof tradeSchema>;
 export const tradesResponseSchema = pageOf(tradeSchema);

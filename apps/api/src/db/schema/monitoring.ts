@@ -120,6 +120,12 @@ export const monitoringAccounts = pgTable(
      * sorted. Null: not told (an older publisher), and the Forex week is assumed.
      */
     tradeSessions: jsonb('trade_sessions').$type<[number, number][]>(),
+    /**
+     * How many cash flows (balance, credit, bonus deals) the publisher has sent: the equity
+     * point a snapshot goes into is its minute's of this count, so no point holds values from
+     * both sides of a flow.
+     */
+    flows: integer('flows').notNull().default(0),
     /** Alerts: the account's switch (the bot's /alerts) and where they go. */
     alertsEnabled: boolean('alerts_enabled').notNull().default(true),
     alertEmail: boolean('alert_email').notNull().default(true),
@@ -168,6 +174,11 @@ export const monitoringDeals = pgTable(
     magic: bigint('magic', { mode: 'number' }).notNull(),
     comment: text('comment').notNull(),
     equityBefore: doublePrecision('equity_before'),
+    /**
+     * When the deal reached the server (null: before this was kept). An `equity_before` that
+     * came long after its deal is not the equity then (a publisher that was stopped sent it).
+     */
+    receivedAt: timestamptz('received_at'),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.ticket] }),
@@ -176,7 +187,10 @@ export const monitoringDeals = pgTable(
   ],
 );
 
-/** Equity at most once a minute per account, with that minute's low and high. */
+/**
+ * Equity at most once a minute per account (and cash-flow count), with that minute's low and
+ * high: the values of the minute's latest snapshot, taken at `lastAt`.
+ */
 export const monitoringEquity = pgTable(
   'monitoring_equity',
   {
@@ -185,6 +199,13 @@ export const monitoringEquity = pgTable(
       .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
     /** The minute (older than 30 days: the hour) the point stands for. */
     at: timestamptz('at').notNull(),
+    /**
+     * The account's cash-flow count when its snapshots came (`monitoring_accounts.flows`): a
+     * flow starts a new point even within the minute.
+     */
+    segment: integer('segment').notNull().default(0),
+    /** When its values were taken: its latest snapshot's time (null: before this was kept). */
+    lastAt: timestamptz('last_at'),
     balance: doublePrecision('balance').notNull(),
     equity: doublePrecision('equity').notNull(),
     equityLow: doublePrecision('equity_low').notNull(),
@@ -192,7 +213,7 @@ export const monitoringEquity = pgTable(
     margin: doublePrecision('margin').notNull(),
     credit: doublePrecision('credit').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.at] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.at, t.segment] })],
 );
 
 /**

@@ -99,8 +99,16 @@ describe('periods in the account’s time zone', () => {
 describe('a report’s figures', () => {
   const DAY = 86_400_000;
   const t0 = Date.UTC(2026, 0, 5);
-  const point = (day: number, index: number, equityIndex = index, balance = 1000 * index) =>
-    ({ time: t0 + day * DAY, index, equityIndex, balance, equity: null }) as IndexPoint;
+  /** A point where the equity is known (as at a snapshot), with its equity low's index. */
+  const point = (day: number, index: number, lowIndex: number | null = null) =>
+    ({
+      time: t0 + day * DAY,
+      index,
+      equityIndex: index,
+      lowIndex,
+      balance: 1000 * index,
+      equity: null,
+    }) as IndexPoint;
   const trade = (closeDay: number, result: number): Trade => ({
     positionId: String(closeDay * 100 + result),
     symbol: 'EURUSD',

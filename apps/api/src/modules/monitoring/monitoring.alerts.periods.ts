@@ -1,4 +1,6 @@
 import {
+  equityValuesOf,
+  fallTracker,
   HOUR_MS,
   localDay,
   MINUTE_MS,
@@ -122,27 +124,21 @@ export function reportFigures(
   const to = span.end.getTime();
   let opening = 1;
   let closing: number | null = null;
-  let peak = 1;
-  let drawdown = 0;
+  let falls = fallTracker(1);
   let balance: number | null = null;
   let equity: number | null = null;
-  const take = (value: number) => {
-    if (value > peak) peak = value;
-    else if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
-  };
   for (const point of statistics.index) {
     if (point.time >= to) break;
     balance = point.balance;
     equity = point.equity ?? equity;
     if (point.time < from) {
       if (!point.now) opening = point.index;
-      peak = opening;
+      falls = fallTracker(opening);
       continue;
     }
     if (point.now) continue;
     closing = point.index;
-    take(point.index);
-    if (point.equityIndex !== point.index) take(point.equityIndex);
+    for (const value of equityValuesOf(point)) falls.take(value);
   }
   const trades = statistics.closedTrades.filter((t) => t.closeTime >= from && t.closeTime < to);
   let best: Trade | null = null;
@@ -154,7 +150,7 @@ export function reportFigures(
   return {
     gain: closing === null || opening <= 0 ? 0 : closing / opening - 1,
     profit: trades.reduce((total, t) => total + t.result, 0),
-    drawdown,
+    drawdown: falls.worst,
     trades: trades.length,
     best,
     worst,

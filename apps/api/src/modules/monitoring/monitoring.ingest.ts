@@ -7,6 +7,7 @@ import { createBatcher } from '../../lib/batcher.ts';
 import { AppError, isUniqueViolation } from '../../lib/errors.ts';
 import type { AlertEngine, RawRule, StoredSnapshot } from './monitoring.alerts.engine.ts';
 import { tradeSessionsOf } from './monitoring.alerts.evaluate.ts';
+import { EQUITY_BEFORE_REACH_MS } from './monitoring.statistics.ts';
 
 /** How often the publisher sends a snapshot. */
 export const SNAPSHOT_EVERY_SEC = 10;
@@ -147,6 +148,7 @@ export function createIngest(
      */
     async deals(keyHash: string, batch: IngestDeals) {
       const account = await resolve(keyHash, batch.login);
+      const received = now();
       const { rows } = await db.execute<{
         ticket: string;
         type: string;
@@ -154,23 +156,41 @@ export function createIngest(
         amount: number;
         equity_before: number | null;
       }>(sql`
-        insert into monitoring_deals (account_id, ticket, "order", position_id, time, type, entry,
-          symbol, digits, volume, price, profit, swap, commission, fee, magic, comment, equity_before)
-        select ${account.id}, d.ticket, d."order", d.position_id, d.time, d.type, d.entry, d.symbol,
-          d.digits, d.volume, d.price, d.profit, d.swap, d.commission, d.fee, d.magic, d.comment,
-          d.equity_before
-        from json_to_recordset(${JSON.stringify(batch.deals)}::json) as d(ticket bigint, "order" bigint,
-          position_id bigint, time timestamptz, type text, entry text, symbol text, digits int,
-          volume float8, price float8, profit float8, swap float8, commission float8, fee float8,
-          magic bigint, comment text, equity_before float8)
-        on conflict (account_id, ticket) do nothing
-        returning ticket, type, time, profit + swap + commission + fee as amount, equity_before`);
+        with stored as (
+          insert into monitoring_deals (account_id, ticket, "order", position_id, time, type,
+            entry, symbol, digits, volume, price, profit, swap, commission, fee, magic, comment,
+            equity_before, received_at)
+          select ${account.id}, d.ticket, d."order", d.position_id, d.time, d.type, d.entry,
+            d.symbol, d.digits, d.volume, d.price, d.profit, d.swap, d.commission, d.fee, d.magic,
+            d.comment, d.equity_before, ${received}
+          from json_to_recordset(${JSON.stringify(batch.deals)}::json) as d(ticket bigint,
+            "order" bigint, position_id bigint, time timestamptz, type text, entry text,
+            symbol text, digits int, volume float8, price float8, profit float8, swap float8,
+            commission float8, fee float8, magic bigint, comment text, equity_before float8)
+          on conflict (account_id, ticket) do nothing
+          returning ticket, type, time, profit + swap + commission + fee as amount, equity_before),
+        -- new cash flows: the account's next snapshot starts a new equity point, so none holds
+        -- values from both sides of a flow
+        counted as (
+          update monitoring_accounts set flows = flows + (
+            select count(*) from stored where type in ('balance', 'credit', 'bonus'))
+          where id = ${account.id}
+            and exists (select 1 from stored where type in ('balance', 'credit', 'bonus')))
+        select * from stored`);
       if (rows.length > 0) touch(account.id, 'deals');
       await alerts.onFlows(
         account.id,
         rows
           .filter((d) => d.type === 'balance')
-          .map((d) => ({ amount: d.amount, equityBefore: d.equity_before, time: new Date(d.time) }))
+          .map((d) => ({
+            amount: d.amount,
+            // as the statistics read it: only from a publisher that saw the flow happen
+            equityBefore:
+              received.getTime() - new Date(d.time).getTime() <= EQUITY_BEFORE_REACH_MS
+                ? d.equity_before
+                : null,
+            time: new Date(d.time),
+          }))
           .sort((a, b) => a.time.getTime() - b.time.getTime()),
       );
       return { accepted: rows.length, duplicate: batch.deals.length - rows.length };
@@ -223,7 +243,8 @@ const storedSnapshot = (row: StoredRow, snapshot: IngestSnapshot): StoredSnapsho
 /**
  * Stores a batch of snapshots ($1, JSON; $2, now), each where its key hash belongs to a running
  * subscription holding an account of its login: the account's figures now (and the address the
- * snapshot came from), and its minute's equity point. Answers the batch index and account id of
+ * snapshot came from), and its minute's equity point (of the account's cash-flow count: a flow
+ * starts a new one), which keeps the latest snapshot's values and their true time. Answers the batch index and account id of
  * each stored, and, for accounts with alerts on and any rule enabled, the rules (one index probe
  * per account; none, the usual case, costs nothing more) with what they need from before the
  * update: the previous positions (when positions are watched), whether it had published. A
@@ -235,7 +256,7 @@ const STORE_SNAPSHOTS = `
       time timestamptz, balance float8, equity float8, margin float8, credit float8,
       equity_low float8, equity_high float8, terminal_connected boolean, positions jsonb)),
   target as (
-    select input.*, a.id as account_id, a.alerts_enabled, a.positions as old_positions,
+    select input.*, a.id as account_id, a.flows, a.alerts_enabled, a.positions as old_positions,
       a.last_data_at is not null as had_data, a.time_zone, a.alert_email, a.alert_telegram
     from input
     join monitoring_subscriptions sub on sub.key_hash = input.key_hash
@@ -247,13 +268,14 @@ const STORE_SNAPSHOTS = `
       last_data_at = $2, publisher_ip = t.ip
     from target t where a.id = t.account_id),
   minute as (
-    insert into monitoring_equity (account_id, at, balance, equity, equity_low, equity_high,
-      margin, credit)
-    select account_id, date_trunc('minute', time), balance, equity, equity_low, equity_high,
-      margin, credit
+    insert into monitoring_equity (account_id, at, segment, last_at, balance, equity, equity_low,
+      equity_high, margin, credit)
+    select account_id, date_trunc('minute', time), flows, time, balance, equity, equity_low,
+      equity_high, margin, credit
     from target
-    on conflict (account_id, at) do update set balance = excluded.balance,
-      equity = excluded.equity, margin = excluded.margin, credit = excluded.credit,
+    on conflict (account_id, at, segment) do update set last_at = excluded.last_at,
+      balance = excluded.balance, equity = excluded.equity, margin = excluded.margin,
+      credit = excluded.credit,
       equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
       equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high))
   select t.i, t.account_id, r.rules, case when r.positions then t.old_positions end as old_positions,

@@ -153,21 +153,22 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
         select id from monitoring_subscriptions
         where plan = 'paid' and ends_at < ${retainedSince})`);
 
-    // each hour older than MINUTE_POINTS_DAYS keeps one point: the hour's last balance, equity
-    // and credit, its lowest low, highest high and largest margin
+    // each hour older than MINUTE_POINTS_DAYS keeps one point per cash-flow segment: the
+    // hour's last balance, equity and credit (and their time), its lowest low, highest high and
+    // largest margin
     const thinned = await db.execute(sql`
       with moved as (
         delete from monitoring_equity
         where at < ${daysFrom(now, -MINUTE_POINTS_DAYS)} and at <> date_trunc('hour', at)
         returning *)
-      insert into monitoring_equity (account_id, at, balance, equity, equity_low, equity_high,
-        margin, credit)
-      select account_id, date_trunc('hour', at), (array_agg(balance order by at desc))[1],
-        (array_agg(equity order by at desc))[1], min(equity_low), max(equity_high), max(margin),
-        (array_agg(credit order by at desc))[1]
-      from moved group by account_id, date_trunc('hour', at)
-      on conflict (account_id, at) do update set balance = excluded.balance,
-        equity = excluded.equity, credit = excluded.credit,
+      insert into monitoring_equity (account_id, at, segment, last_at, balance, equity,
+        equity_low, equity_high, margin, credit)
+      select account_id, date_trunc('hour', at), segment, max(coalesce(last_at, at)),
+        (array_agg(balance order by at desc))[1], (array_agg(equity order by at desc))[1],
+        min(equity_low), max(equity_high), max(margin), (array_agg(credit order by at desc))[1]
+      from moved group by account_id, date_trunc('hour', at), segment
+      on conflict (account_id, at, segment) do update set last_at = excluded.last_at,
+        balance = excluded.balance, equity = excluded.equity, credit = excluded.credit,
         equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
         equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high),
         margin = greatest(monitoring_equity.margin, excluded.margin)`);

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import {
-  pipSize,
+  pipsOf,
   type ChartResponse,
   type MonitoringTrade,
   type Page,
@@ -63,11 +63,37 @@ const csvPrice = (price: number, digits: number | null) =>
 export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
   /**
    * The closed trades, newest first: the buy and sell deals of a position once its closing
-   * volume has reached its opening volume (closedTrades of the statistics, in SQL).
+   * volume has reached its opening volume (closedTrades of the statistics, in SQL). A netting
+   * reversal (`inout`) is two parts: the close of the position's net volume before it (with the
+   * deal's whole result), and the opening of the rest as the position's next trade (`id#2`).
    */
   async function tradeRows(accountId: number, limit: number | null, offset: number) {
     const closed = sql`(
-        select position_id,
+        with d as (
+          select position_id, ticket, time, type, entry, symbol, digits, volume, price,
+            profit + swap + commission + fee as money,
+            -- the net volume before the deal (buys add, sells take), and the reversals so far
+            coalesce(sum(case when type = 'buy' then volume else -volume end) over earlier, 0)
+              as net_before,
+            count(*) filter (where entry = 'inout') over earlier as reversals
+          from monitoring_deals
+          where account_id = ${accountId} and type in ('buy', 'sell')
+          window earlier as (partition by position_id order by time, ticket
+            rows between unbounded preceding and 1 preceding)),
+        parts as (
+          select position_id, reversals as trade, ticket, time, type, entry, symbol, digits,
+            volume, price, money
+          from d where entry <> 'inout'
+          union all
+          select position_id, reversals, ticket, time, type, 'out', symbol, digits,
+            abs(net_before), price, money
+          from d where entry = 'inout'
+          union all
+          select position_id, reversals + 1, ticket, time, type, 'in', symbol, digits,
+            abs(net_before + case when type = 'buy' then volume else -volume end), price, 0
+          from d where entry = 'inout')
+        select case when trade = 0 then position_id::text
+            else position_id::text || '#' || (trade + 1) end as position_id,
           (array_agg(symbol order by time, ticket) filter (where entry = 'in'))[1] as symbol,
           (array_agg(type order by time, ticket) filter (where entry = 'in'))[1] as type,
           (array_agg(digits order by time, ticket) filter (where entry = 'in'))[1] as digits,
@@ -79,17 +105,16 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
             / nullif(sum(volume) filter (where entry = 'in'), 0) as open_price,
           sum(price * volume) filter (where entry <> 'in')
             / nullif(sum(volume) filter (where entry <> 'in'), 0) as close_price,
-          sum(profit + swap + commission + fee) as result
-        from monitoring_deals
-        where account_id = ${accountId} and type in ('buy', 'sell')
-        group by position_id) p
+          sum(money) as result
+        from parts
+        group by position_id, trade) p
       where open_time is not null and close_time is not null and closed + 1e-9 >= volume`;
     // the count is a window over the rows the sort needs all of anyway
     const { rows } = await db.execute<TradeRow>(sql`
-      select position_id::text, symbol, type, digits, open_time, close_time, volume, open_price,
+      select position_id, symbol, type, digits, open_time, close_time, volume, open_price,
         close_price, result, count(*) over () as total
       from ${closed}
-      order by close_time desc, length(position_id::text) desc, position_id::text desc
+      order by close_time desc, length(position_id) desc, position_id desc
       limit ${limit ?? sql.raw('all')} offset ${offset}`);
     let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
     // past the last page no row carries the count: how many there are, on their own
@@ -112,7 +137,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
         open_price: openPrice,
         close_price: closePrice,
         result: r.result,
-        pips: ((closePrice - openPrice) * sign) / pipSize(r.digits),
+        pips: pipsOf(r.symbol, r.digits, (closePrice - openPrice) * sign),
       };
     });
     return { trades, total };
@@ -204,7 +229,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
         decimals(t.volume, LOT_DECIMALS),
         csvPrice(t.open_price, t.digits),
         csvPrice(t.close_price, t.digits),
-        decimals(t.pips, 1),
+        t.pips === null ? null : decimals(t.pips, 1),
         t.result === null ? null : t.result.toFixed(2),
       ]
         .map(cell)

@@ -1,6 +1,8 @@
 import {
   CHART_POINTS_MAX,
   computeStatistics,
+  equityValuesOf,
+  fallTracker,
   type ChartResponse,
   periodTable,
   type StatDeal,
@@ -53,21 +55,34 @@ class Fields {
 }
 
 /**
- * A time column in ms since 1970. Deal times are whole milliseconds (the publisher's precision)
- * and equity points whole minutes, so rounding the float seconds is exact, and several times
- * cheaper than PostgreSQL's exact numeric `extract`.
+ * A time column in ms since 1970. Deal and snapshot times are whole milliseconds (the
+ * publisher's precision), so rounding the float seconds is exact, and several times cheaper than
+ * PostgreSQL's exact numeric `extract`.
  */
 const epochMs = (column: SQL) => sql`round(date_part('epoch', ${column}) * 1000)::int8`;
 
 const numberOrNull = (field: string) => (field === '' ? null : Number(field));
 
-/** An account's deals in time order, ticket breaking ties, as the statistics take them. */
+/**
+ * How long after its deal an `equity_before` may reach the server and still be the equity then:
+ * a publisher sees a flow within seconds and retries a failed call for about a minute; one that
+ * was stopped for days sends its own equity of now (publishers before 1.2 did).
+ */
+export const EQUITY_BEFORE_REACH_MS = 2 * 60_000;
+
+/**
+ * An account's deals in time order, ticket breaking ties, as the statistics take them: the
+ * `equity_before` of those that came within EQUITY_BEFORE_REACH_MS of their time.
+ */
 export async function dealsOf(db: Executor, accountId: number): Promise<StatDeal[]> {
   // the symbol last: the only field that could hold a comma
   return joinedRows(
     db,
     sql`select concat_ws(',', ticket, position_id, ${epochMs(sql`time`)}, type, entry, digits,
-          volume, price, profit, swap, commission, fee, coalesce(equity_before::text, ''),
+          volume, price, profit, swap, commission, fee,
+          coalesce(case when received_at is null
+              or received_at <= time + ${sql.raw(`interval '${EQUITY_BEFORE_REACH_MS} ms'`)}
+            then equity_before::text end, ''),
           symbol) as line
         from monitoring_deals where account_id = ${accountId} order by time, ticket`,
     (f) => ({
@@ -89,13 +104,16 @@ export async function dealsOf(db: Executor, accountId: number): Promise<StatDeal
   );
 }
 
-/** An account's equity points (one a minute, one an hour once thinned) in time order. */
+/**
+ * An account's equity points (one a minute and cash-flow segment, one an hour once thinned) in
+ * time order, each at the time its values were taken.
+ */
 export async function snapshotsOf(db: Executor, accountId: number): Promise<StatSnapshot[]> {
   return joinedRows(
     db,
-    sql`select concat_ws(',', ${epochMs(sql`at`)}, balance, equity, margin, credit, equity_low,
-          equity_high) as line
-        from monitoring_equity where account_id = ${accountId} order by at`,
+    sql`select concat_ws(',', ${epochMs(sql`coalesce(last_at, at)`)}, balance, equity, margin,
+          credit, equity_low, equity_high) as line
+        from monitoring_equity where account_id = ${accountId} order by at, segment`,
     (f) => ({
       time: f.number(),
       balance: f.number(),
@@ -148,8 +166,11 @@ export function statisticsResponse(
     deposits: s.deposits,
     withdrawals: s.withdrawals,
     profit: s.profit,
+    other_results: s.otherResults,
     balance: s.balance,
     equity: s.equity,
+    history_incomplete: s.historyIncomplete,
+    equity_since: s.equitySince === null ? null : new Date(s.equitySince).toISOString(),
     max_drawdown: s.maxDrawdown,
     equity_drawdown: s.equityDrawdown,
     drawdown_money: s.drawdownMoney,
@@ -200,14 +221,15 @@ type ChartPoint = ChartResponse['points'][number];
  * drawdown, so the chart's shape and its worst moment survive.
  */
 export function chartOf(s: Statistics): ChartPoint[] {
-  // as the equity drawdown measures it: the index, then the index moved by equity, each against
-  // the peak of both so far
-  let peak = 0;
+  // as the equity drawdown measures it: the equity's fall from its previous peak, where the
+  // equity is known; a deal while positions are open keeps the fall last known
+  const falls = fallTracker();
   const drawdowns = s.index.map((p) => {
-    let drawdown = 0;
-    for (const value of [p.index, p.equityIndex]) {
-      peak = Math.max(peak, value);
-      if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
+    const values = equityValuesOf(p);
+    let drawdown = values.length > 0 ? 0 : falls.fall;
+    for (const value of values) {
+      falls.take(value);
+      drawdown = Math.max(drawdown, falls.fall);
     }
     return drawdown;
   });
@@ -246,6 +268,7 @@ export function withoutMoney(r: StatisticsResponse): StatisticsResponse {
     deposits: null,
     withdrawals: null,
     profit: null,
+    other_results: null,
     balance: null,
     equity: null,
     drawdown_money: null,
