@@ -263,16 +263,19 @@ describe('the terminal’s habits, end to end', () => {
   );
 
   it(
-    'depositEarlyInMinute: a deposit at 12:00:02 with nothing open leaves gain and drawdowns at 0 %',
+    'depositEarlyInMinute: deposits early in a minute with nothing open leave gain and drawdowns at 0 %',
     async () => {
       const played = await play('depositEarlyInMinute', 60_005);
       const { statistics } = await played.sees();
-      // deposits 1,000 (11:59:00) and 1,000 (12:00:02, seen live: equity before it 1,000).
-      // The index: 1,000 -> 1,000 until the second deposit (factor 1,000 / 1,000 = 1), then
-      // 2,000 -> 2,000 (factor 2,000 / (1,000 + 1,000) = 1): gain 1 x 1 - 1 = 0. Nothing was
-      // open, so equity = balance at every snapshot: no fall from any peak, drawdowns 0.
-      expect(statistics.deposits).toBe(2000);
-      expect(statistics.balance).toBe(2000);
+      // deposits of 1,000 at 11:59:00 (before the EA: valued at the balance before it, 0),
+      // 12:00:02 (seen live: equity before it 1,000) and 12:02:02 (learnt of at 12:02:32, no
+      // equity_before: the last snapshot before it, 12:01:03, says 2,000; the snapshot of
+      // 12:02:33 says 3,000 but comes after it). Nothing was ever open, so each period's value
+      // stays what it started at: 1,000 -> 1,000, 2,000 -> 2,000, 3,000 -> 3,000, and the index
+      // is 1,000 / 1,000 x 2,000 / (1,000 + 1,000) x 3,000 / (2,000 + 1,000) = 1: gain 0.
+      // Equity = balance at every snapshot: no fall from any peak, drawdowns 0.
+      expect(statistics.deposits).toBe(3000);
+      expect(statistics.balance).toBe(3000);
       expect(statistics.profit).toBe(0);
       expect(statistics.gain).toBeCloseTo(0, 12);
       expect(statistics.max_drawdown).toBeCloseTo(0, 12);

@@ -135,9 +135,11 @@ describe('the scenarios', () => {
     const { calls, fake } = await play('depositEarlyInMinute');
     const deposits = sentDeals(calls).filter((d) => d.type === 'balance');
     // the first, from before the EA was attached, is history: no equity before it is known
+    // the third, learnt of 30 s after it was made (the terminal offline), was not seen live
     expect(deposits.map((d) => [d.time, d.profit, d.equity_before])).toEqual([
       ['2026-11-04T11:59:00.000Z', 1000, null],
       ['2026-11-04T12:00:02.000Z', 1000, 1000],
+      ['2026-11-04T12:02:02.000Z', 1000, null],
     ]);
     const around = fake.snapshots
       .filter((s) => s.time >= '2026-11-04T11:59:51' && s.time <= '2026-11-04T12:00:13.000Z')
@@ -147,6 +149,14 @@ describe('the scenarios', () => {
       ['12:00:01', 1000, 1000, 1000],
       ['12:00:03', 2000, 2000, 2000],
       ['12:00:13', 2000, 2000, 2000],
+    ]);
+    // nothing while offline (12:01:10 to 12:02:32), then a snapshot at once after the deposit
+    const after = fake.snapshots
+      .filter((s) => s.time >= '2026-11-04T12:01:00' && s.time <= '2026-11-04T12:02:40')
+      .map((s) => [s.time.slice(11, 19), s.equity, s.equity_low]);
+    expect(after).toEqual([
+      ['12:01:03', 2000, 2000],
+      ['12:02:33', 3000, 3000],
     ]);
   });
 

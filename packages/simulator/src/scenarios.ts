@@ -282,10 +282,14 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
   },
 
   /**
-   * Publishing every 10 s (snapshots at hh:mm:01, :11, ...), a second deposit of 1,000 comes at
-   * 12:00:02, with no position open; the EA sees it live (equity_before 1,000), restarts its
-   * equity low and high at 2,000 and sends a snapshot at once, at 12:00:03. The minute 12:00
-   * holds snapshots of 1,000 and of 2,000.
+   * Publishing every 10 s (snapshots at hh:mm:01, :11, ...), with no position open, a second
+   * deposit of 1,000 comes at 12:00:02: the EA sees it live (equity_before 1,000), restarts its
+   * equity low and high at 2,000 and sends a snapshot at once, at 12:00:03 (then :13, :23, ...).
+   * The minute 12:00 holds snapshots of 1,000 and of 2,000. Then the connection drops at
+   * 12:01:10; a third deposit of 1,000 is made on the server at 12:02:02, and the terminal,
+   * back at 12:02:32, learns of it 30 s late: not seen live, no equity_before, and the snapshot
+   * at once (12:02:33, 3,000) falls in the deposit's own minute, after it. The true value before
+   * it is the last snapshot before it: 12:01:03, 2,000.
    */
   depositEarlyInMinute: {
     name: 'depositEarlyInMinute',
@@ -301,6 +305,11 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
       await world.runFor(32 * SECOND);
       world.terminal.deposit(1000);
       await world.runFor(68 * SECOND);
+      world.terminal.disconnect();
+      await world.runFor(82 * SECOND);
+      world.terminal.connect();
+      world.terminal.deposit(1000, 'Deposit', Date.parse('2026-11-04T12:02:02.000Z'));
+      await world.runFor(40 * SECOND);
     },
   },
 

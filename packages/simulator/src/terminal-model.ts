@@ -119,8 +119,15 @@ export function createTerminalModel(options: TerminalModelOptions) {
       p.side === 'buy' ? 1 : -1,
     );
 
-  function cashOperation(type: 'balance' | 'credit', amount: number, comment: string) {
+  function cashOperation(
+    type: 'balance' | 'credit',
+    amount: number,
+    comment: string,
+    at: number | undefined,
+  ) {
     tick();
+    // a deal made on the server while the terminal was offline arrives with its own time
+    const time = at === undefined ? serverNow() : at + offsetMs;
     if (type === 'balance') balance = cents(balance + amount);
     else credit = cents(credit + amount);
     const id = ticket++;
@@ -131,9 +138,9 @@ export function createTerminalModel(options: TerminalModelOptions) {
         symbol: '',
         digits: 0,
         lots: 0,
-        openServerTime: serverNow(),
+        openServerTime: time,
         openPrice: 0,
-        closeServerTime: serverNow(),
+        closeServerTime: time,
         closePrice: 0,
         profit: amount,
         swap: 0,
@@ -143,7 +150,7 @@ export function createTerminalModel(options: TerminalModelOptions) {
       });
     else
       deals.push({
-        ...dealBase(id, 0),
+        ...dealBase(id, 0, time),
         type,
         entry: 'in',
         profit: amount,
@@ -152,12 +159,12 @@ export function createTerminalModel(options: TerminalModelOptions) {
     return id;
   }
 
-  function dealBase(id: number, positionId: number) {
+  function dealBase(id: number, positionId: number, serverTime = serverNow()) {
     return {
       ticket: id,
       order: id,
       position_id: positionId,
-      serverTime: serverNow(),
+      serverTime,
       symbol: '',
       digits: 0,
       volume: 0,
@@ -300,10 +307,16 @@ export function createTerminalModel(options: TerminalModelOptions) {
     },
 
     // --- the trader's actions ----------------------------------------------------------------
-    deposit: (amount: number, comment = 'Deposit') => cashOperation('balance', amount, comment),
-    withdraw: (amount: number, comment = 'Withdrawal') =>
-      cashOperation('balance', -amount, comment),
-    addCredit: (amount: number, comment = 'Credit') => cashOperation('credit', amount, comment),
+    /**
+     * A deposit now, or, with `at` (a UTC moment before now), one the server made at `at` that
+     * the terminal learns of only now (it was offline).
+     */
+    deposit: (amount: number, comment = 'Deposit', at?: number) =>
+      cashOperation('balance', amount, comment, at),
+    withdraw: (amount: number, comment = 'Withdrawal', at?: number) =>
+      cashOperation('balance', -amount, comment, at),
+    addCredit: (amount: number, comment = 'Credit', at?: number) =>
+      cashOperation('credit', amount, comment, at),
     /** A new quote for the symbol: its positions float with it. */
     quote(symbol: string, price: number) {
       tick();
