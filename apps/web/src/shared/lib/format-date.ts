@@ -16,8 +16,8 @@
  *   tables' date columns from 1280 px: DataTable's `moment`) the cell keeps it on one line.
  */
 
-/** Which parts of a moment to write. */
-export type MomentParts = 'dateTime' | 'date' | 'time';
+/** Which parts of a moment to write ('month': its month and year, "November 2026"). */
+export type MomentParts = 'dateTime' | 'date' | 'time' | 'month';
 
 export interface MomentOptions {
   /** The zone to write the moment in (default: the reader's); "UTC" for calendar days. */
@@ -34,6 +34,7 @@ const STYLES: Record<MomentParts, Intl.DateTimeFormatOptions> = {
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
   date: { dateStyle: 'medium' },
   time: { timeStyle: 'short' },
+  month: { month: 'long', year: 'numeric' },
 };
 
 const DATE_PARTS = new Set<string>(['day', 'month', 'year', 'weekday', 'era', 'relatedYear']);

@@ -3,6 +3,7 @@ import type { MonitoringTrade, PositionsResponse } from '@tradehost/contracts';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { renderSignedInPage } from '../../../test/render';
+import styles from './monitoring.module.css';
 import { PositionsTable, TradesTable } from './trades-table';
 
 const TRADES: MonitoringTrade[] = [
@@ -93,8 +94,8 @@ function rows(): string[][] {
   );
 }
 
-/** `table` under a heading that names it, in `language`. */
-async function show(table: ReactNode, language: 'en' | 'ru') {
+/** `table` under a heading that names it, in `language`, at `width` (a phone's: under 768). */
+function render(table: ReactNode, language: 'en' | 'ru', width = 1440) {
   renderSignedInPage(
     [
       {
@@ -109,8 +110,13 @@ async function show(table: ReactNode, language: 'en' | 'ru') {
     ],
     '/',
     'token',
-    { language },
+    { language, width },
   );
+}
+
+/** `table` under its heading on a wide screen. */
+async function show(table: ReactNode, language: 'en' | 'ru') {
+  render(table, language);
   await screen.findByRole('table');
 }
 
@@ -154,5 +160,64 @@ describe("the trade tables' prices", () => {
       ['1,08500', '1,08510', '1,08000 / —'],
       ['1,25', '1,25013', '— / 1,24'],
     ]);
+  });
+});
+
+describe('the trade tables on a phone', () => {
+  /** `table` at a phone's width (375 px) under its heading: the list of its cards. */
+  async function showOnPhone(table: ReactNode, language: 'en' | 'ru' = 'en') {
+    render(table, language, 375);
+    return within(await screen.findByRole('list', { name: 'Table' }));
+  }
+
+  it('are a card a closed trade, its result at the top under its name, no table to scroll', async () => {
+    const cards = await showOnPhone(
+      <TradesTable
+        page={{ data: TRADES, meta: { page: 1, per_page: 50, total: TRADES.length } }}
+        currency="USD"
+        onPageChange={() => undefined}
+        labelledBy="table"
+      />,
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    const items = cards.getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    const first = within(items[0]!);
+    expect(items[0]).toHaveTextContent(/^EURUSDBuy 0\.20Result\$24\.00/);
+    // the result in the colour of its sign
+    expect(first.getByText('$24.00')).toHaveClass(styles.up!);
+    expect(items[0]).toHaveTextContent('Open → close1.08500 → 1.08620');
+    expect(items[0]).toHaveTextContent('Pips12.0');
+    expect(screen.getByText('3 trades')).toBeVisible();
+  });
+
+  it('lead with the pips where the owner hides money', async () => {
+    const cards = await showOnPhone(
+      <TradesTable
+        page={{
+          data: TRADES.map((trade) => ({ ...trade, result: null })),
+          meta: { page: 1, per_page: 50, total: TRADES.length },
+        }}
+        currency="USD"
+        onPageChange={() => undefined}
+        labelledBy="table"
+      />,
+    );
+    const [first] = cards.getAllByRole('listitem');
+    expect(first).toHaveTextContent(/^EURUSDBuy 0\.20Pips12\.0Closed/);
+    expect(first).not.toHaveTextContent('$');
+  });
+
+  it('are a card an open position in Russian, its profit at the top', async () => {
+    const cards = await showOnPhone(
+      <PositionsTable positions={POSITIONS} currency="USD" labelledBy="table" />,
+      'ru',
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    const [first, second] = cards.getAllByRole('listitem');
+    expect(first).toHaveTextContent(/^EURUSDПокупка 0,10Прибыль1,00\s\$/);
+    expect(first).toHaveTextContent('Открытие → сейчас1,08500 → 1,08510');
+    expect(first).toHaveTextContent('SL / TP1,08000 / —');
+    expect(second).toHaveTextContent(/^GBPUSDПродажа 0,10Прибыль−1,00\s\$/);
   });
 });

@@ -1,14 +1,22 @@
 import type { MonitoringTrade, Page, PositionsResponse } from '@tradehost/contracts';
+import { useAppSelector } from '../../../app/hooks';
+import { selectIsMobile } from '../../../shared/model/ui-slice';
 import { Pagination } from '../../../shared/ui/pagination/pagination';
+import { RowCards } from '../../../shared/ui/table/row-cards';
 import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
-import { useMonitoringFormat } from '../lib/use-monitoring-format';
-import { numberCell } from './tone';
+import { useMonitoringFormat, type MonitoringFormat } from '../lib/use-monitoring-format';
+import { numberCell, toneClass } from './tone';
 import styles from './monitoring.module.css';
 
+/** "Buy 0.20": a trade's or a position's direction and lots, under its symbol on a card. */
+const side = (f: MonitoringFormat, direction: 'long' | 'short', volume: number) =>
+  `${f.t(`trades.${direction}`)} ${f.figure(volume)}`;
+
 /**
- * The closed trades, newest first, a page at a time; results null where money is hidden. Wider
- * than a phone, it scrolls in its frame, the edge with columns beyond it shaded.
+ * The closed trades, newest first, a page at a time; results null where money is hidden. From a
+ * tablet up a table, which scrolls in its frame when wider than the page, the edge with columns
+ * beyond it shaded; on a phone a card a trade, its result (or, money hidden, its pips) at the top.
  */
 export function TradesTable({
   page,
@@ -24,9 +32,51 @@ export function TradesTable({
 }) {
   const f = useMonitoringFormat();
   const { t } = f;
+  const isMobile = useAppSelector(selectIsMobile);
   const pageCount = Math.max(1, Math.ceil(page.meta.total / page.meta.per_page));
   if (page.meta.total === 0) return <p className={styles.muted}>{t('trades.empty')}</p>;
   const showsMoney = page.data.every((trade) => trade.result !== null);
+  const pagination = (
+    <Pagination
+      page={page.meta.page}
+      pageCount={pageCount}
+      onPageChange={onPageChange}
+      label={t('trades.pages')}
+      range={t('trades.range', { total: page.meta.total })}
+    />
+  );
+  if (isMobile)
+    return (
+      <>
+        <RowCards
+          labelledBy={labelledBy}
+          cards={page.data.map((trade) => {
+            const pips = { label: t('trades.pips'), value: f.figure(trade.pips, 1) };
+            return {
+              key: trade.position_id,
+              title: trade.symbol,
+              subtitle: side(f, trade.direction, trade.volume),
+              lead: showsMoney
+                ? {
+                    label: t('trades.result'),
+                    value: f.money(trade.result, currency),
+                    className: toneClass(trade.result),
+                  }
+                : { ...pips, className: toneClass(trade.pips) },
+              facts: [
+                { label: t('trades.closed'), value: f.dateTime(trade.close_time) },
+                {
+                  label: t('trades.prices'),
+                  value: `${f.price(trade.open_price, trade.digits)} → ${f.price(trade.close_price, trade.digits)}`,
+                },
+                ...(showsMoney ? [pips] : []),
+              ],
+            };
+          })}
+        />
+        {pagination}
+      </>
+    );
   return (
     <>
       <TableFrame labelledBy={labelledBy}>
@@ -79,18 +129,12 @@ export function TradesTable({
           </tbody>
         </table>
       </TableFrame>
-      <Pagination
-        page={page.meta.page}
-        pageCount={pageCount}
-        onPageChange={onPageChange}
-        label={t('trades.pages')}
-        range={t('trades.range', { total: page.meta.total })}
-      />
+      {pagination}
     </>
   );
 }
 
-/** The open positions of the latest snapshot (scrolling in its frame like the trades). */
+/** The open positions of the latest snapshot: a table or, on a phone, cards, like the trades. */
 export function PositionsTable({
   positions,
   currency,
@@ -103,9 +147,36 @@ export function PositionsTable({
 }) {
   const f = useMonitoringFormat();
   const { t } = f;
+  const isMobile = useAppSelector(selectIsMobile);
   if (positions.positions.length === 0)
     return <p className={styles.muted}>{t('positions.empty')}</p>;
   const showsMoney = positions.positions.every((p) => p.profit !== null);
+  if (isMobile)
+    return (
+      <RowCards
+        labelledBy={labelledBy}
+        cards={positions.positions.map((p) => ({
+          key: p.ticket,
+          title: p.symbol,
+          subtitle: side(f, p.type === 'buy' ? 'long' : 'short', p.volume),
+          lead: showsMoney
+            ? {
+                label: t('positions.profit'),
+                value: f.money(p.profit, currency),
+                className: toneClass(p.profit),
+              }
+            : undefined,
+          facts: [
+            { label: t('positions.opened'), value: f.dateTime(p.open_time) },
+            {
+              label: t('positions.prices'),
+              value: `${f.price(p.open_price, p.digits)} → ${f.price(p.current_price, p.digits)}`,
+            },
+            { label: 'SL / TP', value: `${f.price(p.sl, p.digits)} / ${f.price(p.tp, p.digits)}` },
+          ],
+        }))}
+      />
+    );
   return (
     <TableFrame labelledBy={labelledBy}>
       <table className={tableStyles.table} aria-labelledby={labelledBy}>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDateTime } from '../../../shared/lib/format-date';
+import { formatDate, formatDateTime, formatMoment } from '../../../shared/lib/format-date';
 import { formatMoney, numberFormat as number } from '../../../shared/lib/format-money';
 import { formatPrice } from './format-price';
 
@@ -52,6 +52,15 @@ export function useMonitoringFormat() {
         : formatPrice(value, digits, language),
     date: (iso: string) => formatDate(iso, language),
     dateTime: (iso: string | null) => (iso ? formatDateTime(iso, language) : dash),
+    /** A row of the daily or monthly table, `YYYY-MM-DD` or `YYYY-MM` (a calendar day or month
+     * of the account's zone): "Nov 29, 2026", "29 нояб. 2026 г."; "November 2026", "ноябрь 2026 г.". */
+    period: (period: string) =>
+      formatMoment(
+        `${period.length === 7 ? `${period}-01` : period}T00:00:00Z`,
+        language,
+        period.length === 7 ? 'month' : 'date',
+        { timeZone: 'UTC' },
+      ),
     /** Seconds as "2 h 15 min", "3 d 4 h". */
     length: (seconds: number | null) => {
       if (seconds === null) return dash;

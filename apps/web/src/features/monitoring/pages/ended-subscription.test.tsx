@@ -3,6 +3,7 @@ import type { MonitoringAccount, Subscription } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { testUser } from '../../../test/fixtures';
 import { openSignedIn, stubSignedInApi as stubSignedIn } from '../../../test/signed-in';
+import { monitoringAccount } from '../test-utils';
 
 const ENDED: Subscription = {
   id: 4,
@@ -21,35 +22,16 @@ const RUNNING: Subscription = {
 };
 
 function account(overrides: Partial<MonitoringAccount>): MonitoringAccount {
-  return {
+  return monitoringAccount({
     id: 1,
-    monitoring_id: 'AbCdEfGhIjKlMnOp',
     subscription_id: ENDED.id,
-    login: 5012345,
-    platform: 'MT5',
     name: 'Old',
-    email: 'r@example.com',
-    created_at: '2026-01-01T00:00:00.000Z',
-    is_public: false,
     hide_login: true,
-    hide_broker: false,
-    hide_money: false,
-    hide_positions: false,
-    hide_history: false,
-    time_zone: 'UTC',
-    views: 0,
-    server: null,
-    company: null,
-    currency: 'USD',
-    leverage: null,
-    ea_version: null,
     last_data_at: '2026-01-31T00:00:00.000Z',
-    terminal_connected: false,
     balance: 1000,
     equity: 1000,
-    summary: null,
     ...overrides,
-  };
+  });
 }
 
 const accounts = [
@@ -166,7 +148,7 @@ describe('the monitoring tables on a phone', () => {
     return frame;
   };
 
-  it('scroll inside their frame with the hidden edge shaded: the accounts and the open positions', async () => {
+  it('the accounts scroll inside their frame with the hidden edge shaded; the open positions are cards, their profit in sight', async () => {
     stubSignedIn({
       'GET /user/monitoring/subscriptions': { body: { subscriptions: [ENDED, RUNNING] } },
       'GET /user/monitoring/accounts': { body: { accounts } },
@@ -200,11 +182,14 @@ describe('the monitoring tables on a phone', () => {
 
     await user.click(screen.getByRole('link', { name: 'Live' }));
     const positions = await screen.findByRole(
-      'table',
+      'list',
       { name: 'Open positions' },
       { timeout: 5000 },
     );
-    expect(overflowing(positions).parentElement).toHaveAttribute('data-hidden', 'end');
+    expect(within(positions).getByRole('listitem')).toHaveTextContent(
+      /^EURUSDBuy 0\.10Profit\$12\.00/,
+    );
+    expect(screen.queryByRole('table', { name: 'Open positions' })).toBeNull();
   });
 });
 

@@ -1,4 +1,7 @@
 import { PARTNER_LEVELS, type PartnerInfo, type PartnerLevel } from '@tradehost/contracts';
+import { useAppSelector } from '../../../app/hooks';
+import { selectIsMobile } from '../../../shared/model/ui-slice';
+import { RowCards } from '../../../shared/ui/table/row-cards';
 import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
 import { usePartnerFormat } from '../lib/use-partner-format';
@@ -12,12 +15,43 @@ const ACTIVE = {
 
 /**
  * SPEC's client level stats: per level its percentage, clients, turnover and reward, with the
- * active referrals beside the clients; a level without referrals yet shows zeros.
+ * active referrals beside the clients; a level without referrals yet shows zeros. On a phone a
+ * card a level, its reward at the top.
  */
 export function LevelsTable({ rows, info }: { rows: PartnerLevel[]; info: PartnerInfo }) {
   const f = usePartnerFormat();
   const { t } = f;
+  const isMobile = useAppSelector(selectIsMobile);
   const byLevel = new Map(rows.map((row) => [row.level, row]));
+  const levels = PARTNER_LEVELS.map((level) => {
+    const row = byLevel.get(level);
+    return {
+      level,
+      name: t('levels.name', { level }),
+      percent: f.percent(row?.rewardForLevel ?? info.reward_percents[level - 1] ?? 0),
+      clients: f.count(row?.userCount ?? 0),
+      active: f.count(info[ACTIVE[level]]),
+      turnover: f.money(row?.rewardCount ?? 0),
+      reward: f.money(row?.rewardSum ?? 0),
+    };
+  });
+  if (isMobile)
+    return (
+      <RowCards
+        labelledBy="partner-levels-title"
+        cards={levels.map((level) => ({
+          key: level.level,
+          title: level.name,
+          subtitle: t('levels.percentOf', { percent: level.percent }),
+          lead: { label: t('levels.reward'), value: level.reward },
+          facts: [
+            { label: t('levels.clients'), value: level.clients },
+            { label: t('levels.active'), value: level.active },
+            { label: t('levels.turnover'), value: level.turnover },
+          ],
+        }))}
+      />
+    );
   return (
     <TableFrame labelledBy="partner-levels-title">
       <table
@@ -35,19 +69,16 @@ export function LevelsTable({ rows, info }: { rows: PartnerLevel[]; info: Partne
           </tr>
         </thead>
         <tbody>
-          {PARTNER_LEVELS.map((level) => {
-            const row = byLevel.get(level);
-            return (
-              <tr key={level}>
-                <th scope="row">{t('levels.name', { level })}</th>
-                <td>{f.percent(row?.rewardForLevel ?? info.reward_percents[level - 1] ?? 0)}</td>
-                <td>{f.count(row?.userCount ?? 0)}</td>
-                <td>{f.count(info[ACTIVE[level]])}</td>
-                <td>{f.money(row?.rewardCount ?? 0)}</td>
-                <td>{f.money(row?.rewardSum ?? 0)}</td>
-              </tr>
-            );
-          })}
+          {levels.map((level) => (
+            <tr key={level.level}>
+              <th scope="row">{level.name}</th>
+              <td>{level.percent}</td>
+              <td>{level.clients}</td>
+              <td>{level.active}</td>
+              <td>{level.turnover}</td>
+              <td>{level.reward}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </TableFrame>

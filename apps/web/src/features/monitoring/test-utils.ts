@@ -1,0 +1,67 @@
+/**
+ * Test helpers of the monitoring pages: an account of the reader's, and its page's calls
+ * answered at the global fetch (src/test/fetch-stub) as for an account with no trades yet.
+ */
+import type { MonitoringAccount } from '@tradehost/contracts';
+import type { Handler } from '../../test/fetch-stub';
+import { testUser } from '../../test/fixtures';
+import { stubSignedInApi } from '../../test/signed-in';
+
+/** An account of the reader's that no data has reached yet, with `overrides`. */
+export function monitoringAccount(overrides: Partial<MonitoringAccount> = {}): MonitoringAccount {
+  return {
+    id: 7,
+    monitoring_id: 'AbCdEfGhIjKlMnOp',
+    subscription_id: 1,
+    login: 5012345,
+    platform: 'MT5',
+    name: 'Swing EURUSD',
+    email: 'r@example.com',
+    created_at: '2026-01-01T00:00:00.000Z',
+    is_public: false,
+    hide_login: false,
+    hide_broker: false,
+    hide_money: false,
+    hide_positions: false,
+    hide_history: false,
+    time_zone: 'UTC',
+    views: 0,
+    server: null,
+    company: null,
+    currency: 'USD',
+    leverage: null,
+    ea_version: null,
+    last_data_at: null,
+    terminal_connected: false,
+    balance: null,
+    equity: null,
+    summary: null,
+    ...overrides,
+  };
+}
+
+/**
+ * The page of `account` (`/online-monitoring/<its monitoring_id>`): the account, no subscription
+ * listed, no trades, positions or chart points; `more` adds or replaces calls ("$" in a key is
+ * the account's path, `/user/monitoring/accounts/<id>`).
+ */
+export function stubAccountPage(
+  account: MonitoringAccount,
+  more: Record<string, Handler> = {},
+  language: 'en' | 'ru' = 'en',
+) {
+  const base = `/user/monitoring/accounts/${account.id}`;
+  return stubSignedInApi(
+    {
+      'GET /user/monitoring/accounts': { body: { accounts: [account] } },
+      'GET /user/monitoring/subscriptions': { body: { subscriptions: [] } },
+      [`GET ${base}/trades`]: { body: { data: [], meta: { page: 1, per_page: 20, total: 0 } } },
+      [`GET ${base}/positions`]: { body: { at: null, positions: [] } },
+      [`GET ${base}/chart`]: { body: { points: [] } },
+      ...Object.fromEntries(
+        Object.entries(more).map(([key, handler]) => [key.replace('$', base), handler]),
+      ),
+    },
+    { ...testUser, language },
+  );
+}
