@@ -137,6 +137,12 @@ export interface IndexPoint {
   equityIndex: number | null;
   /** At a snapshot: the index at its equity low, unless that low spans a cash flow. */
   lowIndex?: number | null;
+  /**
+   * The next snapshot's equity low, when a deal comes before that snapshot: the low may be from
+   * before the deal (a trade's close, whose point sets a new peak), so it is taken here, before
+   * the deal's point, and not at the snapshot.
+   */
+  lowAfter?: number | null;
   balance: number;
   /** Equity without credit, at snapshots. */
   equity: number | null;
@@ -497,9 +503,17 @@ function growthIndex(
     while (f < flowTimes.length && flowTimes[f]! <= from - SECOND) f += 1;
     return f < flowTimes.length && flowTimes[f]! < to + SECOND;
   };
+  /** The equity low (without credit) of the next snapshot, unless it spans a cash flow. */
+  const lowOf = (snapshot: StatSnapshot) =>
+    flowWithin(previousSnapshotTime, snapshot.time) ||
+    snapshot.equityLow === undefined ||
+    snapshot.equityLow === null
+      ? null
+      : Math.min(snapshot.equityLow, snapshot.equity) - snapshot.credit;
+  let lowTaken = -1; // the snapshot whose low a deal's point took before it
   /** A snapshot's point at `time` (its own, or the flow's it was taken just after). */
   const takeSnapshot = (snapshot: StatSnapshot, time: number, nextDeal: StatDeal | undefined) => {
-    const spansFlow = flowWithin(previousSnapshotTime, snapshot.time);
+    const low = lowTaken === s - 1 ? null : lowOf(snapshot);
     previousSnapshotTime = snapshot.time;
     lastSnapshot = snapshot;
     sinceSnapshot = 0;
@@ -510,10 +524,6 @@ function growthIndex(
     )
       historyIncomplete = !sameMoney(snapshot.balance, balance);
     if (!started) return;
-    const low =
-      spansFlow || snapshot.equityLow === undefined || snapshot.equityLow === null
-        ? null
-        : Math.min(snapshot.equityLow, snapshot.equity) - snapshot.credit;
     const value = snapshot.equity - snapshot.credit;
     points.push({
       time,
@@ -523,6 +533,16 @@ function growthIndex(
       balance,
       equity: value,
     });
+  };
+  /** Before a deal's point: the next snapshot's low, when it may be from before the deal. */
+  const takeLowBefore = (time: number) => {
+    const next = snapshots[s];
+    if (!next || lowTaken === s || points.length === 0 || time <= previousSnapshotTime) return;
+    lowTaken = s;
+    const low = lowOf(next);
+    if (low === null) return;
+    const last = points.at(-1)!;
+    last.lowAfter = Math.min(last.lowAfter ?? Infinity, valueIndex(low));
   };
   const takeSnapshotsBefore = (time: number, nextDeal: StatDeal | undefined) => {
     while (s < snapshots.length && snapshots[s]!.time < time) {
@@ -548,23 +568,28 @@ function growthIndex(
         }
       }
       lastDealTime = deal.time;
-      if (started) dealPoint(deal.time);
+      if (started) {
+        takeLowBefore(deal.time);
+        dealPoint(deal.time);
+      }
       continue;
     }
     const second = Math.floor(deal.time / SECOND) * SECOND;
     takeSnapshotsBefore(second, deal);
     // snapshots stamped in the flow's second, up to its millisecond: before or after it, as
-    // their balance (their credit, for a credit flow) tells; neither, and they are left out
+    // their balance (their credit, for a credit flow) tells, being nearer one than the other by
+    // more than half the flow; else they are left out
     const isCredit = deal.type === 'credit';
     const after: StatSnapshot[] = [];
     while (s < snapshots.length && snapshots[s]!.time <= deal.time) {
       const snapshot = snapshots[s++]!;
       const seen = isCredit ? snapshot.credit : snapshot.balance;
       const was = isCredit ? credit : balance;
-      const isBefore = sameMoney(seen, was);
-      const isAfter = sameMoney(seen, was + amount);
-      if (isBefore && !isAfter) takeSnapshot(snapshot, snapshot.time, deal);
-      else if (isAfter && !isBefore) after.push(snapshot);
+      const fromBefore = Math.abs(seen - was);
+      const fromAfter = Math.abs(seen - was - amount);
+      if (Math.min(fromBefore, fromAfter) >= Math.abs(amount) / 2) continue;
+      if (fromBefore < fromAfter) takeSnapshot(snapshot, snapshot.time, deal);
+      else after.push(snapshot);
     }
     let before = balance;
     if (deal.equityBefore !== undefined && deal.equityBefore !== null)
@@ -633,12 +658,14 @@ export function fallTracker(from = -Infinity) {
 
 /**
  * The values of a point the equity drawdown measures, in the order they happened: the equity
- * low (before the equity it was taken with), then the equity; none where the equity is unknown.
+ * low (before the equity it was taken with), then the equity, then the next snapshot's low when
+ * a deal comes before it; none where the equity is unknown.
  */
 export function equityValuesOf(point: IndexPoint): number[] {
   const values: number[] = [];
   if (point.lowIndex !== undefined && point.lowIndex !== null) values.push(point.lowIndex);
   if (point.equityIndex !== null) values.push(point.equityIndex);
+  if (point.lowAfter !== undefined && point.lowAfter !== null) values.push(point.lowAfter);
   return values;
 }
 
