@@ -551,7 +551,45 @@ function growthIndex(
     }
   };
 
-  for (const deal of deals) {
+  /**
+   * Before the first of the cash flows in one second (deals[first] on, while they are flows of
+   * that second): the snapshots stamped in that second up to the last of them, each placed
+   * before the flows or after one of them as its balance and credit tell (nearest the balance
+   * plus credit after that flow, and nearer it than half the way to any other); the rest are
+   * left out. A snapshot is stamped in whole seconds: it may have been taken after a flow of
+   * its second.
+   */
+  const placeSnapshotsOfSecond = (first: number, second: number) => {
+    takeSnapshotsBefore(second, deals[first]);
+    const run: StatDeal[] = [];
+    for (let j = first; j < deals.length; j += 1) {
+      const d = deals[j]!;
+      if (!isFlow(d) || d.time >= second + SECOND) break;
+      run.push(d);
+      pending.set(d, []);
+    }
+    // the account's balance plus credit before the run and after each of its flows
+    const levels = [balance + credit];
+    for (const d of run) levels.push(levels.at(-1)! + moneyOf(d));
+    while (s < snapshots.length && snapshots[s]!.time <= run.at(-1)!.time) {
+      const snapshot = snapshots[s++]!;
+      const seen = snapshot.balance + snapshot.credit;
+      let k = 0;
+      for (let j = 1; j < levels.length; j += 1)
+        if (Math.abs(seen - levels[j]!) < Math.abs(seen - levels[k]!)) k = j;
+      const gap = Math.min(
+        ...levels.map((level, j) => (j === k ? Infinity : Math.abs(level - levels[k]!))),
+      );
+      if (Math.abs(seen - levels[k]!) >= gap / 2) continue;
+      if (k === 0) takeSnapshot(snapshot, snapshot.time, deals[first]);
+      else pending.get(run[k - 1]!)!.push(snapshot);
+    }
+  };
+
+  // snapshots stamped in a second with cash flows, to be taken after the flow they follow
+  const pending = new Map<StatDeal, StatSnapshot[]>();
+  for (let i = 0; i < deals.length; i += 1) {
+    const deal = deals[i]!;
     const amount = moneyOf(deal);
     if (!isFlow(deal)) {
       takeSnapshotsBefore(deal.time, deal);
@@ -575,22 +613,8 @@ function growthIndex(
       continue;
     }
     const second = Math.floor(deal.time / SECOND) * SECOND;
-    takeSnapshotsBefore(second, deal);
-    // snapshots stamped in the flow's second, up to its millisecond: before or after it, as
-    // their balance (their credit, for a credit flow) tells, being nearer one than the other by
-    // more than half the flow; else they are left out
+    if (!pending.has(deal)) placeSnapshotsOfSecond(i, second);
     const isCredit = deal.type === 'credit';
-    const after: StatSnapshot[] = [];
-    while (s < snapshots.length && snapshots[s]!.time <= deal.time) {
-      const snapshot = snapshots[s++]!;
-      const seen = isCredit ? snapshot.credit : snapshot.balance;
-      const was = isCredit ? credit : balance;
-      const fromBefore = Math.abs(seen - was);
-      const fromAfter = Math.abs(seen - was - amount);
-      if (Math.min(fromBefore, fromAfter) >= Math.abs(amount) / 2) continue;
-      if (fromBefore < fromAfter) takeSnapshot(snapshot, snapshot.time, deal);
-      else after.push(snapshot);
-    }
     let before = balance;
     if (deal.equityBefore !== undefined && deal.equityBefore !== null)
       before = deal.equityBefore - credit;
@@ -613,14 +637,19 @@ function growthIndex(
     if (deal.type === 'balance' && amount > 0) started = true;
     lastDealTime = deal.time;
     if (started) dealPoint(deal.time);
-    for (const snapshot of after) takeSnapshot(snapshot, deal.time, undefined);
+    for (const snapshot of pending.get(deal) ?? []) takeSnapshot(snapshot, deal.time, undefined);
+    pending.delete(deal);
   }
   takeSnapshotsBefore(now + 1, undefined);
   if (started) {
-    // the latest snapshot tells the value now unless a deal came after it
-    const current = lastSnapshot && lastSnapshot.time >= lastDealTime;
+    // the latest snapshot tells the value now, moved by what deals since charged or paid if
+    // they came within minutes of it while positions are open; else the balance does
     const index = valueIndex(balance - offset);
-    const equity = current ? lastSnapshot!.equity - lastSnapshot!.credit : null;
+    let equity: number | null = null;
+    if (lastSnapshot && lastSnapshot.time >= lastDealTime)
+      equity = lastSnapshot.equity - lastSnapshot.credit;
+    else if (lastSnapshot && anyOpen(now) && lastDealTime - lastSnapshot.time <= SNAPSHOT_REACH)
+      equity = lastSnapshot.equity - lastSnapshot.credit + sinceSnapshot;
     points.push({
       now: true,
       time: now,
