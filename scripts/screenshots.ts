@@ -263,6 +263,21 @@ try {
     body: JSON.stringify({ is_public: true }),
   });
   signedIn.push(`/online-monitoring/${monitored.monitoring_id}`);
+  // a second account whose terminal has sent nothing yet: its page waits for the first data
+  const waiting = await post(
+    '/api/user/monitoring/accounts',
+    {
+      subscription_id: subscription.id,
+      login: 5067890,
+      platform: 'MT4',
+      name: 'New scalper',
+      email,
+    },
+    as,
+  );
+  signedIn.push(
+    `/online-monitoring/${((await waiting.json()) as { account: { monitoring_id: string } }).account.monitoring_id}`,
+  );
   // the same address signed out is the account's public page
   publicPages.push(`/online-monitoring/${monitored.monitoring_id}`);
   // the operator pages: this user is an operator too

@@ -31,7 +31,8 @@ function timeZones(current: string): string[] {
 
 /**
  * The owner's settings of an account: its name and e-mail, the public page and what it hides,
- * the time zone of days and months, the share link, and the deletion (after a confirmation).
+ * the time zone of days and months, the share link; and apart from them, under Save, the removal
+ * from monitoring, after a confirmation that names the account.
  */
 export function AccountSettings({ account }: { account: MonitoringAccount }) {
   const { t } = useMonitoringFormat();
@@ -39,6 +40,7 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
   const [update, updating] = useUpdateAccountMutation();
   const [remove, removing] = useDeleteAccountMutation();
   const saved = useFailure();
+  const removal = useFailure();
   const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState(false);
   const [values, setValues] = useState({
@@ -133,17 +135,26 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
           <Button type="submit" loading={updating.isLoading}>
             {t('settings.save')}
           </Button>
-          <Button variant="danger" onClick={() => setConfirming(true)}>
-            {t('settings.delete')}
-          </Button>
         </div>
       </form>
+      <section className={styles.dangerZone} aria-labelledby="remove-title">
+        <h3 id="remove-title" className={styles.groupTitle}>
+          {t('settings.removeTitle')}
+        </h3>
+        <p className={styles.muted}>{t('settings.removeLead')}</p>
+        <FailureAlert failure={removal.failure} alertRef={removal.alertRef} />
+        <div className={styles.row}>
+          <Button variant="danger" onClick={() => setConfirming(true)}>
+            {t('settings.remove')}
+          </Button>
+        </div>
+      </section>
       {confirming ? (
         <Dialog
           open
           onOpenChange={() => setConfirming(false)}
           closeLabel={t('close')}
-          title={t('settings.deleteTitle', { name: account.name })}
+          title={t('settings.deleteTitle', { name: account.name, login: account.login })}
           description={t('settings.deleteLead')}
           busy={removing.isLoading}
         >
@@ -160,7 +171,7 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
                   .then(() => navigate('/online-monitoring/accounts'))
                   .catch((error: unknown) => {
                     setConfirming(false);
-                    saved.fail(error);
+                    removal.fail(error);
                   })
               }
             >

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useFailure } from '../../../shared/lib/use-failure';
 import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
@@ -10,9 +10,19 @@ import styles from './monitoring.module.css';
 
 /**
  * A subscription's activation key: shown on request with a copy button, regenerated after a
- * confirmation (the old key stops at once, so every terminal needs the new one).
+ * confirmation (the old key stops at once, so every terminal needs the new one). `regenerate`
+ * false: shown and copied only (an account's page, where the key is a step of connecting it).
+ * `children`: the other buttons of its card, first in the same row, of the same size.
  */
-export function ActivationKey({ subscriptionId }: { subscriptionId: number }) {
+export function ActivationKey({
+  subscriptionId,
+  regenerate: canRegenerate = true,
+  children,
+}: {
+  subscriptionId: number;
+  regenerate?: boolean;
+  children?: ReactNode;
+}) {
   const { t } = useMonitoringFormat();
   const [key, setKey] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -51,15 +61,18 @@ export function ActivationKey({ subscriptionId }: { subscriptionId: number }) {
           />
         </div>
       ) : null}
-      <div className={styles.row}>
+      <div className={styles.actions}>
+        {children}
         {key ? null : (
           <Button variant="secondary" loading={revealing.isLoading} onClick={() => void show()}>
             {t('key.show')}
           </Button>
         )}
-        <Button variant="secondary" onClick={() => setConfirming(true)}>
-          {t('key.regenerate')}
-        </Button>
+        {canRegenerate ? (
+          <Button variant="secondary" onClick={() => setConfirming(true)}>
+            {t('key.regenerate')}
+          </Button>
+        ) : null}
       </div>
       <FailureAlert failure={failure} alertRef={alertRef} />
       {confirming ? (

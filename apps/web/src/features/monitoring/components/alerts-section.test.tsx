@@ -1,40 +1,14 @@
 import { screen, within } from '@testing-library/react';
-import type { AlertEvent, AlertSettings, MonitoringAccount } from '@tradehost/contracts';
+import type { AlertEvent, AlertSettings } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import type { Handler } from '../../../test/fetch-stub';
 import { testUser } from '../../../test/fixtures';
 import { openSignedIn, stubSignedInApi } from '../../../test/signed-in';
 import buttonStyles from '../../../shared/ui/form/button.module.css';
+import { monitoringAccount } from '../test-utils';
 import common from './monitoring.module.css';
 
-const ACCOUNT: MonitoringAccount = {
-  id: 7,
-  monitoring_id: 'AbCdEfGhIjKlMnOp',
-  subscription_id: 1,
-  login: 5012345,
-  platform: 'MT5',
-  name: 'Main',
-  email: 'r@example.com',
-  created_at: '2026-01-01T00:00:00.000Z',
-  is_public: false,
-  hide_login: true,
-  hide_broker: false,
-  hide_money: false,
-  hide_positions: false,
-  hide_history: false,
-  time_zone: 'Europe/Moscow',
-  views: 0,
-  server: null,
-  company: null,
-  currency: 'USD',
-  leverage: null,
-  ea_version: null,
-  last_data_at: null,
-  terminal_connected: false,
-  balance: null,
-  equity: null,
-  summary: null,
-};
+const ACCOUNT = monitoringAccount({ name: 'Main', hide_login: true, time_zone: 'Europe/Moscow' });
 
 const SETTINGS: AlertSettings = {
   alerts_enabled: true,
@@ -305,11 +279,17 @@ describe('the account’s settings', () => {
     const api = stub({ 'DELETE $': { status: 204 } });
     const { user } = await open();
     const section = await settingsSection();
-    const remove = section.getByRole('button', { name: 'Delete the account' });
+    const remove = section.getByRole('button', {
+      name: 'Remove this trading account from monitoring',
+    });
     expect(remove).toHaveClass(buttonStyles.danger!);
     await user.click(remove);
-    const dialog = within(await screen.findByRole('dialog', { name: 'Delete Main?' }));
-    const confirm = dialog.getByRole('button', { name: 'Delete' });
+    const dialog = within(
+      await screen.findByRole('dialog', {
+        name: 'Remove “Main” (account 5012345) from monitoring?',
+      }),
+    );
+    const confirm = dialog.getByRole('button', { name: 'Remove' });
     expect(confirm).toHaveClass(buttonStyles.danger!);
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     expect(api.callsTo('DELETE', `/user/monitoring/accounts/${ACCOUNT.id}`)).toHaveLength(0);

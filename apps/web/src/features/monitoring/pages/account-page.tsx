@@ -26,6 +26,7 @@ import { AlertsSection as Alerts } from '../components/alerts-section';
 import { AccountCharts as Charts } from '../components/charts';
 import styles from '../components/monitoring.module.css';
 import { TerminalState } from '../components/terminal-state';
+import { WaitingForData } from '../components/waiting-for-data';
 import { PeriodTables as Periods } from '../components/period-tables';
 import { PublicAccount } from '../components/public-account';
 import { StatisticsView as Statistics } from '../components/statistics-view';
@@ -101,6 +102,8 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
   const [csv, csvState] = useLazyGetTradesCsvQuery();
   const subscriptions = useGetSubscriptionsQuery();
   const ended = subscriptions.data?.find((s) => s.id === account.subscription_id)?.active === false;
+  // nothing from the terminal yet (no deal, no snapshot): no figures, which would all be zeros
+  const waiting = !account.last_data_at && !statistics.data?.last_data_at;
 
   const download = async () => {
     const text = await csv(account.id)
@@ -145,72 +148,76 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           </p>
         </FormAlert>
       ) : null}
-      {!account.last_data_at ? (
-        <p role="status">
-          {t('account.noDataLead')}{' '}
-          <Link to="/online-monitoring/guide">{t('accounts.toGuide')}</Link>
-        </p>
-      ) : null}
-      {statistics.data ? (
-        <StatisticsView s={statistics.data} />
+      {waiting ? (
+        <WaitingForData account={account} />
       ) : (
-        <LoadingState>{t('loading')}</LoadingState>
+        <>
+          {statistics.data ? (
+            <StatisticsView s={statistics.data} />
+          ) : (
+            <LoadingState>{t('loading')}</LoadingState>
+          )}
+          {chart.data && chart.data.points.length > 1 ? (
+            <AccountCharts points={chart.data.points} />
+          ) : null}
+
+          <section className={styles.section} aria-labelledby="periods-title">
+            <div className={styles.sectionHead}>
+              <h2 id="periods-title" className={styles.sectionTitle}>
+                {t('tables.title')}
+              </h2>
+              <PeriodPicker
+                value={selection}
+                onChange={(next, nextRange) => {
+                  setSelection(next);
+                  setRange(nextRange);
+                }}
+              />
+            </div>
+            {periodFigures ? (
+              <PeriodTables s={periodFigures} />
+            ) : (
+              <LoadingState>{t('loading')}</LoadingState>
+            )}
+          </section>
+
+          <section className={styles.section} aria-labelledby="positions-title">
+            <h2 id="positions-title" className={styles.sectionTitle}>
+              {t('positions.title')}
+            </h2>
+            {positions.data ? (
+              <PositionsTable
+                positions={positions.data}
+                currency={account.currency}
+                labelledBy="positions-title"
+              />
+            ) : null}
+          </section>
+
+          <section className={styles.section} aria-labelledby="trades-title">
+            <div className={styles.sectionHead}>
+              <h2 id="trades-title" className={styles.sectionTitle}>
+                {t('trades.title')}
+              </h2>
+              <Button
+                variant="secondary"
+                loading={csvState.isFetching}
+                onClick={() => void download()}
+              >
+                {t('trades.csv')}
+              </Button>
+            </div>
+            {trades.data ? (
+              <TradesTable
+                page={trades.data}
+                currency={account.currency}
+                onPageChange={setPage}
+                labelledBy="trades-title"
+              />
+            ) : null}
+          </section>
+        </>
       )}
-      {chart.data && chart.data.points.length > 1 ? (
-        <AccountCharts points={chart.data.points} />
-      ) : null}
-
-      <section className={styles.section} aria-labelledby="periods-title">
-        <div className={styles.sectionHead}>
-          <h2 id="periods-title" className={styles.sectionTitle}>
-            {t('tables.title')}
-          </h2>
-          <PeriodPicker
-            value={selection}
-            onChange={(next, nextRange) => {
-              setSelection(next);
-              setRange(nextRange);
-            }}
-          />
-        </div>
-        {periodFigures ? (
-          <PeriodTables s={periodFigures} />
-        ) : (
-          <LoadingState>{t('loading')}</LoadingState>
-        )}
-      </section>
-
-      <section className={styles.section} aria-labelledby="positions-title">
-        <h2 id="positions-title" className={styles.sectionTitle}>
-          {t('positions.title')}
-        </h2>
-        {positions.data ? (
-          <PositionsTable
-            positions={positions.data}
-            currency={account.currency}
-            labelledBy="positions-title"
-          />
-        ) : null}
-      </section>
-
-      <section className={styles.section} aria-labelledby="trades-title">
-        <div className={styles.sectionHead}>
-          <h2 id="trades-title" className={styles.sectionTitle}>
-            {t('trades.title')}
-          </h2>
-          <Button variant="secondary" loading={csvState.isFetching} onClick={() => void download()}>
-            {t('trades.csv')}
-          </Button>
-        </div>
-        {trades.data ? (
-          <TradesTable
-            page={trades.data}
-            currency={account.currency}
-            onPageChange={setPage}
-            labelledBy="trades-title"
-          />
-        ) : null}
-      </section>
 
       <AlertsSection account={account} />
 

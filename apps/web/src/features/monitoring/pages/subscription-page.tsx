@@ -8,7 +8,7 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useFailure } from '../../../shared/lib/use-failure';
-import { Button } from '../../../shared/ui/form';
+import { Button, buttonClassName } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import {
@@ -76,22 +76,24 @@ function Plans({ plans }: { plans: MonitoringPlans }) {
           <h3 className={styles.cardTitle}>{t('plans.free')}</h3>
           <p className={styles.price}>{money(0, 'USD')}</p>
           <p className={styles.muted}>{t('plans.freeLead', { count: plans.free_accounts })}</p>
+          <FailureAlert failure={freeFailure.failure} alertRef={freeFailure.alertRef} />
           {plans.free_available ? (
-            <Button
-              loading={free.isLoading}
-              onClick={() => {
-                freeFailure.clear();
-                takeFree()
-                  .unwrap()
-                  .catch((error: unknown) => freeFailure.fail(error));
-              }}
-            >
-              {t('plans.takeFree')}
-            </Button>
+            <div className={styles.actions}>
+              <Button
+                loading={free.isLoading}
+                onClick={() => {
+                  freeFailure.clear();
+                  takeFree()
+                    .unwrap()
+                    .catch((error: unknown) => freeFailure.fail(error));
+                }}
+              >
+                {t('plans.takeFree')}
+              </Button>
+            </div>
           ) : (
             <p className={styles.muted}>{t('plans.freeTaken')}</p>
           )}
-          <FailureAlert failure={freeFailure.failure} alertRef={freeFailure.alertRef} />
         </div>
         <div className={styles.card}>
           <h3 className={styles.cardTitle}>{t('plans.paid')}</h3>
@@ -131,14 +133,16 @@ function Plans({ plans }: { plans: MonitoringPlans }) {
                     .join(', '),
                 })}
           </p>
-          <Button
-            loading={paid.busy}
-            loadingText={t('plans.paying')}
-            onClick={() => void paid.pay({ accounts, months })}
-          >
-            {t('plans.pay', { total: money(price.totalCents / 100, 'USD') })}
-          </Button>
           <FailureAlert failure={paid.failure.failure} alertRef={paid.failure.alertRef} />
+          <div className={styles.actions}>
+            <Button
+              loading={paid.busy}
+              loadingText={t('plans.paying')}
+              onClick={() => void paid.pay({ accounts, months })}
+            >
+              {t('plans.pay', { total: money(price.totalCents / 100, 'USD') })}
+            </Button>
+          </div>
         </div>
       </div>
     </section>
@@ -185,8 +189,7 @@ function Subscriptions({
                   {t('subscriptions.ended')}
                 </p>
               )}
-              <ActivationKey subscriptionId={s.id} />
-              <div className={styles.row}>
+              <ActivationKey subscriptionId={s.id}>
                 {s.plan === 'paid' ? (
                   <Button
                     variant={s.active ? 'secondary' : 'primary'}
@@ -204,9 +207,14 @@ function Subscriptions({
                   </Button>
                 ) : null}
                 {s.active && s.used_accounts < s.accounts ? (
-                  <Link to="/online-monitoring/accounts">{t('subscriptions.addAccount')}</Link>
+                  <Link
+                    to="/online-monitoring/accounts"
+                    className={buttonClassName({ variant: 'secondary' })}
+                  >
+                    {t('subscriptions.addAccount')}
+                  </Link>
                 ) : null}
-              </div>
+              </ActivationKey>
             </article>
           ))}
         </div>

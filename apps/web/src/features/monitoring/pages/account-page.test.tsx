@@ -1,0 +1,146 @@
+import { screen, within } from '@testing-library/react';
+import type { MonitoringAccount, StatisticsResponse } from '@tradehost/contracts';
+import { describe, expect, it } from 'vitest';
+import { openSignedIn } from '../../../test/signed-in';
+import { monitoringApi } from '../api/monitoring-api';
+import { monitoringAccount, stubAccountPage } from '../test-utils';
+
+const ACCOUNT = monitoringAccount({
+  id: 9,
+  monitoring_id: 'WaItInGfOrDaTa01',
+  subscription_id: 3,
+  login: 5067890,
+  platform: 'MT4',
+  name: 'New scalper',
+});
+
+/** The figures of an account: all zeros without data, as the API computes them then. */
+function statistics(lastDataAt: string | null, gain = 0): StatisticsResponse {
+  const money = lastDataAt ? 1000 : 0;
+  // the figures the page reads, each of its type; fields the answer gains later do not matter here
+  const figures = {
+    currency: 'USD',
+    gain,
+    absolute_gain: gain,
+    daily_gain: null,
+    monthly_gain: null,
+    deposits: money,
+    withdrawals: 0,
+    profit: 0,
+    balance: money,
+    equity: money,
+    max_drawdown: 0,
+    equity_drawdown: 0,
+    drawdown_money: 0,
+    absolute_drawdown: 0,
+    trades: {
+      count: 0,
+      wins: 0,
+      losses: 0,
+      win_rate: null,
+      profit_factor: null,
+      average_win: null,
+      average_loss: null,
+      expectancy: null,
+      best: null,
+      worst: null,
+      longest_win_streak: { count: 0, money: 0 },
+      longest_loss_streak: { count: 0, money: 0 },
+      lots: 0,
+      pips: 0,
+      longs_won: null,
+      shorts_won: null,
+      average_length_sec: null,
+      trades_per_week: null,
+    },
+    ratios: {
+      recovery_factor: null,
+      ahpr: null,
+      ghpr: null,
+      sharpe: null,
+      z_score: null,
+      activity: null,
+      max_deposit_load: null,
+    },
+    daily: [],
+    monthly: [],
+    last_data_at: lastDataAt,
+  } satisfies Partial<StatisticsResponse>;
+  return figures as unknown as StatisticsResponse;
+}
+
+const stub = (account: MonitoringAccount, figures: StatisticsResponse, language: 'en' | 'ru') =>
+  stubAccountPage(
+    account,
+    {
+      'GET $/statistics': { body: figures },
+      [`POST /user/monitoring/subscriptions/${account.subscription_id}/key`]: {
+        body: { key: 'mk_waitingwaitingwaitingwaiting12' },
+      },
+    },
+    language,
+  );
+
+describe('an account no data has reached yet', () => {
+  it.each([
+    ['en' as const, 'Waiting for the terminal’s first data', 'Show the activation key', /guide/],
+    ['ru' as const, 'Ждём первые данные от терминала', 'Показать ключ активации', /инструкц/],
+  ])(
+    'says in %s that it waits for the first data, with the key and the guide, and shows no zero figures',
+    async (language, title, showKey, guide) => {
+      stub(ACCOUNT, statistics(null), language);
+      const { user } = await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`, {
+        language,
+      });
+      const waiting = (
+        await screen.findByRole('heading', { name: title }, { timeout: 5000 })
+      ).closest('section')!;
+      const view = within(waiting);
+      expect(waiting).toHaveTextContent(String(ACCOUNT.login));
+      expect(view.getByRole('link', { name: guide })).toHaveAttribute(
+        'href',
+        '/online-monitoring/guide',
+      );
+      await user.click(view.getByRole('button', { name: showKey }));
+      expect(await view.findByTestId('activation-key')).toHaveTextContent(
+        'mk_waitingwaitingwaitingwaiting12',
+      );
+      // no figures, tables or trades of an account that has none
+      expect(screen.queryByLabelText(/Headline figures|Главные показатели/)).toBeNull();
+      expect(document.body).not.toHaveTextContent(/0[.,]00\s?%/);
+      expect(document.body).not.toHaveTextContent(/\$0\.00|0,00\s?\$/);
+      expect(screen.queryByRole('heading', { name: /Trade history|История сделок/ })).toBeNull();
+      // what is still the owner's to set: the settings, the removal among them
+      expect(screen.getByRole('heading', { name: /Settings|Настройки/ })).toBeVisible();
+    },
+  );
+
+  it('gives way to the figures when the first data comes, as a live update says', async () => {
+    const now = '2026-11-29T10:00:00.000Z';
+    let arrived = false;
+    const base = `/user/monitoring/accounts/${ACCOUNT.id}`;
+    // `arrived`: the API answers with the data the terminal has sent
+    const api = stubAccountPage(ACCOUNT, {
+      'GET /user/monitoring/accounts': () => ({
+        body: {
+          accounts: [
+            arrived ? { ...ACCOUNT, last_data_at: now, balance: 1000, equity: 1000 } : ACCOUNT,
+          ],
+        },
+      }),
+      'GET $/statistics': () => ({ body: statistics(arrived ? now : null, 0.05) }),
+    });
+    const { store } = await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`);
+    const title = 'Waiting for the terminal’s first data';
+    expect(await screen.findByRole('heading', { name: title }, { timeout: 5000 })).toBeVisible();
+    expect(screen.queryByLabelText('Headline figures')).toBeNull();
+
+    arrived = true;
+    store.dispatch(monitoringApi.util.invalidateTags(['MonitoringAccounts']));
+    const headline = await screen.findByLabelText('Headline figures', {}, { timeout: 5000 });
+    expect(headline).toHaveTextContent('+5.00%');
+    expect(screen.queryByRole('heading', { name: title })).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Trade history' })).toBeVisible();
+    expect(api.callsTo('GET', `${base}/statistics`).length).toBeGreaterThan(1);
+  });
+});
