@@ -511,8 +511,17 @@ function growthIndex(
       ? null
       : Math.min(snapshot.equityLow, snapshot.equity) - snapshot.credit;
   let lowTaken = -1; // the snapshot whose low a deal's point took before it
+  // the latest cash flows (those of its second together), for views of the account from before it
+  let recentFlow: { time: number; amount: number } | undefined;
   /** A snapshot's point at `time` (its own, or the flow's it was taken just after). */
   const takeSnapshot = (snapshot: StatSnapshot, time: number, nextDeal: StatDeal | undefined) => {
+    // a terminal that had not booked a flow yet (it learnt of it late) shows the account as
+    // it was before it: such a view, stamped after the flow, is left out
+    if (recentFlow && snapshot.time - recentFlow.time <= SNAPSHOT_REACH) {
+      const seen = snapshot.balance + snapshot.credit;
+      const level = balance + credit;
+      if (Math.abs(seen - level + recentFlow.amount) < Math.abs(seen - level)) return;
+    }
     const low = lowTaken === s - 1 ? null : lowOf(snapshot);
     previousSnapshotTime = snapshot.time;
     lastSnapshot = snapshot;
@@ -635,6 +644,10 @@ function growthIndex(
     start = isCredit ? before : before + amount;
     if (start <= EPSILON) start = 0;
     if (deal.type === 'balance' && amount > 0) started = true;
+    recentFlow =
+      recentFlow && Math.floor(recentFlow.time / SECOND) === Math.floor(deal.time / SECOND)
+        ? { time: deal.time, amount: recentFlow.amount + amount }
+        : { time: deal.time, amount };
     lastDealTime = deal.time;
     if (started) dealPoint(deal.time);
     for (const snapshot of pending.get(deal) ?? []) takeSnapshot(snapshot, deal.time, undefined);
