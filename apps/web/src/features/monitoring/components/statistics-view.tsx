@@ -1,12 +1,14 @@
 import type { StatisticsResponse } from '@tradehost/contracts';
+import { FormAlert } from '../../../shared/ui/form';
 import { toneOf, useMonitoringFormat } from '../lib/use-monitoring-format';
 import { Figure } from './figure';
 import styles from './monitoring.module.css';
 
 /**
  * Every figure of an account (monitoring-statistics.ts), each explained on hover: the tiles of
- * the headline figures, then the trades and the ratios. Money the owner hides is null: shown as
- * a dash, and its tiles left out.
+ * the headline figures, how the money adds up to the balance, then the trades and the ratios.
+ * Money the owner hides is null: shown as a dash, and its tiles left out. A history the terminal
+ * did not send whole is flagged with what to do, and the equity figures say where they start.
  */
 export function StatisticsView({ s }: { s: StatisticsResponse }) {
   const f = useMonitoringFormat();
@@ -24,6 +26,11 @@ export function StatisticsView({ s }: { s: StatisticsResponse }) {
 
   return (
     <div className={styles.section}>
+      {s.history_incomplete ? (
+        <FormAlert tone="warning" title={t('account.incompleteTitle')}>
+          {t('account.incomplete')}
+        </FormAlert>
+      ) : null}
       <dl className={styles.tiles} aria-label={t('account.headline')}>
         <Figure variant="tile" {...item('gain')} tone={toneOf(s.gain)}>
           {f.percent(s.gain, true)}
@@ -54,6 +61,24 @@ export function StatisticsView({ s }: { s: StatisticsResponse }) {
           </>
         ) : null}
       </dl>
+      {showsMoney || s.equity_since ? (
+        <div className={styles.moneyNote}>
+          {showsMoney ? (
+            <p>
+              {t('account.moneySum', {
+                deposits: money(s.deposits),
+                withdrawals: money(s.withdrawals),
+                profit: money(s.profit),
+                other: money(s.other_results),
+                balance: money(s.balance),
+              })}
+            </p>
+          ) : null}
+          {s.equity_since ? (
+            <p>{t('account.equitySince', { date: f.date(s.equity_since) })}</p>
+          ) : null}
+        </div>
+      ) : null}
 
       <div className={styles.tables}>
         <section aria-labelledby="figures-trading">
@@ -101,6 +126,9 @@ export function StatisticsView({ s }: { s: StatisticsResponse }) {
               <>
                 <Figure {...item('deposits')}>{money(s.deposits)}</Figure>
                 <Figure {...item('withdrawals')}>{money(s.withdrawals)}</Figure>
+                <Figure {...item('otherResults')} tone={toneOf(s.other_results)}>
+                  {money(s.other_results)}
+                </Figure>
                 <Figure {...item('drawdownMoney')}>{money(s.drawdown_money)}</Figure>
                 <Figure {...item('absoluteDrawdown')}>{money(s.absolute_drawdown)}</Figure>
               </>
