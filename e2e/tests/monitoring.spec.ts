@@ -167,6 +167,24 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
   expect(
     await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
   ).toBeLessThanOrEqual(0);
+
+  // the account's page on a phone: each trade a card with its result in sight, not a column
+  // scrolled out of it; the daily table by whole rows; the page does not scroll sideways
+  await page.goto(`/online-monitoring/${monitoringId}`);
+  const trades = page.getByRole('list', { name: 'Trade history' });
+  const firstTrade = trades.getByRole('listitem').first();
+  await expect(firstTrade).toBeVisible();
+  const result = firstTrade.getByRole('definition').first();
+  await expect(firstTrade.getByRole('term').first()).toHaveText('Result');
+  await expect(result).toHaveText(/^[−-]?\$[\d,]+\.\d\d$/);
+  const resultBox = (await result.boundingBox())!;
+  expect(resultBox.x).toBeGreaterThanOrEqual(0);
+  expect(resultBox.x + resultBox.width).toBeLessThanOrEqual(375);
+  await expect(page.getByRole('table', { name: 'Daily' })).toBeVisible();
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    'sideways overflow of the account page at 375 px',
+  ).toBeLessThanOrEqual(0);
 });
 
 /** A monitored account whose terminal published two months of history and one snapshot. */

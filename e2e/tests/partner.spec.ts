@@ -194,7 +194,7 @@ test('a partner withdraws the available rewards (checked, confirmed, due in 5 wo
   await expect(history).toContainText('Paid out');
 });
 
-test('on a phone in Russian the partner screens fit: the selected tab in view, the wide tables scrolling inside their frame with a shaded edge, the operator’s cards with each label clear of its value', async ({
+test('on a phone in Russian the partner screens fit: the selected tab in view, the levels as cards with each reward in sight, the wide tables scrolling inside their frame with a shaded edge, the operator’s cards with each label clear of its value', async ({
   page,
   request,
 }) => {
@@ -245,11 +245,21 @@ test('on a phone in Russian the partner screens fit: the selected tab in view, t
         focusable: frame.tabIndex === 0,
       };
     });
-  // the levels and the promocodes: wider than a phone, they scroll in their frame, not the page
+  // the levels: a card a level, its reward in sight at the card's top (no table to scroll)
   await page.goto('/partner-program');
-  await expect(page.getByRole('table', { name: 'Уровни' })).toBeVisible();
-  expect(await frameOf('Уровни')).toEqual({ scrolls: true, hidden: 'end', focusable: true });
+  const levels = page.getByRole('list', { name: 'Уровни' });
+  await expect(levels.getByRole('listitem')).toHaveCount(3);
+  for (const level of await levels.getByRole('listitem').all()) {
+    await expect(level.getByRole('term').first()).toHaveText('Вознаграждение');
+    const reward = level.getByRole('definition').first();
+    await expect(reward).toHaveText(/^\d[\d\s]*,\d\d\s\$$/);
+    const box = (await reward.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+  }
+  await expect(page.getByRole('table', { name: 'Уровни' })).toHaveCount(0);
   expect(await pageOverflow()).toBeLessThanOrEqual(0);
+  // the promocodes: wider than a phone, they scroll in their frame, not the page
   await page.goto('/partner-program?tab=promocodes');
   const remove = page.getByRole('button', { name: `Удалить промокод ${promocode}` });
   await expect(remove).toBeAttached();
