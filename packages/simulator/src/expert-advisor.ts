@@ -8,7 +8,6 @@ import {
   type IngestSnapshot,
 } from '@tradehost/contracts';
 import type { VirtualClock } from './clock.ts';
-import { random } from './history.ts';
 import type { TerminalDeal, TerminalModel, TerminalOrder } from './terminal-model.ts';
 
 /**
@@ -17,35 +16,48 @@ import type { TerminalDeal, TerminalModel, TerminalOrder } from './terminal-mode
  * apps/web/public/publisher/*.mq5|.mq4, so that a scenario run here shows what a trader's
  * terminal does.
  *
- * - It waits for a connected terminal with a login > 0 before its hello; it trims the key and
- *   the URL (a trailing '/').
- * - MT4 works out the server's UTC offset only while connected with a fresh tick (TimeCurrent()
- *   stands still at the last tick, over a weekend for two days), keeps it, and never says hello
- *   with an offset it has not worked out; deal and position times use the kept offset.
+ * - It waits for a connected terminal with a login > 0 before its hello (then publishes on
+ *   through a disconnection, saying so); it trims the key and the URL (a trailing '/'); the
+ *   hello goes again once a day.
+ * - MT4 takes the server's UTC offset only from quotes seen to keep step with the computer's
+ *   clock (TimeCurrent() stands still at the last quote, over a weekend for two days), keeps it
+ *   per server in a global variable, and never says hello with an offset it has not worked out;
+ *   deal and position times use the kept offset; a change (daylight saving) brings a new hello.
  * - Refusals are retried slowly and their reason stays on the chart (`status`): 401, 402, 404,
- *   409 and a refused hello (422) every 3 minutes, the URL not allowed in WebRequest's list
- *   every 30-60 s. Only a malformed deals batch (400/422) is set aside, the rest goes on; 413
- *   halves the batch; a refused snapshot (400/413/422) is dropped. Server errors back off
- *   1, 2, 5, 15, 60 s; a 429 waits its Retry-After.
+ *   409 and a refused hello every 3 minutes, the URL not allowed in WebRequest's list every
+ *   30 s. Only a malformed deals batch (400/422) is set aside, the rest goes on; a 413 halves
+ *   the batch; a malformed snapshot (400/422) is dropped, a 413 one sent again with half the
+ *   positions and their count. Server errors back off 1, 2, 5, 15, 60 s; a 429 waits its
+ *   Retry-After.
  * - `equity_before` goes only with a balance deal it saw live (within 10 s, the equity taken
  *   when it noticed it, less the amount); at every balance or credit deal the equity low and
  *   high start again at the equity after it, and a snapshot goes at once after the deals.
- * - MT4 sees only the period the Account History tab shows: when no deposit is among it, it
- *   says so on the chart; when older orders appear (the tab widened, the history count jumping
- *   past its cursor), it sends everything again.
+ * - MT4 sees only the period the Account History tab shows: when it has no deposit or starts
+ *   with a trade, the chart says so and each change of it is sent whole; when older orders
+ *   appear (the tab widened: the history count jumps behind its cursor), it sends everything
+ *   again.
  * - A snapshot carries at most 1,000 positions, and `positions_total` when more are open.
  */
 
 export const EA_VERSION = '1.2.0';
 /** 401, 402, 404, 409, a refused hello: tried again after this. */
 export const REFUSAL_RETRY_MS = 180_000;
-/** The URL not in WebRequest's list: tried again after 30 to 60 s. */
-export const PERMISSION_RETRY_MS = [30_000, 60_000] as const;
+/** The URL not in WebRequest's list: tried again after this. */
+export const PERMISSION_RETRY_MS = 30_000;
 export const SERVER_ERROR_BACKOFF_MS = [1000, 2000, 5000, 15_000, 60_000] as const;
 /** A balance deal noticed this soon after its time was seen live: its equity_before is known. */
 export const LIVE_FLOW_MS = 10_000;
-/** MT4 works out its server's offset only from a tick at most this old. */
-export const FRESH_TICK_MS = 60_000;
+/**
+ * MT4 takes its server's offset only from a live clock: two quotes at least QUOTE_SPAN_MS apart
+ * on the computer's clock and as far apart, within QUOTE_SLACK_MS, on the server's.
+ */
+export const QUOTE_SPAN_MS = 20_000;
+export const QUOTE_SLACK_MS = 3000;
+/** The hello goes again once a day (the broker's sessions). */
+export const HELLO_EVERY_MS = 86_400_000;
+/** What MT4's chart says when the Account History tab hides part of the history. */
+export const HISTORY_PARTIAL =
+  'Account History shows only part of the history: right-click the Account History tab and choose All History';
 /** Without a Retry-After on a 429. */
 const RETRY_AFTER_DEFAULT_MS = 60_000;
 
@@ -103,8 +115,6 @@ export interface ExpertAdvisorOptions {
   key: string;
   url: string;
   transport?: Transport;
-  /** Seeds the 30-60 s pause of the URL permission's retries. */
-  seed?: number;
 }
 
 const WEBREQUEST_NOT_ALLOWED = new Set([4014, 4060]);
@@ -125,8 +135,9 @@ const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 export function createExpertAdvisor(options: ExpertAdvisorOptions) {
   const { terminal, clock } = options;
+  /** The global variable keeping MT4's server offset, per server. */
+  const offsetName = () => `TradeHost.offset.${terminal.server.slice(0, 40)}`;
   const transport = options.transport ?? fetchTransport;
-  const rnd = random(options.seed ?? 1);
   const platform = terminal.platform;
   /** When it was attached: a deal before it was not seen live. */
   const attachedAt = clock.ms();
@@ -143,8 +154,14 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
   let snapshotNow = false;
   let equityLow = terminal.equity();
   let equityHigh = equityLow;
-  /** MT4: the server's offset once worked out from a fresh tick (ms). */
-  let offsetMs: number | null = platform === 'MT5' ? terminal.trueOffsetMs : null;
+  /** The server's offset (ms): MT5's TimeTradeServer() - TimeGMT(); MT4's once worked out. */
+  let offsetMs: number | null =
+    platform === 'MT5' ? terminal.trueOffsetMs : (terminal.globals.get(offsetName()) ?? null);
+  let lastQuote = 0;
+  let anchor: { quote: number; local: number } | null = null;
+  let helloAt = -Infinity;
+  /** Positions a snapshot carries at most (halved by a 413). */
+  let positionsMax = INGEST_POSITIONS_MAX;
   /** MT5: the last deal ticket the server has (-1: none). */
   let cursor = -1;
   /** MT4: the close time (server clock) of the newest order sent; the orders sent. */
@@ -289,10 +306,8 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     const said = (answer as { message?: unknown } | null)?.message;
     const reason = typeof said === 'string' && said ? said : `HTTP ${code}`;
     if (code === -1 && WEBREQUEST_NOT_ALLOWED.has(reply.error ?? 0)) {
-      const [low, high] = PERMISSION_RETRY_MS;
-      const pause = low + Math.floor(rnd() * (high - low + 1));
-      nextTry = now + pause;
-      status = `allow WebRequest for ${url} in Tools > Options > Expert Advisors (error ${reply.error}); trying again in ${Math.round(pause / 1000)} s`;
+      nextTry = now + PERMISSION_RETRY_MS;
+      status = `allow WebRequest for ${url} in Tools > Options > Expert Advisors (error ${reply.error}); trying again in ${PERMISSION_RETRY_MS / 1000} s`;
       return { outcome: 'wait', answer };
     }
     if (code === 429) {
@@ -320,16 +335,40 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
   }
 
   // --- the timer's work ----------------------------------------------------------------------
-  /** MT4: the offset from a fresh tick, to 15 minutes, kept; a change means a new hello (DST). */
-  function learnOffset(): boolean {
-    if (platform === 'MT5') return true;
-    if (terminal.tickAge() <= FRESH_TICK_MS) {
-      const raw = terminal.timeCurrent() - terminal.timeGMT();
-      const learned = Math.round(raw / 900_000) * 900_000;
-      if (offsetMs !== null && learned !== offsetMs) helloDone = false;
-      offsetMs = learned;
+  /**
+   * MT4: TimeCurrent() is the last quote's time and stands still while none comes (a weekend,
+   * the catch-up after a start), so the offset is taken only from quotes seen to keep step with
+   * the computer's clock; rounded to the quarter hour and kept per server in a global variable
+   * (it outlives a restart); a change (daylight saving) sends the hello again.
+   */
+  function watchServerClock() {
+    if (platform === 'MT5') return;
+    if (!terminal.connected()) {
+      lastQuote = 0;
+      anchor = null;
+      return;
     }
-    return offsetMs !== null;
+    const quote = terminal.timeCurrent();
+    const local = clock.ms();
+    if (quote === lastQuote) return;
+    const first = lastQuote === 0;
+    lastQuote = quote;
+    // the value at a start or a reconnection may be days old
+    if (first) return;
+    if (!anchor) {
+      anchor = { quote, local };
+      return;
+    }
+    const localSpan = local - anchor.local;
+    if (localSpan < QUOTE_SPAN_MS) return;
+    const quoteSpan = quote - anchor.quote;
+    anchor = { quote, local };
+    if (Math.abs(quoteSpan - localSpan) > QUOTE_SLACK_MS) return;
+    const learned = Math.round((quote - terminal.timeGMT()) / 900_000) * 900_000;
+    if (Math.abs(learned) > 14 * 3_600_000 || learned === offsetMs) return;
+    offsetMs = learned;
+    terminal.globals.set(offsetName(), learned);
+    helloDone = false;
   }
 
   async function hello(): Promise<boolean> {
@@ -349,6 +388,7 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     if (outcome !== 'ok') return false;
     const reply = answer as IngestHelloResponse;
     helloDone = true;
+    helloAt = clock.ms();
     snapshotEveryMs = Math.max(1, reply.snapshot_every_sec) * 1000;
     cursor = reply.full_resync || reply.last_ticket === null ? -1 : reply.last_ticket;
     if (reply.full_resync) {
@@ -371,7 +411,7 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     // older orders than the cursor that were never sent: the history tab was widened
     if (visible.some((o) => !mt4Sent.has(o.ticket) && o.closeServerTime! < mt4Cursor - 60_000)) {
       mt4Cursor = 0;
-      warning = 'older orders appeared in the Account History: sending the history again';
+      status = 'older orders appeared in the Account History: sending the history again';
     }
     return visible
       .filter((o) => o.closeServerTime! >= mt4Cursor - 60_000)
@@ -405,13 +445,19 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     if (platform === 'MT4') {
       const visible = terminal.historyOrders();
       mt4Seen = visible.length;
+      // cut: no deposit, or the first operation is a trade
       const deposit = visible.some((o) => o.type === 'balance' && o.profit > 0);
-      if (!deposit) {
-        warning =
-          'the Account History tab does not show the first deposit: right-click it and choose All History';
-        // the history is truncated: every change of it is sent whole again
+      const first = visible.reduce<TerminalOrder | undefined>(
+        (a, o) => (!a || o.openServerTime < a.openServerTime ? o : a),
+        undefined,
+      );
+      const partial =
+        !deposit || (first !== undefined && first.type !== 'balance' && first.type !== 'credit');
+      if (partial) {
+        warning = HISTORY_PARTIAL;
+        // every change of a cut history is sent whole again
         mt4Cursor = 0;
-      } else if (warning.startsWith('the Account History tab')) warning = '';
+      } else if (warning === HISTORY_PARTIAL) warning = '';
     }
     return true;
   }
@@ -431,7 +477,7 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
   function snapshotMessage(): IngestSnapshot {
     const equity = terminal.equity();
     const open = terminal.positions();
-    const positions: IngestPosition[] = open.slice(0, INGEST_POSITIONS_MAX).map((p) => ({
+    const positions: IngestPosition[] = open.slice(0, positionsMax).map((p) => ({
       ticket: p.ticket,
       symbol: p.symbol,
       type: p.side,
@@ -459,7 +505,7 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
       terminal_connected: terminal.connected(),
       positions,
     };
-    if (open.length > INGEST_POSITIONS_MAX) message.positions_total = open.length;
+    if (open.length > positions.length) message.positions_total = open.length;
     return message;
   }
 
@@ -467,10 +513,16 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     const message = snapshotMessage();
     const { outcome } = await post('snapshot', message);
     if (outcome === 'wait') return;
+    if (outcome === 'too large') {
+      // fewer positions, and their count, at the next tick
+      positionsMax = Math.max(1, Math.floor(positionsMax / 2));
+      status = `the snapshot was too large: sending ${positionsMax} positions and their count`;
+      return;
+    }
     lastSnapshot = clock.ms();
     snapshotNow = false;
     if (outcome !== 'ok') {
-      status = `a snapshot was refused (${outcome}) and dropped`;
+      status = 'the server refused the last snapshot; the next one follows';
       return;
     }
     equityLow = message.equity;
@@ -510,17 +562,22 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     async onTimer() {
       ea.onTick();
       notice();
+      watchServerClock();
       if (key.length < 10) return;
       if (clock.ms() < nextTry) return;
-      if (!terminal.connected() || terminal.login() <= 0) {
-        status = 'waiting for the terminal to connect and log in';
-        return;
+      if (helloDone && clock.ms() - helloAt >= HELLO_EVERY_MS) helloDone = false;
+      if (!helloDone) {
+        // login 0 for a moment after a start: no hello before a connected, logged-in terminal
+        if (!terminal.connected() || terminal.login() <= 0) {
+          status = 'waiting for the terminal to connect to the trade server';
+          return;
+        }
+        if (offsetMs === null) {
+          status = "waiting for the trade server's time";
+          return;
+        }
+        if (!(await hello())) return;
       }
-      if (!learnOffset()) {
-        status = "waiting for a fresh tick to learn the trade server's time zone";
-        return;
-      }
-      if (!helloDone && !(await hello())) return;
       if (dealsDue() && !(await sendDeals())) return;
       if (snapshotNow || clock.ms() - lastSnapshot >= snapshotEveryMs) await sendSnapshot();
     },

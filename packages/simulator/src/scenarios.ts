@@ -155,6 +155,13 @@ function opened(world: ScenarioWorld, deposit: number) {
   world.terminal.deposit(deposit);
 }
 
+/** A deposit of 1,000 at 11:59:00, the EA attached at 11:59:30. */
+async function publishingSince1159(world: ScenarioWorld) {
+  opened(world, 1000);
+  world.skipTo('2026-11-04T11:59:30.000Z');
+  world.attach();
+}
+
 /** A deposit of 1,000, the EA attached, published: where most scenarios start. */
 async function depositAndPublish(world: ScenarioWorld, inputs?: { key?: string; url?: string }) {
   opened(world, 1000);
@@ -168,6 +175,7 @@ export const SCENARIO_NAMES = [
   'accountAddedLater',
   'manyPositions',
   'depositEarlyInMinute',
+  'depositWhileOffline',
   'nettingReversal',
   'partialClose',
   'historyLimitedToMonth',
@@ -285,26 +293,37 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
    * Publishing every 10 s (snapshots at hh:mm:01, :11, ...), with no position open, a second
    * deposit of 1,000 comes at 12:00:02: the EA sees it live (equity_before 1,000), restarts its
    * equity low and high at 2,000 and sends a snapshot at once, at 12:00:03 (then :13, :23, ...).
-   * The minute 12:00 holds snapshots of 1,000 and of 2,000. Then the connection drops at
-   * 12:01:10; a third deposit of 1,000 is made on the server at 12:02:02, and the terminal,
-   * back at 12:02:32, learns of it 30 s late: not seen live, no equity_before, and the snapshot
-   * at once (12:02:33, 3,000) falls in the deposit's own minute, after it. The true value before
-   * it is the last snapshot before it: 12:01:03, 2,000.
+   * The minute 12:00 holds snapshots of 1,000 and of 2,000.
    */
   depositEarlyInMinute: {
     name: 'depositEarlyInMinute',
     summary: 'a deposit at hh:mm:02 while publishing every 10 s',
-    platform: 'MT5',
-    marginMode: 'hedging',
+    ...mt5Hedging,
     start: '2026-11-04T11:59:00.000Z',
-    server: running,
     async run(world) {
-      opened(world, 1000);
-      world.skipTo('2026-11-04T11:59:30.000Z');
-      world.attach();
+      await publishingSince1159(world);
       await world.runFor(32 * SECOND);
       world.terminal.deposit(1000);
       await world.runFor(68 * SECOND);
+    },
+  },
+
+  /**
+   * Publishing every 10 s (snapshots at hh:mm:01, :11, ...) with 1,000 and nothing open, the
+   * terminal loses its connection at 12:01:10; the snapshots go on, disconnected, with the
+   * equity it last knew (1,000). A deposit of 1,000 is made on the server at 12:02:02 (from the
+   * broker's cabinet); the terminal, back at 12:02:32, learns of it 30 s late: not seen live, no
+   * equity_before. The snapshots of 12:02:11, :21 and :31 come after the deposit by the clock
+   * but say 1,000 (the terminal did not count it yet); the one at once, 12:02:33, says 2,000.
+   */
+  depositWhileOffline: {
+    name: 'depositWhileOffline',
+    summary: 'a deposit the terminal, offline, learns of 30 s after it was made',
+    ...mt5Hedging,
+    start: '2026-11-04T11:59:00.000Z',
+    async run(world) {
+      await publishingSince1159(world);
+      await world.runFor(100 * SECOND);
       world.terminal.disconnect();
       await world.runFor(82 * SECOND);
       world.terminal.connect();
@@ -461,7 +480,7 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
 
   /**
    * The URL is not yet in Tools > Options > Expert Advisors > Allow WebRequest: WebRequest fails
-   * (4014 in MT5, 4060 in MT4), tried every 30-60 s with the fix on the chart; the trader adds
+   * (4014 in MT5, 4060 in MT4), tried every 30 s with the fix on the chart; the trader adds
    * the URL and the next try publishes.
    */
   webRequestNotAllowed: {

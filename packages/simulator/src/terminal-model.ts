@@ -92,8 +92,11 @@ export function createTerminalModel(options: TerminalModelOptions) {
   let ticket = options.firstTicket ?? 50_000_001;
   let balance = 0;
   let credit = 0;
-  let connectedFrom = clock.ms();
+  /** Until then, just after a start, the terminal is neither connected nor logged in. */
+  let loginFrom = clock.ms();
   let connected = true;
+  /** The terminal's global variables (GlobalVariableSet): they outlive a restart. */
+  const globals = new Map<string, number>();
   let ticking = false;
   let lastTickUtc = clock.ms();
   let historyFrom: number | null = null;
@@ -235,14 +238,15 @@ export function createTerminalModel(options: TerminalModelOptions) {
     server: options.server ?? 'TradeHost-Demo',
     company: options.company ?? 'TradeHost Demo Broker',
     tradeMode: options.tradeMode ?? 'demo',
+    globals,
     /** The offset the trade server really has (ms): what the Expert Advisor has to work out. */
     trueOffsetMs: offsetMs,
 
     // --- what the Expert Advisor reads -------------------------------------------------------
     /** AccountInfoInteger(ACCOUNT_LOGIN) / AccountNumber(): 0 until the terminal has logged in. */
-    login: () => (connected && clock.ms() >= connectedFrom ? options.login : 0),
+    login: () => (clock.ms() >= loginFrom ? options.login : 0),
     /** TerminalInfoInteger(TERMINAL_CONNECTED) / IsConnected(). */
-    connected: () => connected && clock.ms() >= connectedFrom,
+    connected: () => connected && clock.ms() >= loginFrom,
     /** TimeCurrent(): the last tick's time in the server's clock; it stands still without quotes. */
     timeCurrent: () => lastTickUtc + offsetMs,
     /** TimeGMT(): the computer's clock in UTC. */
@@ -296,14 +300,13 @@ export function createTerminalModel(options: TerminalModelOptions) {
      */
     restart(loginZeroMs = 0) {
       connected = true;
-      connectedFrom = clock.ms() + loginZeroMs;
+      loginFrom = clock.ms() + loginZeroMs;
     },
     disconnect() {
       connected = false;
     },
     connect() {
       connected = true;
-      connectedFrom = Math.min(connectedFrom, clock.ms());
     },
 
     // --- the trader's actions ----------------------------------------------------------------
