@@ -110,6 +110,8 @@ describe('the ingestion protocol', () => {
     const { key, account } = await publisherOf(t, 8101);
     for (const deals of [
       [deal(1), deal(2, { type: 'rebate' })],
+      [deal(1), deal(2, { magic: '1.5' })],
+      [deal(1), deal(2, { magic: '9223372036854775808' })],
       [deal(1), deal(2, { time: '2026-01-05 09:00' })],
       Array.from({ length: 501 }, (_, i) => deal(i + 1)),
     ]) {
@@ -124,6 +126,16 @@ describe('the ingestion protocol', () => {
     // 500 deals fit in one call
     const full = Array.from({ length: 500 }, (_, i) => deal(i + 1, { comment: 'x'.repeat(64) }));
     expect((await send(t, DEALS, key, { login: 8101, deals: full })).body.accepted).toBe(500);
+    // MT5's 64-bit magic number, sent as digits, is stored whole
+    const magic = '-9223372036854775808';
+    expect((await send(t, DEALS, key, { login: 8101, deals: [deal(501, { magic })] })).status).toBe(
+      200,
+    );
+    const stored = await t.sql.query(
+      'select magic::text from monitoring_deals where account_id = $1 and ticket = 501',
+      [account.id],
+    );
+    expect(stored.rows[0].magic).toBe(magic);
   });
 
   it('snapshots: the account now, and one equity point a minute with its low and high', async () => {

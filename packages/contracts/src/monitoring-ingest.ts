@@ -24,9 +24,12 @@ const ticket = z
   .int({ error: 'VALIDATION' })
   .check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER));
 /** A signed 64-bit integer written as digits (PostgreSQL's bigint range). */
+const DIGITS = /^-?\d{1,19}$/;
 const magicString = z.string({ error: 'VALIDATION' }).check(
-  z.regex(/^-?\d{1,19}$/, { error: 'VALIDATION' }),
-  z.refine((s) => BigInt(s) >= -(2n ** 63n) && BigInt(s) < 2n ** 63n, { error: 'VALIDATION' }),
+  // one check: zod runs every check, and BigInt throws on what is not digits
+  z.refine((s) => DIGITS.test(s) && BigInt(s) >= -(2n ** 63n) && BigInt(s) < 2n ** 63n, {
+    error: 'VALIDATION',
+  }),
 );
 const text = (max: number) => z.string({ error: 'VALIDATION' }).check(z.maxLength(max));
 

@@ -119,6 +119,7 @@ describe('the ingestion protocol', () => {
         'equity_high',
         'terminal_connected',
         'positions',
+        'positions_total',
       ],
       position: [
         'ticket',
@@ -214,7 +215,10 @@ describe('the ingestion protocol', () => {
     const badDeals: Array<[string, unknown]> = [
       ['a time without milliseconds', { ...deal, time: '2026-01-05T09:30:00Z' }],
       ['a local time', { ...deal, time: '2026-01-05T09:30:00.000+02:00' }],
-      ['an unknown type', { ...deal, type: 'dividend' }],
+      ['an unknown type', { ...deal, type: 'rebate' }],
+      ['a magic number as a fraction', { ...deal, magic: '1.5' }],
+      ['a magic number past 64 bits', { ...deal, magic: '9223372036854775808' }],
+      ['a magic number in words', { ...deal, magic: 'twelve' }],
       ['an unknown entry', { ...deal, entry: 'reverse' }],
       ['a negative ticket', { ...deal, ticket: -1 }],
       ['a profit as text', { ...deal, profit: '1000' }],
@@ -222,6 +226,15 @@ describe('the ingestion protocol', () => {
     ];
     for (const [what, body] of badDeals)
       expect(ingestDealsSchema.safeParse({ login: 1, deals: [body] }).success, what).toBe(false);
+    // what MT5 sends: a 64-bit magic number as digits, dividends, tax and cancelled deals
+    for (const body of [
+      { ...deal, magic: '-9223372036854775808' },
+      { ...deal, magic: '9223372036854775807' },
+      { ...deal, type: 'dividend' },
+      { ...deal, type: 'tax' },
+      { ...deal, type: 'canceled' },
+    ])
+      expect(ingestDealsSchema.safeParse({ login: 1, deals: [body] }).success).toBe(true);
     const tooMany = Array.from({ length: INGEST_DEALS_MAX + 1 }, (_, i) => ({
       ...deal,
       ticket: i,
