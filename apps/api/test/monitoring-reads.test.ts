@@ -193,6 +193,86 @@ describe('the stored figures', () => {
 });
 
 describe('trades, positions and CSV', () => {
+  it('pips count currency pairs only: a gold trade has none, in the list, the CSV and the sum', async () => {
+    const login = 20_104;
+    const publisher = await publisherOf(t, login);
+    await send(t, HELLO, publisher.key, hello({ login }));
+    const side = (ticket: number, position: number, fields: Record<string, unknown>) =>
+      deal(ticket, {
+        position_id: position,
+        comment: '',
+        equity_before: null,
+        profit: 0,
+        ...fields,
+      });
+    await send(t, DEALS, publisher.key, {
+      login,
+      deals: [
+        deal(1, { time: at(0), profit: 10_000, equity_before: 0 }),
+        // EURUSD 1.10000 -> 1.10300: +30 pips
+        side(2, 2, {
+          time: at(1, 9),
+          type: 'buy',
+          entry: 'in',
+          symbol: 'EURUSD',
+          digits: 5,
+          volume: 1,
+          price: 1.1,
+        }),
+        side(3, 2, {
+          time: at(1, 10),
+          type: 'sell',
+          entry: 'out',
+          symbol: 'EURUSD',
+          digits: 5,
+          volume: 1,
+          price: 1.103,
+          profit: 300,
+        }),
+        // XAUUSD 2,000.00 -> 2,012.00: no pips (0.01 of gold is no pip)
+        side(4, 4, {
+          time: at(2, 9),
+          type: 'buy',
+          entry: 'in',
+          symbol: 'XAUUSD',
+          digits: 2,
+          volume: 1,
+          price: 2000,
+        }),
+        side(5, 4, {
+          time: at(2, 10),
+          type: 'sell',
+          entry: 'out',
+          symbol: 'XAUUSD',
+          digits: 2,
+          volume: 1,
+          price: 2012,
+          profit: 1200,
+        }),
+      ],
+    });
+    const { user, account } = publisher;
+    const trades = (await get(`${ACCOUNT(account.id)}/trades`, user.token)).body.data;
+    expect(
+      trades.map((tr: { symbol: string; pips: number | null }) => [tr.symbol, tr.pips]),
+    ).toEqual([
+      ['XAUUSD', null],
+      ['EURUSD', expect.closeTo(30, 9)],
+    ]);
+    const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text;
+    // position, symbol, direction, open and close time, volume, prices, pips, result
+    const cells = (symbol: string) =>
+      csv
+        .split('\r\n')
+        .find((line) => line.split(',')[1] === symbol)!
+        .split(',')
+        .slice(6);
+    expect(cells('EURUSD')).toEqual(['1.10000', '1.10300', '30', '300.00']);
+    expect(cells('XAUUSD')).toEqual(['2000.00', '2012.00', '', '1200.00']);
+    const statistics = (await get(`${ACCOUNT(account.id)}/statistics`, user.token)).body;
+    expect(statistics.trades.pips).toBeCloseTo(30, 9);
+  });
+
   it('the closed trades, newest first, paged, as the statistics group them', async () => {
     const { user, account } = await published(20_101);
     const page = await get(`${ACCOUNT(account.id)}/trades?per_page=2`, user.token);
