@@ -144,6 +144,47 @@ describe('the maintenance tick', () => {
     expect(await tick()).toEqual(NOTHING);
   });
 
+  it('folds an hour’s points of each cash-flow segment apart, each at its last snapshot’s time', async () => {
+    const { account } = await publisherOf(t, 30_102);
+    const hour = new Date(Math.floor((t.clock.now().getTime() - 31 * DAY) / HOUR) * HOUR);
+    const at = (minutes: number, seconds = 0) =>
+      new Date(hour.getTime() + minutes * 60_000 + seconds * 1000);
+    // before a deposit in minute 10 (segment 0): 1,000; after it (segment 1): 2,000
+    await t.sql.query(
+      `insert into monitoring_equity (account_id, at, segment, last_at, balance, equity, equity_low,
+         equity_high, margin, credit) values
+       ($1, $2, 0, $3, 1000, 1000, 990, 1005, 0, 0), ($1, $4, 0, $5, 1000, 998, 995, 1001, 0, 0),
+       ($1, $4, 1, $6, 2000, 2001, 1999, 2003, 0, 0), ($1, $7, 1, $8, 2000, 2010, 2000, 2012, 0, 0)`,
+      [account.id, at(0), at(0, 50), at(10), at(10, 20), at(10, 40), at(30), at(30, 55)],
+    );
+    expect(await tick()).toEqual({ ...NOTHING, thinnedPoints: 2 });
+    const { rows } = await t.sql.query(
+      `select at, segment, last_at, balance, equity, equity_low, equity_high from monitoring_equity
+       where account_id = $1 order by at, segment`,
+      [account.id],
+    );
+    expect(rows).toEqual([
+      {
+        at: hour,
+        segment: 0,
+        last_at: at(10, 20),
+        balance: 1000,
+        equity: 998,
+        equity_low: 990,
+        equity_high: 1005,
+      },
+      {
+        at: hour,
+        segment: 1,
+        last_at: at(30, 55),
+        balance: 2000,
+        equity: 2010,
+        equity_low: 1999,
+        equity_high: 2012,
+      },
+    ]);
+  });
+
   it('forgets the visitors of days before yesterday', async () => {
     const { account } = await publisherOf(t, 30_201);
     const day = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString().slice(0, 10);
