@@ -200,8 +200,8 @@ export interface Statistics {
   firstDepositTime: number | null;
   index: IndexPoint[];
   closedTrades: Trade[];
-  /** The trade deals' results by time, in time order: the period tables' profit. */
-  dealResults: Array<{ time: number; money: number }>;
+  /** The trade deals' times and results, in time order: the period tables' profit. */
+  dealResults: { times: number[]; money: number[] };
 }
 
 export interface TradeFigures {
@@ -782,9 +782,10 @@ function coverage(intervals: Array<[number, number]>, from: number, to: number):
 
 export function computeStatistics(input: StatInput): Statistics {
   // a cancelled deal has no result (the broker books any correction as a deal of its own)
-  const deals = normalizeDeals(input.deals, input.uniqueTickets).filter(
-    (d) => d.type !== 'canceled',
-  );
+  const normalized = normalizeDeals(input.deals, input.uniqueTickets);
+  const deals = normalized.some((d) => d.type === 'canceled')
+    ? normalized.filter((d) => d.type !== 'canceled')
+    : normalized;
   const snapshots = normalizeSnapshots(input.snapshots);
   const { now } = input;
   const { trades, resultAt } = closePositions(deals);
@@ -799,14 +800,15 @@ export function computeStatistics(input: StatInput): Statistics {
   let otherResults = 0;
   let balance = 0;
   let firstDepositTime: number | null = null;
-  const dealResults: Statistics['dealResults'] = [];
+  const dealResults: Statistics['dealResults'] = { times: [], money: [] };
   for (const deal of deals) {
     const money = moneyOf(deal);
     if (deal.type === 'credit') continue;
     balance += money;
     if (isTradeDeal(deal)) {
       profit += money;
-      dealResults.push({ time: deal.time, money });
+      dealResults.times.push(deal.time);
+      dealResults.money.push(money);
     } else if (deal.type !== 'balance') otherResults += money;
     else if (money > 0) {
       deposits += money;
@@ -1057,7 +1059,8 @@ export function periodTable(
     }
     return row;
   };
-  for (const result of statistics.dealResults) rowOf(result.time).profit += result.money;
+  const { times, money } = statistics.dealResults;
+  for (let i = 0; i < times.length; i += 1) rowOf(times[i]!).profit += money[i]!;
   for (const trade of statistics.closedTrades) rowOf(trade.closeTime).trades += 1;
   const from = range.from === undefined ? undefined : key(range.from);
   const to = range.to === undefined ? undefined : key(range.to);
