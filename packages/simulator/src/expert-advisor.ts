@@ -84,11 +84,11 @@ export const fetchTransport: Transport = async (url, request) => {
       headers: request.headers,
       body: request.body,
     });
-    return {
-      status: response.status,
-      headers: Object.fromEntries(response.headers),
-      body: await response.text(),
-    };
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return { status: response.status, headers, body: await response.text() };
   } catch {
     return { status: -1, headers: {}, body: '', error: 5203 };
   }

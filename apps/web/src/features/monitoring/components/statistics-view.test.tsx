@@ -87,9 +87,7 @@ describe('the statistics view', () => {
     expect(await screen.findByText('Пипсы')).toBeInTheDocument();
     expect(screen.getByText('Прочие результаты')).toBeInTheDocument();
     expect(screen.queryByText('Пункты')).toBeNull();
-    expect(
-      screen.getByText(/^Пополнения 1\s000,00\s\$ − выводы 200,00\s\$ /),
-    ).toBeInTheDocument();
+    expect(screen.getByText(/^Пополнения 1\s000,00\s\$ − выводы 200,00\s\$ /)).toBeInTheDocument();
   });
 
   it('flags a history the terminal did not send whole, with what to do', async () => {
