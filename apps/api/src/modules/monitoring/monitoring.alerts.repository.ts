@@ -191,7 +191,7 @@ export const alertsRepository = {
 
   /**
    * The opening equity (without credit) of days: the last equity point before each day's start,
-   * else the day's first.
+   * else the day's first (of a minute split by a cash flow, the one after it, or before it).
    */
   async dayBases(
     db: Executor,
@@ -201,9 +201,11 @@ export const alertsRepository = {
     const { rows } = await db.execute<{ account_id: string; base: number | null }>(sql`
       select x.account_id, coalesce(
         (select e.equity - e.credit from monitoring_equity e
-         where e.account_id = x.account_id and e.at < x.day_start order by e.at desc limit 1),
+         where e.account_id = x.account_id and e.at < x.day_start
+         order by e.at desc, e.segment desc limit 1),
         (select e.equity - e.credit from monitoring_equity e
-         where e.account_id = x.account_id and e.at >= x.day_start order by e.at limit 1)) as base
+         where e.account_id = x.account_id and e.at >= x.day_start
+         order by e.at, e.segment limit 1)) as base
       from json_to_recordset(${JSON.stringify(days)}::json) as x(account_id bigint, day_start timestamptz)`);
     return new Map(
       rows.filter((r) => r.base !== null).map((r) => [Number(r.account_id), Number(r.base)]),
