@@ -144,3 +144,30 @@ describe('an account no data has reached yet', () => {
     expect(api.callsTo('GET', `${base}/statistics`).length).toBeGreaterThan(1);
   });
 });
+
+describe('an account whose terminal runs an old publisher', () => {
+  it.each([
+    ['en' as const, 'Update the publisher of this terminal', 'Open the guide'],
+    ['ru' as const, 'Обновите публикатор в этом терминале', 'Открыть руководство'],
+  ])('asks in %s for version 1.2, with the guide', async (language, title, guide) => {
+    const now = '2026-11-29T10:00:00.000Z';
+    const old = { ...ACCOUNT, last_data_at: now, balance: 1000, equity: 1000, ea_version: '1.1.0' };
+    stub(old, statistics(now), language);
+    await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`, { language });
+    const notice = (await screen.findByText(title, {}, { timeout: 5000 })).closest('[role]')!;
+    expect(notice).toHaveTextContent('1.1.0');
+    expect(within(notice as HTMLElement).getByRole('link', { name: guide })).toHaveAttribute(
+      'href',
+      '/online-monitoring/guide',
+    );
+  });
+
+  it('says nothing to a terminal on 1.2', async () => {
+    const now = '2026-11-29T10:00:00.000Z';
+    const current = { ...ACCOUNT, last_data_at: now, ea_version: '1.2.0' };
+    stub(current, statistics(now), 'en');
+    await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`);
+    await screen.findByLabelText('Headline figures', {}, { timeout: 5000 });
+    expect(screen.queryByText('Update the publisher of this terminal')).toBeNull();
+  });
+});

@@ -26,6 +26,7 @@ import { AlertsSection as Alerts } from '../components/alerts-section';
 import { AccountCharts as Charts } from '../components/charts';
 import styles from '../components/monitoring.module.css';
 import { TerminalState } from '../components/terminal-state';
+import { isOutdatedPublisher } from '../lib/publisher-version';
 import { WaitingForData } from '../components/waiting-for-data';
 import { PeriodTables as Periods } from '../components/period-tables';
 import { PublicAccount } from '../components/public-account';
@@ -145,6 +146,14 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
         <FormAlert tone="warning">
           <p>
             {t('account.ended')} <Link to="/online-monitoring">{t('account.renew')}</Link>
+          </p>
+        </FormAlert>
+      ) : null}
+      {isOutdatedPublisher(account.ea_version) ? (
+        <FormAlert tone="info" title={t('account.outdatedTitle')}>
+          <p>
+            {t('account.outdated', { version: account.ea_version })}{' '}
+            <Link to="/online-monitoring/guide">{t('account.outdatedGuide')}</Link>
           </p>
         </FormAlert>
       ) : null}
