@@ -493,6 +493,14 @@ function growthIndex(
   let f = 0; // the first flow not before the previous snapshot
 
   const anyOpen = (time: number) => netVolume.size > 0 || (openSince !== null && time >= openSince);
+  /**
+   * The latest snapshot's value (equity without credit), moved by what the deals since charged
+   * or paid, if it was taken at most SNAPSHOT_REACH before `time`.
+   */
+  const snapshotValue = (time: number) =>
+    lastSnapshot && time - lastSnapshot.time <= SNAPSHOT_REACH
+      ? lastSnapshot.equity - lastSnapshot.credit + sinceSnapshot
+      : null;
   const valueIndex = (value: number) => (start > EPSILON ? (factor * value) / start : factor);
   const dealPoint = (time: number) => {
     const index = valueIndex(balance - offset);
@@ -627,8 +635,7 @@ function growthIndex(
     let before = balance;
     if (deal.equityBefore !== undefined && deal.equityBefore !== null)
       before = deal.equityBefore - credit;
-    else if (anyOpen(deal.time) && lastSnapshot && deal.time - lastSnapshot.time <= SNAPSHOT_REACH)
-      before = lastSnapshot.equity - lastSnapshot.credit + sinceSnapshot;
+    else if (anyOpen(deal.time)) before = snapshotValue(deal.time) ?? balance;
     if (start > EPSILON) factor *= Math.max(before, 0) / start;
     // an account lost whole starts again with its next deposit
     if (factor <= EPSILON && deal.type === 'balance' && amount > 0) factor = 1;
@@ -658,11 +665,11 @@ function growthIndex(
     // the latest snapshot tells the value now, moved by what deals since charged or paid if
     // they came within minutes of it while positions are open; else the balance does
     const index = valueIndex(balance - offset);
-    let equity: number | null = null;
-    if (lastSnapshot && lastSnapshot.time >= lastDealTime)
-      equity = lastSnapshot.equity - lastSnapshot.credit;
-    else if (lastSnapshot && anyOpen(now) && lastDealTime - lastSnapshot.time <= SNAPSHOT_REACH)
-      equity = lastSnapshot.equity - lastSnapshot.credit + sinceSnapshot;
+    const current = lastSnapshot !== undefined && lastSnapshot.time >= lastDealTime;
+    const equity =
+      current || anyOpen(now)
+        ? snapshotValue(Math.max(lastDealTime, lastSnapshot?.time ?? 0))
+        : null;
     points.push({
       now: true,
       time: now,
@@ -882,7 +889,7 @@ export function computeStatistics(input: StatInput): Statistics {
     withdrawals,
     profit,
     otherResults,
-    balance: last?.balance ?? balance,
+    balance,
     equity: latest ? latest.equity : null,
     historyIncomplete,
     equitySince: snapshots[0]?.time ?? null,
