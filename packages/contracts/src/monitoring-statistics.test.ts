@@ -8,6 +8,7 @@ import {
   type StatDeal,
   type StatSnapshot,
 } from './monitoring-statistics.ts';
+import { dealOf } from './monitoring-statistics.terminal.ts';
 
 /**
  * Hand-computed histories: each expected figure is worked out in the comment above it, from the
@@ -18,24 +19,7 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 5); // a Monday, 00:00 UTC
 const at = (day: number, hour = 12) => T0 + day * DAY + hour * 3_600_000;
 
-let ticket = 0;
-function deal(fields: Partial<StatDeal> & Pick<StatDeal, 'type' | 'time'>): StatDeal {
-  ticket += 1;
-  return {
-    ticket: String(ticket),
-    positionId: String(ticket),
-    entry: 'in',
-    symbol: '',
-    digits: 5,
-    volume: 0,
-    price: 0,
-    profit: 0,
-    swap: 0,
-    commission: 0,
-    fee: 0,
-    ...fields,
-  };
-}
+const deal = dealOf;
 const cash = (time: number, amount: number, equityBefore?: number) =>
   deal({ type: 'balance', time, profit: amount, equityBefore });
 /** A position opened and closed: its two deals. */
