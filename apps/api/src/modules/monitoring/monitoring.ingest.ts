@@ -172,10 +172,10 @@ export function createIngest(
         -- new cash flows: the account's next snapshot starts a new equity point, so none holds
         -- values from both sides of a flow
         counted as (
-          update monitoring_accounts set flows = flows + (
-            select count(*) from stored where type in ('balance', 'credit', 'bonus'))
-          where id = ${account.id}
-            and exists (select 1 from stored where type in ('balance', 'credit', 'bonus')))
+          update monitoring_accounts set flows = flows + added.count
+          from (select count(*) as count from stored
+            where type in ('balance', 'credit', 'bonus')) added
+          where id = ${account.id} and added.count > 0)
         select * from stored`);
       if (rows.length > 0) touch(account.id, 'deals');
       await alerts.onFlows(
