@@ -42,6 +42,9 @@ export const deal = (ticket: number, fields: Record<string, unknown> = {}) => ({
   equity_before: 0,
   ...fields,
 });
+/** A trade's deal (buy or sell): no result, comment or equity before unless `fields` say. */
+export const tradeDeal = (ticket: number, fields: Record<string, unknown>) =>
+  deal(ticket, { comment: '', equity_before: null, profit: 0, ...fields });
 export const snapshot = (fields: Record<string, unknown> = {}) => ({
   login: LOGIN,
   time: '2026-01-05T10:00:10.000Z',
@@ -101,7 +104,7 @@ export function handComputedHistory() {
     profit = 0,
     commission = 0,
   ) =>
-    deal(ticket, {
+    tradeDeal(ticket, {
       position_id: position,
       time,
       type,
@@ -112,8 +115,6 @@ export function handComputedHistory() {
       price,
       profit,
       commission,
-      comment: '',
-      equity_before: null,
     });
   // the statistics module's first hand-computed history: gain 1.093 x 0.9 x 1.05 - 1
   const history = [

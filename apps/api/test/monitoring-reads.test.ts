@@ -10,6 +10,7 @@ import {
   hello,
   HELLO,
   publisherOf,
+  tradeDeal,
   send,
   snapshot,
   SNAPSHOT,
@@ -198,13 +199,7 @@ describe('trades, positions and CSV', () => {
     const publisher = await publisherOf(t, login);
     await send(t, HELLO, publisher.key, hello({ login }));
     const side = (ticket: number, position: number, fields: Record<string, unknown>) =>
-      deal(ticket, {
-        position_id: position,
-        comment: '',
-        equity_before: null,
-        profit: 0,
-        ...fields,
-      });
+      tradeDeal(ticket, { position_id: position, ...fields });
     await send(t, DEALS, publisher.key, {
       login,
       deals: [
@@ -318,15 +313,7 @@ describe('trades, positions and CSV', () => {
     const publisher = await publisherOf(t, login);
     await send(t, HELLO, publisher.key, hello({ login }));
     const side = (ticket: number, fields: Record<string, unknown>) =>
-      deal(ticket, {
-        position_id: 500,
-        symbol: 'USDJPY',
-        digits: 3,
-        comment: '',
-        equity_before: null,
-        profit: 0,
-        ...fields,
-      });
+      tradeDeal(ticket, { position_id: 500, symbol: 'USDJPY', digits: 3, ...fields });
     // two entries of 0.1 and 0.2 lots (0.30000000000000004 in all) at an average price of
     // 151.16666666666666, closed at once for 10.005 in all
     await send(t, DEALS, publisher.key, {
