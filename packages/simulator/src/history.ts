@@ -70,6 +70,20 @@ export interface History {
   lastTicket: number;
 }
 
+/** A deal's fields that a cash flow (or a deal not filled in yet) leaves empty. */
+export const NO_TRADE_FIELDS = {
+  symbol: '',
+  digits: 0,
+  volume: 0,
+  price: 0,
+  profit: 0,
+  swap: 0,
+  commission: 0,
+  fee: 0,
+  magic: 0,
+  comment: '',
+} as const;
+
 /** mulberry32: a small, fast, seedable generator (the simulator's only randomness). */
 export function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -106,20 +120,11 @@ export function generateHistory(options: HistoryOptions): History {
   let credit = 0;
 
   const base = (time: number) => ({
+    ...NO_TRADE_FIELDS,
     ticket: ticket++,
     order: 0,
     position_id: 0,
     time: new Date(time).toISOString(),
-    symbol: '',
-    digits: 0,
-    volume: 0,
-    price: 0,
-    profit: 0,
-    swap: 0,
-    commission: 0,
-    fee: 0,
-    magic: 0,
-    comment: '',
   });
   const cash = (time: number, amount: number, comment: string) => {
     const deal: IngestDeal = {

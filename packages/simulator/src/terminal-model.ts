@@ -1,6 +1,6 @@
 import type { DealEntry, IngestDeal, Platform } from '@tradehost/contracts';
 import type { VirtualClock } from './clock.ts';
-import { INSTRUMENTS, tradeProfit, type Instrument } from './history.ts';
+import { INSTRUMENTS, NO_TRADE_FIELDS, tradeProfit, type Instrument } from './history.ts';
 
 /**
  * A MetaTrader terminal as its Expert Advisor sees it, driven by a virtual clock: who is logged
@@ -163,22 +163,7 @@ export function createTerminalModel(options: TerminalModelOptions) {
   }
 
   function dealBase(id: number, positionId: number, serverTime = serverNow()) {
-    return {
-      ticket: id,
-      order: id,
-      position_id: positionId,
-      serverTime,
-      symbol: '',
-      digits: 0,
-      volume: 0,
-      price: 0,
-      profit: 0,
-      swap: 0,
-      commission: 0,
-      fee: 0,
-      magic: 0,
-      comment: '',
-    };
+    return { ...NO_TRADE_FIELDS, ticket: id, order: id, position_id: positionId, serverTime };
   }
 
   function tradeDeal(
