@@ -25,8 +25,14 @@ export interface Config {
   jwtSecret: string;
   /** Seconds. */
   accessTokenTtl: number;
-  /** Seconds. */
-  refreshTokenTtl: number;
+  /** Seconds: a sign-in ends this long after it began, however busy (SESSION_MAX_AGE). */
+  sessionMaxAge: number;
+  /** Seconds: a sign-in unused this long ends (SESSION_IDLE_LIMIT). */
+  sessionIdleLimit: number;
+  /** Seconds: the same for an operator's sign-in (OPERATOR_SESSION_IDLE_LIMIT). */
+  operatorSessionIdleLimit: number;
+  /** Cents: a transfer above this needs a fresh proof of the owner (STEP_UP_TRANSFER_ABOVE, dollars). */
+  stepUpTransferAboveCents: number;
   webDist: string;
   rateLimitAuthMax: number;
   rateLimitUserMax: number;
@@ -203,7 +209,10 @@ const envSchema = z
     MAIL_FROM: z.string().min(3).default('TradeHost <no-reply@localhost>'),
     JWT_SECRET: z.string().min(JWT_SECRET_MIN).optional(),
     ACCESS_TOKEN_TTL: positiveInt.default(900),
-    REFRESH_TOKEN_TTL: positiveInt.default(30 * 24 * 3600),
+    SESSION_MAX_AGE: positiveInt.default(30 * 24 * 3600),
+    SESSION_IDLE_LIMIT: positiveInt.default(14 * 24 * 3600),
+    OPERATOR_SESSION_IDLE_LIMIT: positiveInt.default(12 * 3600),
+    STEP_UP_TRANSFER_ABOVE: z.coerce.number().min(0).max(1_000_000).default(500),
     WEB_DIST: z.string().min(1).optional(),
     RATE_LIMIT_AUTH_MAX: positiveInt.default(10),
     RATE_LIMIT_USER_MAX: positiveInt.default(120),
@@ -607,7 +616,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     mailFrom: e.MAIL_FROM,
     jwtSecret,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
-    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    sessionMaxAge: e.SESSION_MAX_AGE,
+    sessionIdleLimit: Math.min(e.SESSION_IDLE_LIMIT, e.SESSION_MAX_AGE),
+    operatorSessionIdleLimit: Math.min(e.OPERATOR_SESSION_IDLE_LIMIT, e.SESSION_MAX_AGE),
+    stepUpTransferAboveCents: Math.round(e.STEP_UP_TRANSFER_ABOVE * 100),
     webDist: e.WEB_DIST ? resolve(cwd, e.WEB_DIST) : DEFAULT_WEB_DIST,
     rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,
     rateLimitUserMax: e.RATE_LIMIT_USER_MAX,

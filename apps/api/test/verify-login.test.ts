@@ -86,7 +86,7 @@ describe('POST /api/user/auth/login', () => {
 
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('th_rt='));
     expect(setCookie).toMatch(
-      /^th_rt=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/api\/user\/auth; HttpOnly; SameSite=Strict$/,
+      /^th_rt=[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/api\/user\/auth; HttpOnly; SameSite=Strict$/,
     );
     expect(setCookie).not.toContain('Secure'); // PUBLIC_URL is http in tests
 

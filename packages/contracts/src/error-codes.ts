@@ -8,6 +8,8 @@ export const ERROR_MESSAGES = {
   REQUIRED: 'This field is required',
   NAME_REQUIRED: 'Name is required',
   NAME_TOO_LONG: 'Name is too long',
+  NAME_HAS_WEB_ADDRESS: 'A name cannot contain a web address',
+  TEXT_NOT_SINGLE_LINE: 'The text must be one line without control characters',
   EMAIL_INVALID: 'E-mail is invalid',
   EMAIL_TAKEN: 'E-mail is already used',
   PARTNER_CODE_INVALID: 'Invalid partner code',
@@ -37,6 +39,9 @@ export const ERROR_MESSAGES = {
   TEXT_CHARACTERS_INVALID: 'The text contains characters that are not allowed',
   BODY_NOT_ACCEPTED: 'This request takes no data',
   BODY_TOO_DEEP: 'The data is nested too deeply',
+  // account security: step-up
+  STEP_UP_REQUIRED: 'Confirm it is you to continue',
+  STEP_UP_PROOF_INVALID: 'The password or code is wrong',
   // profile
   CURRENT_PASSWORD_REQUIRED: 'Enter your current password',
   CURRENT_PASSWORD_WRONG: 'The current password is wrong',

@@ -9,5 +9,7 @@ export const apiErrorSchema = z.object({
   message: z.string(),
   code: z.string(),
   errors: z.optional(z.record(z.string(), z.array(z.string()))),
+  /** With STEP_UP_REQUIRED: the proofs this account can give (STEP_UP_METHODS). */
+  methods: z.optional(z.array(z.string())),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;

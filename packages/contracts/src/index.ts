@@ -17,3 +17,4 @@ export * from './support.ts';
 export * from './faq.ts';
 export * from './live.ts';
 export * from './time.ts';
+export * from './security.ts';

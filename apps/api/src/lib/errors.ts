@@ -18,6 +18,19 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * 403 STEP_UP_REQUIRED: the action needs a fresh proof of the owner (plugins/step-up.ts);
+ * `methods` names the proofs the account can give, and the answer carries them.
+ */
+export class StepUpRequiredError extends AppError {
+  readonly methods: readonly string[];
+
+  constructor(methods: readonly string[]) {
+    super(403, 'STEP_UP_REQUIRED');
+    this.methods = methods;
+  }
+}
+
 /** A failure tied to form fields, in field order: the first one gives the message and code. */
 export function fieldErrors(
   statusCode: number,

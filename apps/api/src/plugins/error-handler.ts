@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { TransactionRetriesExhausted } from '../db/transaction.ts';
-import { AppError, type FieldErrors } from '../lib/errors.ts';
+import { AppError, StepUpRequiredError, type FieldErrors } from '../lib/errors.ts';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -101,7 +101,11 @@ export const errorHandlerPlugin = fp(
       if (error instanceof AppError) {
         return reply
           .code(error.statusCode)
-          .send({ ...errorBody(error.code, error.errors), message: error.message });
+          .send({
+            ...errorBody(error.code, error.errors),
+            message: error.message,
+            ...(error instanceof StepUpRequiredError ? { methods: error.methods } : {}),
+          });
       }
       if (Array.isArray((error as FastifyError).validation)) {
         // a path that names nothing there can be

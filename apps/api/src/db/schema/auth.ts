@@ -50,11 +50,15 @@ export const refreshTokens = pgTable(
     revokedAt: timestamptz('revoked_at'),
     /** The browser that signed in (its User-Agent, cut to 512), carried over on rotation: the sessions list's device. */
     userAgent: text('user_agent'),
+    /** When the sign-in began, carried over on rotation: SESSION_MAX_AGE counts from it. */
+    sessionStartedAt: timestamptz('session_started_at').notNull(),
   },
   (t) => [
     uniqueIndex('refresh_tokens_token_hash_key').on(t.tokenHash),
     index('refresh_tokens_family_id_idx').on(t.familyId),
     index('refresh_tokens_user_id_idx').on(t.userId),
+    // the sign-ins ended lately, which every instance refuses the access tokens of
+    index('refresh_tokens_revoked_at_idx').on(t.revokedAt),
   ],
 );
 

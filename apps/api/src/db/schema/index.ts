@@ -8,3 +8,4 @@ export * from './monitoring.ts';
 export * from './partners.ts';
 export * from './telegram.ts';
 export * from './support.ts';
+export * from './security.ts';

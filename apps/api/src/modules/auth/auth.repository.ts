@@ -109,6 +109,7 @@ export const authRepository = {
       createdAt: Date;
       expiresAt: Date;
       userAgent: string | null;
+      sessionStartedAt: Date;
     },
   ): Promise<void> {
     await db.insert(refreshTokens).values(values);

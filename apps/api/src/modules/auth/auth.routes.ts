@@ -48,7 +48,7 @@ export async function authRoutes(
   const tags = ['auth'];
 
   const sendSession = (session: Session, reply: Parameters<typeof cookie.set>[0]) => {
-    cookie.set(reply, session.refreshToken);
+    cookie.set(reply, session.refreshToken, session.refreshExpires, session.issuedAt);
     return { token: session.token, expires: session.expires };
   };
 

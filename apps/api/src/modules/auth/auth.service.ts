@@ -44,6 +44,9 @@ export interface SignupInput {
 /** An access token for the body plus the refresh token for the cookie. */
 export interface Session extends TokenResponse {
   refreshToken: string;
+  /** When the refresh token (and so the cookie) stops working, and when it was made. */
+  refreshExpires: Date;
+  issuedAt: Date;
 }
 
 const done = (code: keyof typeof SUCCESS_MESSAGES): MessageResponse => ({
@@ -119,25 +122,41 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     }
   }
 
-  /** A new token of the sign-in `familyId`; its browser (`userAgent`) names it in the profile's sessions. */
+  /**
+   * A new token of the sign-in `familyId` (begun at `startedAt`); its browser (`userAgent`) names
+   * it in the profile's sessions. The token lives until the sign-in has been idle for the idle
+   * limit (shorter for operators) or has reached SESSION_MAX_AGE, whichever comes first.
+   */
   async function startSession(
-    userId: number,
+    user: Pick<UserRow, 'id' | 'role'>,
     familyId: string,
     userAgent: string | null,
+    startedAt: Date,
     executor: Executor = db,
   ): Promise<Session> {
     const at = now();
     const refreshToken = randomToken();
+    const idle = user.role === 'admin' ? config.operatorSessionIdleLimit : config.sessionIdleLimit;
+    const expiresAt = new Date(
+      Math.min(at.getTime() + idle * 1000, startedAt.getTime() + config.sessionMaxAge * 1000),
+    );
     await authRepository.insertRefreshToken(executor, {
       familyId,
-      userId,
+      userId: user.id,
       tokenHash: sha256Hex(refreshToken),
       createdAt: at,
-      expiresAt: plus(at, config.refreshTokenTtl * 1000),
+      expiresAt,
       userAgent,
+      sessionStartedAt: startedAt,
     });
-    const access = await tokens.sign(userId, familyId);
-    return { token: access.token, expires: access.expires.toISOString(), refreshToken };
+    const access = await tokens.sign(user.id, familyId);
+    return {
+      token: access.token,
+      expires: access.expires.toISOString(),
+      refreshToken,
+      refreshExpires: expiresAt,
+      issuedAt: at,
+    };
   }
 
   /**
@@ -218,7 +237,7 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
         }
         throw new AppError(403, 'EMAIL_NOT_VERIFIED');
       }
-      return startSession(user.id, randomUUID(), userAgent?.slice(0, USER_AGENT_MAX) || null);
+      return startSession(user, randomUUID(), userAgent?.slice(0, USER_AGENT_MAX) || null, now());
     },
 
     /**
@@ -244,8 +263,10 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
                 at,
               )
             : undefined);
-        return current
-          ? startSession(current.userId, current.familyId, current.userAgent, tx)
+        if (!current) return undefined;
+        const user = await userRepository.findById(tx, current.userId);
+        return user
+          ? startSession(user, current.familyId, current.userAgent, current.sessionStartedAt, tx)
           : undefined;
       });
       if (session) return session;

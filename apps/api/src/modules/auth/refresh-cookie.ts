@@ -11,13 +11,14 @@ export function refreshCookie(config: Config) {
   return {
     read: (request: FastifyRequest): string | undefined =>
       request.cookies[REFRESH_COOKIE] || undefined,
-    set(reply: FastifyReply, token: string) {
+    /** The cookie lasts as long as the token: until `expires`, seen from `at`. */
+    set(reply: FastifyReply, token: string, expires: Date, at: Date) {
       reply.setCookie(REFRESH_COOKIE, token, {
         httpOnly: true,
         sameSite: 'strict',
         secure,
         path: REFRESH_COOKIE_PATH,
-        maxAge: config.refreshTokenTtl,
+        maxAge: Math.max(0, Math.round((expires.getTime() - at.getTime()) / 1000)),
       });
     },
     clear(reply: FastifyReply) {

@@ -1,0 +1,60 @@
+import { STEP_UP_WINDOW_MS, type StepUpMethod } from '@tradehost/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { StepUpRequiredError } from '../lib/errors.ts';
+import type { Executor } from './client.ts';
+import { passkeys, recoveryCodes, sessionProofs, userTotp } from './schema/index.ts';
+
+/**
+ * Step-up: before money or secrets leave, the sign-in must have proved its owner (the password,
+ * or a second factor where one is on) within STEP_UP_WINDOW_MS. Proofs are kept per sign-in
+ * (session_proofs), so every instance sees them.
+ */
+export const stepUp = {
+  /**
+   * The proofs the account can give: its second factors when it has any (the password alone
+   * is then not enough), else the password.
+   */
+  async methods(db: Executor, userId: number): Promise<StepUpMethod[]> {
+    const [row] = await db
+      .select({
+        totp: sql<boolean>`exists (select 1 from ${userTotp} where ${userTotp.userId} = ${userId} and ${userTotp.confirmedAt} is not null)`,
+        passkeys: sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId})`,
+        recovery: sql<boolean>`exists (select 1 from ${recoveryCodes} where ${recoveryCodes.userId} = ${userId} and ${recoveryCodes.usedAt} is null)`,
+      })
+      .from(sql`(select 1) as one`);
+    const methods: StepUpMethod[] = [];
+    if (row?.totp) methods.push('totp');
+    if (row?.passkeys) methods.push('passkey');
+    if (methods.length > 0 && row?.recovery) methods.push('recovery_code');
+    return methods.length > 0 ? methods : ['password'];
+  },
+
+  /** The sign-in `sessionId` proved its owner at `at` (a sign-in itself is one). */
+  async record(db: Executor, sessionId: string, userId: number, at: Date): Promise<void> {
+    await db
+      .insert(sessionProofs)
+      .values({ sessionId, userId, provedAt: at })
+      .onConflictDoUpdate({ target: sessionProofs.sessionId, set: { provedAt: at } });
+  },
+
+  /** True when the sign-in proved its owner within the window before `at`. */
+  async isFresh(db: Executor, sessionId: string, userId: number, at: Date): Promise<boolean> {
+    const [row] = await db
+      .select({ provedAt: sessionProofs.provedAt })
+      .from(sessionProofs)
+      .where(and(eq(sessionProofs.sessionId, sessionId), eq(sessionProofs.userId, userId)));
+    if (!row) return false;
+    const age = at.getTime() - row.provedAt.getTime();
+    return age >= 0 && age <= STEP_UP_WINDOW_MS;
+  },
+
+  /** Throws 403 STEP_UP_REQUIRED (with the methods) unless the sign-in has a fresh proof. */
+  async require(
+    db: Executor,
+    user: { id: number; sessionId: string | null },
+    at: Date,
+  ): Promise<void> {
+    if (user.sessionId && (await stepUp.isFresh(db, user.sessionId, user.id, at))) return;
+    throw new StepUpRequiredError(await stepUp.methods(db, user.id));
+  },
+};
