@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
 import { perMinute } from './rate-limit.ts';
+import type { SessionRevocations } from '../lib/session-revocations.ts';
 import type { AccessTokens } from '../modules/auth/access-token.ts';
 
 export interface AuthUser {
@@ -71,26 +72,32 @@ export function operatorArea(
  * so a flood is refused before any token work.
  */
 export const authPlugin = fp(
-  async (app, { tokens }: { tokens: AccessTokens }) => {
+  async (app, { tokens, sessions }: { tokens: AccessTokens; sessions: SessionRevocations }) => {
     app.decorateRequest('user', null);
+
+    /** The bearer token's user; null when it is missing, invalid, or of an ended sign-in. */
+    const userOf = async (request: FastifyRequest): Promise<AuthUser | null> => {
+      const token = bearerOf(request);
+      const claims = token ? await tokens.verify(token) : null;
+      if (claims === null) return null;
+      if (claims.sessionId !== null && sessions.has(claims.sessionId)) return null;
+      return { id: claims.userId, sessionId: claims.sessionId };
+    };
 
     const requireUser: onRequestHookHandler = async function requireUser(
       request: FastifyRequest,
       _reply: FastifyReply,
     ) {
-      const token = bearerOf(request);
-      const claims = token ? await tokens.verify(token) : null;
-      if (claims === null) throw new AppError(401, 'UNAUTHORIZED');
-      request.user = { id: claims.userId, sessionId: claims.sessionId };
+      const user = await userOf(request);
+      if (user === null) throw new AppError(401, 'UNAUTHORIZED');
+      request.user = user;
     };
 
     const optionalUser: onRequestHookHandler = async function optionalUser(
       request: FastifyRequest,
       _reply: FastifyReply,
     ) {
-      const token = bearerOf(request);
-      const claims = token ? await tokens.verify(token) : null;
-      request.user = claims === null ? null : { id: claims.userId, sessionId: claims.sessionId };
+      request.user = await userOf(request);
     };
 
     app.addHook('onRoute', (route) => {
