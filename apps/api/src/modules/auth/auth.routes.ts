@@ -17,10 +17,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
+import { securityContextOf } from '../../db/security-events.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
 import type { AuthService, Session } from './auth.service.ts';
+import { SignInRefusedError } from './sign-in-guard.ts';
 import { checkRequestOrigin, refreshCookie } from './refresh-cookie.ts';
 
 const bearer = [{ bearer: [] }];
@@ -86,16 +88,24 @@ export async function authRoutes(
       config: limited,
       schema: {
         tags,
-        summary: 'Sign in: an access token in the body, the refresh token in the th_rt cookie',
+        summary:
+          'Sign in: an access token in the body, the refresh token in the th_rt cookie (429 LOGIN_THROTTLED or LOGIN_LOCKED, with Retry-After, after repeated failures)',
         body: loginRequestSchema,
-        response: { 200: tokenResponseSchema, ...errorResponses(401, 403, 404, 422, 429) },
+        response: { 200: tokenResponseSchema, ...errorResponses(401, 403, 422, 429) },
       },
     },
-    async (request, reply) =>
-      sendSession(
-        await auth.login(request.body.email, request.body.password, request.headers['user-agent']),
-        reply,
-      ),
+    async (request, reply) => {
+      try {
+        return sendSession(
+          await auth.login(request.body.email, request.body.password, securityContextOf(request)),
+          reply,
+        );
+      } catch (error) {
+        if (error instanceof SignInRefusedError)
+          void reply.header('retry-after', String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
   );
 
   r.post(
@@ -161,12 +171,13 @@ export async function authRoutes(
       config: limited,
       schema: {
         tags,
-        summary: 'Mail a 6-digit password reset code (valid 10 minutes)',
+        summary:
+          'Mail a 6-digit password reset code (valid 10 minutes; 5 a day at most); the same answer for an e-mail without an account, which gets nothing',
         body: forgotPasswordRequestSchema,
         response: { 200: messageResponseSchema, ...errorResponses(422, 429) },
       },
     },
-    async (request) => auth.forgotPassword(request.body.email),
+    async (request) => auth.forgotPassword(request.body.email, securityContextOf(request)),
   );
 
   r.post(
@@ -195,6 +206,11 @@ export async function authRoutes(
       },
     },
     async (request) =>
-      auth.resetPassword(request.body.email, request.body.code, request.body.password),
+      auth.resetPassword(
+        request.body.email,
+        request.body.code,
+        request.body.password,
+        securityContextOf(request),
+      ),
   );
 }

@@ -10,7 +10,8 @@ import {
 import type { UserRow } from '../../db/schema/index.ts';
 import { resetCodeMail, verificationMail } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, fieldErrors, isUniqueViolation } from '../../lib/errors.ts';
-import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/password.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { passwordPolicyOf } from '../../lib/password-policy.ts';
 import {
   hmacHex,
   randomDigits,
@@ -24,12 +25,21 @@ import type { ServiceDeps } from '../deps.ts';
 import { toUserResponse } from '../../db/user-response.ts';
 import { referrals } from '../../db/referrals.ts';
 import { userRepository } from '../../db/users.ts';
+import { securityLog, type SecurityContext } from '../../db/security-events.ts';
+import { notify } from '../../integrations/mail/notify.ts';
 import { authRepository } from './auth.repository.ts';
+import { createSignInCheck } from './sign-in-check.ts';
+import { passwordResetMail } from '../../integrations/mail/sign-in-templates.ts';
 
 export const VERIFY_LINK_TTL_MS = 48 * 3600_000;
 export const VERIFY_RESEND_INTERVAL_MS = 5 * 60_000;
 export const RESET_CODE_TTL_MS = 10 * 60_000;
 export const RESET_CODE_MAX_ATTEMPTS = 5;
+/** Reset codes mailed to one account in 24 hours at most (then forgot-password sends nothing). */
+export const RESET_CODES_PER_DAY = 5;
+const DAY_MS = 24 * 3600_000;
+/** The id no account has: an unknown e-mail's statements run against it (and find nothing). */
+const NO_USER = 0;
 /** The longest User-Agent kept of a sign-in (real ones are a few hundred characters). */
 export const USER_AGENT_MAX = 512;
 
@@ -62,6 +72,8 @@ export type AuthService = ReturnType<typeof createAuthService>;
 export function createAuthService({ db, config, mailer, tokens, now, log }: ServiceDeps) {
   const resetCodeHash = (userId: number, code: string) =>
     hmacHex(config.jwtSecret, `password-reset:${userId}:${code}`);
+  const signInCheck = createSignInCheck({ db, config, mailer, now, log });
+  const passwordPolicy = passwordPolicyOf(config, log);
 
   /** Stores a new confirmation link for the user and returns the token to mail. */
   async function createVerification(executor: Executor, userId: number, at: Date): Promise<string> {
@@ -168,22 +180,25 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     email: string,
     code: string,
     onValid?: (tx: Executor, userId: number, codeId: number, at: Date) => Promise<void>,
-  ) {
+  ): Promise<UserRow> {
     const user = await userRepository.findByEmail(db, email);
-    if (!user) throw fieldError(400, 'email', 'EMAIL_NOT_FOUND');
+    // an unknown e-mail is answered as a wrong code, after the same statements (on no row): the
+    // answer must not tell whether the e-mail has an account
+    const userId = user?.id ?? NO_USER;
     const at = now();
     const valid = await db.transaction(async (tx) => {
-      const current = await authRepository.lockCurrentResetCode(tx, user.id);
+      const current = await authRepository.lockCurrentResetCode(tx, userId);
       if (!current || current.expiresAt <= at || current.attempts >= RESET_CODE_MAX_ATTEMPTS)
         return false;
-      if (!sameHex(current.codeHash, resetCodeHash(user.id, code))) {
+      if (!sameHex(current.codeHash, resetCodeHash(userId, code))) {
         await authRepository.countResetAttempt(tx, current.id);
         return false;
       }
-      await onValid?.(tx, user.id, current.id, at);
+      await onValid?.(tx, userId, current.id, at);
       return true;
     });
-    if (!valid) throw fieldError(400, 'code', 'CODE_INVALID');
+    if (!valid || !user) throw fieldError(400, 'code', 'CODE_INVALID');
+    return user;
   }
 
   return {
@@ -191,14 +206,18 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       const problems: Parameters<typeof fieldErrors>[1] = [];
       if (await userRepository.findByEmail(db, input.email))
         problems.push(['email', 'EMAIL_TAKEN']);
+      const weak = await passwordPolicy.refusal(input.password);
+      if (weak) problems.push(['password', weak]);
       let referrerId: number | null = null;
       if (input.partner_code) {
         referrerId = (await userRepository.findIdByReferralCode(db, input.partner_code)) ?? null;
         if (referrerId === null) problems.push(['partner_code', 'PARTNER_CODE_INVALID']);
       }
+      // hashed even when the answer is a refusal: a taken e-mail must not answer sooner than a
+      // new one (SPEC's "E-mail is already used" tells by its text, rate limited per address)
+      const passwordHash = await hashPassword(input.password);
       if (problems.length > 0) throw fieldErrors(422, problems);
 
-      const passwordHash = await hashPassword(input.password);
       const { user, token } = await insertUser(input, passwordHash, referrerId, now());
       await mailVerification(user, token);
       return done('SIGNUP_DONE');
@@ -219,15 +238,10 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       return done('EMAIL_VERIFIED');
     },
 
-    /** `userAgent`: the browser's User-Agent header, kept (cut to 512) for the sessions list. */
-    async login(email: string, password: string, userAgent?: string): Promise<Session> {
-      const user = await userRepository.findByEmail(db, email);
-      if (!user) {
-        await verifyDummyPassword(password);
-        throw new AppError(404, 'LOGIN_NOT_FOUND');
-      }
-      if (!(await verifyPassword(user.passwordHash, password)))
-        throw new AppError(401, 'LOGIN_NOT_FOUND');
+    /** `context`: the request's address and browser (its User-Agent names the sign-in in the profile). */
+    async login(email: string, password: string, context: SecurityContext = {}): Promise<Session> {
+      // the per-account limit and the password, told apart from an unknown e-mail by nothing
+      const user = await signInCheck.check(email, password, context);
       if (!user.emailVerifiedAt) {
         // the right password proves the person: send a fresh link (at most one per 5 minutes)
         const at = now();
@@ -237,7 +251,8 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
         }
         throw new AppError(403, 'EMAIL_NOT_VERIFIED');
       }
-      return startSession(user, randomUUID(), userAgent?.slice(0, USER_AGENT_MAX) || null, now());
+      const userAgent = context.userAgent?.slice(0, USER_AGENT_MAX) || null;
+      return startSession(user, randomUUID(), userAgent, now());
     },
 
     /**
@@ -296,24 +311,42 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       return toUserResponse(user);
     },
 
-    async forgotPassword(email: string): Promise<MessageResponse> {
+    /**
+     * Mails a reset code to the account of `email`. The answer is the same success whether the
+     * e-mail has an account or not (nothing is sent then), and it does not wait for the mail: a
+     * failed delivery is logged (the owner asks again), since a 500 for accounts alone would tell.
+     *
+     * At most RESET_CODES_PER_DAY codes an account a day: past that the answer is still the same
+     * success and nothing is sent or changed (the last code keeps working). Not a 429, because an
+     * unknown e-mail never reaches the cap, so a 429 would tell that the e-mail has an account;
+     * the owner loses nothing, their inbox holds today's codes.
+     */
+    async forgotPassword(email: string, context: SecurityContext = {}): Promise<MessageResponse> {
       const user = await userRepository.findByEmail(db, email);
-      if (!user) throw fieldError(422, 'email', 'EMAIL_NOT_FOUND');
-      const code = randomDigits(6);
       const at = now();
-      await db.transaction((tx) =>
-        authRepository.replaceResetCode(tx, {
+      // counted for an unknown e-mail too (on no user), so that both cost the same statements
+      const today = await securityLog.countSince(
+        db,
+        user?.id ?? NO_USER,
+        'password_reset_requested',
+        plus(at, -DAY_MS),
+      );
+      if (!user || today >= RESET_CODES_PER_DAY) return done('RESET_CODE_SENT');
+      const code = randomDigits(6);
+      await db.transaction(async (tx) => {
+        await authRepository.replaceResetCode(tx, {
           userId: user.id,
           codeHash: resetCodeHash(user.id, code),
           createdAt: at,
           expiresAt: plus(at, RESET_CODE_TTL_MS),
-        }),
-      );
-      // unlike the confirmation link, a code that never arrives is useless: a mail failure is a 500
-      await mailer.send({
-        to: user.email,
-        ...resetCodeMail(user.language, { name: user.name, code }),
+        });
+        await securityLog.record(tx, user.id, 'password_reset_requested', at, context);
       });
+      void mailer
+        .send({ to: user.email, ...resetCodeMail(user.language, { name: user.name, code }) })
+        .catch((error: unknown) =>
+          log.error({ err: error, userId: user.id }, 'could not send the password reset code'),
+        );
       return done('RESET_CODE_SENT');
     },
 
@@ -323,13 +356,33 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     },
 
     /** Sets the password, uses up the code, ends every session and confirms the e-mail (the code proved it). */
-    async resetPassword(email: string, code: string, password: string): Promise<MessageResponse> {
-      await withResetCode(email, code, async (tx, userId, codeId, at) => {
+    async resetPassword(
+      email: string,
+      code: string,
+      password: string,
+      context: SecurityContext = {},
+    ): Promise<MessageResponse> {
+      // before the code: a refused password does not use up one of its tries
+      await passwordPolicy.check(password);
+      let resetAt = now();
+      const user = await withResetCode(email, code, async (tx, userId, codeId, at) => {
+        resetAt = at;
         await userRepository.setPasswordHash(tx, userId, await hashPassword(password));
         await authRepository.useResetCode(tx, codeId, at);
         await authRepository.revokeUserRefreshTokens(tx, userId, at);
         await userRepository.markEmailVerified(tx, userId, at);
+        // the owner proved themselves by the mailed code: a sign-in lock ends
+        await signInCheck.unlock(tx, userId);
+        await securityLog.record(tx, userId, 'password_reset', at, context);
       });
+      await notify(mailer, log, user, (language) =>
+        passwordResetMail(language, {
+          name: user.name,
+          at: resetAt,
+          ip: context.ip ?? null,
+          resetLink: `${config.publicUrl}/forgot-password`,
+        }),
+      );
       return done('PASSWORD_RESET');
     },
   };

@@ -15,6 +15,7 @@ import { passwordChangedMail } from '../../integrations/mail/profile-templates.t
 import type { Storage } from '../../integrations/storage/index.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
+import { passwordPolicyOf } from '../../lib/password-policy.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { toUserResponse } from '../../db/user-response.ts';
@@ -120,6 +121,7 @@ export function createProfileService({
       if (!row) throw unauthorized();
       if (!(await verifyPassword(row.passwordHash, input.current_password)))
         throw fieldError(422, 'current_password', 'CURRENT_PASSWORD_WRONG');
+      await passwordPolicy.check(input.password);
       const passwordHash = await hashPassword(input.password);
       const at = now();
       const signedOut = await db.transaction(async (tx) => {

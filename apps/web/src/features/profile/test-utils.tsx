@@ -3,7 +3,10 @@
  * global fetch (the avatar upload, a multipart body, answered raw), and fixtures.
  */
 import {
+  SECURITY_EVENTS_PER_PAGE,
   SESSIONS_PER_PAGE,
+  type SecurityEvent,
+  type SecurityEventsResponse,
   type User,
   type UserSession,
   type UserSessionsResponse,
@@ -61,6 +64,49 @@ export const sessionsAnswer =
     };
   };
 
+export function securityEvent(overrides: Partial<SecurityEvent> = {}): SecurityEvent {
+  return {
+    id: 1,
+    kind: 'sign_in',
+    at: '2026-11-23T10:30:00.000Z',
+    ip: '203.0.113.7',
+    browser: 'Chrome',
+    os: 'Windows',
+    current_session: true,
+    detail: {},
+    ...overrides,
+  };
+}
+
+/** The account's activity, newest first, as the API lists it. */
+export const ACTIVITY: SecurityEvent[] = [
+  securityEvent({
+    id: 3,
+    kind: 'sign_in_failed',
+    at: '2026-11-24T03:12:00.000Z',
+    ip: '198.51.100.23',
+    browser: null,
+    os: 'Linux',
+    current_session: false,
+  }),
+  securityEvent({ id: 2, kind: 'password_changed', at: '2026-11-23T11:00:00.000Z' }),
+  securityEvent(),
+];
+
+/** GET /user/activity as the API answers it: the page asked for of `list`. */
+export const activityAnswer =
+  (list: () => SecurityEvent[]) =>
+  (call: StubCall): { body: SecurityEventsResponse } => {
+    const page = Number(call.query.get('page') ?? 1);
+    const all = list();
+    return {
+      body: {
+        data: all.slice((page - 1) * SECURITY_EVENTS_PER_PAGE, page * SECURITY_EVENTS_PER_PAGE),
+        meta: { page, per_page: SECURITY_EVENTS_PER_PAGE, total: all.length },
+      },
+    };
+  };
+
 /** The chat-bot section's status when no bot is configured (its own tests: chat-bot-section.test.tsx). */
 const TELEGRAM_OFF = {
   enabled: false,
@@ -86,6 +132,7 @@ export function stubProfileApi(
     'GET /front/permissions': { body: { partner: true, monitoring: true } },
     'GET /user/alert': { body: { alert: null } },
     'GET /user/sessions': sessionsAnswer(() => SESSIONS),
+    'GET /user/activity': activityAnswer(() => ACTIVITY),
     'GET /user/telegram': { body: TELEGRAM_OFF },
     ...routes,
   });

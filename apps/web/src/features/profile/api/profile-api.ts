@@ -2,13 +2,14 @@ import type {
   ChangeNameRequest,
   ChangePasswordRequest,
   MessageResponse,
+  SecurityEventsResponse,
   SignOutOthersResponse,
   User,
   UserSessionsResponse,
 } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
 
-const api = baseApi.enhanceEndpoints({ addTagTypes: ['Sessions'] });
+const api = baseApi.enhanceEndpoints({ addTagTypes: ['Sessions', 'Activity'] });
 
 /**
  * The profile page's calls. Each change of the account invalidates 'User': the header's avatar
@@ -39,7 +40,7 @@ export const profileApi = api.injectEndpoints({
     /** The other sessions end with it: the list is asked again. */
     changePassword: build.mutation<MessageResponse, ChangePasswordRequest>({
       query: (body) => ({ url: '/user/change_password', method: 'POST', body }),
-      invalidatesTags: (result) => (result ? ['Sessions'] : []),
+      invalidatesTags: (result) => (result ? ['Sessions', 'Activity'] : []),
       extraOptions: SILENT,
     }),
     /** A page (from 1) of the sign-ins: this one first on the first page. */
@@ -50,7 +51,19 @@ export const profileApi = api.injectEndpoints({
     }),
     signOutOthers: build.mutation<SignOutOthersResponse, void>({
       query: () => ({ url: '/user/sessions/sign_out_others', method: 'POST' }),
-      invalidatesTags: (result) => (result ? ['Sessions'] : []),
+      invalidatesTags: (result) => (result ? ['Sessions', 'Activity'] : []),
+      extraOptions: SILENT,
+    }),
+    /** Ends one sign-in (its id); its access tokens stop at once. */
+    endSession: build.mutation<MessageResponse, string>({
+      query: (id) => ({ url: `/user/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (result) => (result ? ['Sessions', 'Activity'] : []),
+      extraOptions: SILENT,
+    }),
+    /** A page (from 1) of the account's security log, newest first. */
+    getActivity: build.query<SecurityEventsResponse, number>({
+      query: (page) => ({ url: '/user/activity', params: { page } }),
+      providesTags: ['Activity'],
       extraOptions: SILENT,
     }),
   }),
@@ -63,4 +76,6 @@ export const {
   useChangePasswordMutation,
   useGetSessionsQuery,
   useSignOutOthersMutation,
+  useEndSessionMutation,
+  useGetActivityQuery,
 } = profileApi;

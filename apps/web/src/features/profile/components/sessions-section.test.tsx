@@ -24,7 +24,7 @@ describe('the sessions', () => {
     renderProfile();
     await screen.findByText('Safari on iOS');
     const rows = within(list()).getAllByRole('listitem');
-    expect(rows.map((row) => within(row).getByText(/on|browser/i).textContent)).toEqual([
+    expect(rows.map((row) => within(row).getByText(/ on |browser/i).textContent)).toEqual([
       'Chrome on WindowsThis device',
       'Safari on iOS',
       'An unknown browser',
@@ -168,5 +168,51 @@ describe('the sessions', () => {
     expect(
       await screen.findByText('No session of this account is active apart from this page.'),
     ).toBeInTheDocument();
+  });
+
+  it('ends one other session after a confirmation; this device has no such button', async () => {
+    let sessions = SESSIONS;
+    const api = stubProfileApi({
+      'GET /user/sessions': sessionsAnswer(() => sessions),
+      'DELETE /user/sessions/6f1c1a1e-0000-4000-8000-000000000002': () => {
+        sessions = sessions.filter((s) => s.id !== '6f1c1a1e-0000-4000-8000-000000000002');
+        return { body: { message: 'The session has been ended', code: 'SESSION_ENDED' } };
+      },
+    });
+    const { user } = renderProfile();
+    await screen.findByText('Safari on iOS');
+    const rows = within(list()).getAllByRole('listitem');
+    expect(within(rows[0]!).queryByRole('button')).toBeNull();
+    await user.click(within(rows[1]!).getByRole('button', { name: 'End session: Safari on iOS' }));
+    const dialog = screen.getByRole('dialog', { name: 'End this session?' });
+    expect(dialog).toHaveAccessibleDescription(/Safari on iOS will be signed out at once/);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+
+    await user.click(within(rows[1]!).getByRole('button', { name: 'End session: Safari on iOS' }));
+    await user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'End the session' }),
+    );
+    expect(
+      await screen.findByText('The session on Safari on iOS has been ended.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(list()).getAllByRole('listitem')).toHaveLength(2));
+    expect(screen.queryByText('Safari on iOS')).toBeNull();
+  });
+
+  it('says so in the reader’s language when the session could not be ended, and keeps it', async () => {
+    stubProfileApi({
+      'DELETE /user/sessions/6f1c1a1e-0000-4000-8000-000000000002': {
+        status: 404,
+        body: { message: 'Not found', code: 'NOT_FOUND' },
+      },
+    });
+    const { user } = renderProfile({ language: 'ru' });
+    await user.click(await screen.findByRole('button', { name: 'Завершить: Safari, iOS' }));
+    await user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Завершить сеанс' }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('Не найдено');
+    expect(screen.getByText('Safari, iOS')).toBeInTheDocument();
   });
 });

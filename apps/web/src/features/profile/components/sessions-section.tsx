@@ -8,19 +8,33 @@ import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
 import { Pagination, pageCountOf } from '../../../shared/ui/pagination/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
-import { useGetSessionsQuery, useSignOutOthersMutation } from '../api/profile-api';
+import {
+  useEndSessionMutation,
+  useGetSessionsQuery,
+  useSignOutOthersMutation,
+} from '../api/profile-api';
 import { ProfileSection } from './profile-section';
 import styles from './profile.module.css';
 
 /** "Chrome on Windows" in the reader's language, from the names the API read off the User-Agent. */
-export function deviceName(t: TFunction<'profile'>, { browser, os }: UserSession): string {
+export function deviceName(
+  t: TFunction<'profile'>,
+  { browser, os }: Pick<UserSession, 'browser' | 'os'>,
+): string {
   if (browser && os) return t('sessions.device', { browser, os });
   if (browser) return t('sessions.browserOnly', { browser });
   if (os) return t('sessions.osOnly', { os });
   return t('sessions.unknownDevice');
 }
 
-function SessionRow({ session }: { session: UserSession }) {
+function SessionRow({
+  session,
+  onEnd,
+}: {
+  session: UserSession;
+  /** Asks to end this sign-in (not offered for this device: signing out does that). */
+  onEnd: (session: UserSession) => void;
+}) {
   const { t, i18n } = useTranslation('profile');
   return (
     <li className={styles.session}>
@@ -46,6 +60,16 @@ function SessionRow({ session }: { session: UserSession }) {
           </dd>
         </div>
       </dl>
+      {session.current ? null : (
+        <Button
+          variant="secondary"
+          className={styles.sessionEnd}
+          aria-label={t('sessions.endLabel', { device: deviceName(t, session) })}
+          onClick={() => onEnd(session)}
+        >
+          {t('sessions.end')}
+        </Button>
+      )}
     </li>
   );
 }
@@ -69,6 +93,8 @@ export function SessionsSection() {
   const pageCount = pageCountOf(total, SESSIONS_PER_PAGE);
   const [signOutOthers, { isLoading: signingOut }] = useSignOutOthersMutation();
   const [confirming, setConfirming] = useState(false);
+  const [endSession, { isLoading: ending }] = useEndSessionMutation();
+  const [toEnd, setToEnd] = useState<UserSession | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const others = data?.others ?? 0;
   // sign-ins ended meanwhile (elsewhere, or expired) can leave this page past the last one
@@ -92,6 +118,17 @@ export function SessionsSection() {
     }
   };
 
+  const confirmEnd = async (session: UserSession) => {
+    try {
+      await endSession(session.id).unwrap();
+      report('success', t('sessions.ended', { device: deviceName(t, session) }));
+    } catch (failure) {
+      report('error', errorText(t, failure));
+    } finally {
+      setToEnd(null);
+    }
+  };
+
   let body;
   if (isLoading) body = <LoadingState>{t('sessions.loading')}</LoadingState>;
   else if (isError || !sessions)
@@ -109,7 +146,7 @@ export function SessionsSection() {
       <>
         <ul className={styles.sessions} aria-label={t('sessions.title')} aria-busy={isFetching}>
           {sessions.map((session) => (
-            <SessionRow key={session.id} session={session} />
+            <SessionRow key={session.id} session={session} onEnd={setToEnd} />
           ))}
         </ul>
         <Pagination
@@ -160,6 +197,29 @@ export function SessionsSection() {
               onClick={() => void confirm()}
             >
               {t('sessions.confirm')}
+            </Button>
+          </DialogActions>
+        </Dialog>
+      ) : null}
+      {toEnd ? (
+        <Dialog
+          open
+          onOpenChange={(open) => (open ? undefined : setToEnd(null))}
+          title={t('sessions.endTitle')}
+          description={t('sessions.endText', { device: deviceName(t, toEnd) })}
+          closeLabel={t('close')}
+          busy={ending}
+        >
+          <DialogActions>
+            <Button variant="secondary" disabled={ending} onClick={() => setToEnd(null)}>
+              {t('cancel')}
+            </Button>
+            <Button
+              loading={ending}
+              loadingText={t('sessions.ending')}
+              onClick={() => void confirmEnd(toEnd)}
+            >
+              {t('sessions.endConfirm')}
             </Button>
           </DialogActions>
         </Dialog>

@@ -4,6 +4,7 @@ import { errorText } from '../../../shared/lib/api-error';
 import { Page, useDocumentTitle } from '../../../shared/ui/page/page';
 import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { AccountSection } from '../components/account-section';
+import { ActivitySection } from '../components/activity-section';
 import { AvatarSection } from '../components/avatar-section';
 import { ChatBotSection } from '../components/chat-bot-section';
 import { PasswordSection } from '../components/password-section';
@@ -39,6 +40,7 @@ export function Component() {
         <PasswordSection email={user.email} />
         <ChatBotSection />
         <SessionsSection />
+        <ActivitySection />
       </div>
     );
 
