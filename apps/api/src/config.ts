@@ -36,6 +36,12 @@ export interface Config {
   webDist: string;
   rateLimitAuthMax: number;
   rateLimitUserMax: number;
+  /**
+   * The check of new passwords against breaches (PASSWORD_BREACH_CHECK=hibp): the Pwned Passwords
+   * range API at `url` (PWNED_PASSWORDS_URL); undefined (off, the default) otherwise. The list of
+   * the 100,000 most common passwords is always checked (offline).
+   */
+  passwordBreachCheck: { url: string } | undefined;
   /** Per minute, per activation key, per ingestion route. */
   ingestRateLimitMax: number;
   trustProxy: boolean;
@@ -216,6 +222,8 @@ const envSchema = z
     WEB_DIST: z.string().min(1).optional(),
     RATE_LIMIT_AUTH_MAX: positiveInt.default(10),
     RATE_LIMIT_USER_MAX: positiveInt.default(120),
+    PASSWORD_BREACH_CHECK: z.enum(['off', 'hibp'], { error: 'one of off, hibp' }).default('off'),
+    PWNED_PASSWORDS_URL: z.url({ protocol: /^https?$/ }).default('https://api.pwnedpasswords.com'),
     INGEST_RATE_LIMIT_MAX: positiveInt.default(600),
     MONITORING_RETENTION_DAYS: positiveInt.default(90),
     PARTNER_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
@@ -623,6 +631,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webDist: e.WEB_DIST ? resolve(cwd, e.WEB_DIST) : DEFAULT_WEB_DIST,
     rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,
     rateLimitUserMax: e.RATE_LIMIT_USER_MAX,
+    passwordBreachCheck:
+      e.PASSWORD_BREACH_CHECK === 'hibp' ? { url: e.PWNED_PASSWORDS_URL } : undefined,
     ingestRateLimitMax: e.INGEST_RATE_LIMIT_MAX,
     trustProxy: e.TRUST_PROXY,
     payments: paymentsConfig(e, publicUrl, jwtSecret),

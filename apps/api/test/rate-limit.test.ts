@@ -16,7 +16,7 @@ describe('rate limits', () => {
             password: PASSWORD,
           })
         ).status,
-      ).toBe(404);
+      ).toBe(401);
     }
     const before = { ...passwordStats };
     const limited = await t.api.post('/api/user/auth/login', {

@@ -366,7 +366,7 @@ describe.runIf(TEST_REDIS_URL)('two instances behind a round-robin proxy', () =>
     const used = Number((await raw.get(counter)) ?? 0);
     const since = proxy.served.length;
     for (let i = used; i < AUTH_MAX; i += 1)
-      expect((await front.api.post(LOGIN, ghost)).status).toBe(404);
+      expect((await front.api.post(LOGIN, ghost)).status).toBe(401);
     const refused = await front.api.post(LOGIN, ghost);
     expect(refused).toMatchObject({ status: 429, body: refusal('TOO_MANY_REQUESTS') });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);

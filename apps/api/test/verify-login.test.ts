@@ -103,11 +103,12 @@ describe('POST /api/user/auth/login', () => {
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
-  it('answers 404 LOGIN_NOT_FOUND for an unknown e-mail after a dummy password check', async () => {
+  it('answers an unknown e-mail as a wrong password (401 LOGIN_NOT_FOUND) after a dummy password check', async () => {
     const before = passwordStats.verifies;
     const res = await t.api.post(LOGIN, { email: 'nobody@example.com', password: PASSWORD });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: 'Login or password not found', code: 'LOGIN_NOT_FOUND' });
+    expect(res.headers.getSetCookie()).toEqual([]);
     expect(passwordStats.verifies).toBe(before + 1);
   });
 

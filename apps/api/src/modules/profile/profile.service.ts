@@ -52,6 +52,8 @@ export function createProfileService({
   log,
   storage,
 }: ServiceDeps & { storage: Storage }) {
+  const passwordPolicy = passwordPolicyOf(config, log);
+
   /** A file no row points to any more; a failure leaves an orphan behind, never a broken avatar. */
   async function deleteAvatarFile(name: string | null) {
     if (!name) return;
