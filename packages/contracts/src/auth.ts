@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { noWebAddress, singleLine } from './input.ts';
 import { EMAIL_MAX, NAME_MAX, PARTNER_CODE_MAX, PASSWORD_MAX, PASSWORD_MIN } from './limits.ts';
 
 /**
@@ -42,13 +43,18 @@ export const otpCodeSchema = z
   .string({ error: 'CODE_FORMAT' })
   .check(z.regex(/^\d{6}$/, { error: 'CODE_FORMAT' }));
 
-/** A person's name: trimmed, 1 to NAME_MAX characters (sign-up and the profile). */
+/**
+ * A person's name: trimmed, 1 to NAME_MAX characters, one line and no web address, as it stands
+ * in mails (sign-up and the profile).
+ */
 export const nameSchema = z
   .string({ error: 'NAME_REQUIRED' })
   .check(
     z.trim(),
     z.minLength(1, { error: 'NAME_REQUIRED' }),
     z.maxLength(NAME_MAX, { error: 'NAME_TOO_LONG' }),
+    singleLine(),
+    noWebAddress(),
   );
 
 export function passwordsMatch(value: {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { multiLine } from './input.ts';
 
 /**
  * The FAQ (SPEC: four groups: partners, support, monitoring, monitoring guide), both languages,
@@ -42,6 +43,7 @@ const faqTextField = (max: number) =>
       z.trim(),
       z.minLength(1, { error: 'FAQ_TEXT_REQUIRED' }),
       z.maxLength(max, { error: 'FAQ_TEXT_TOO_LONG' }),
+      multiLine(),
     );
 
 /** POST /api/admin/faq and PUT /api/admin/faq/:id. */

@@ -16,6 +16,54 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export const isStorableText = (text: string): boolean =>
   !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
+/** C0 and C1 control characters and DEL, save the tab, line feed and carriage return of text. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/** What breaks a line or spaces it out: tab, line feed, carriage return, U+2028 and U+2029. */
+const LINE_BREAK = /[\t\n\r\u2028\u2029]/;
+
+/**
+ * Whether a text is one line: no control character (C0, DEL, C1), no tab, no line break, no line
+ * or paragraph separator. Names, labels, subjects and codes are; a mail's header, a CSV cell or
+ * a log line a stored one lands in cannot be split or spoofed by it.
+ */
+export const isSingleLineText = (text: string): boolean =>
+  !CONTROL_CHARACTER.test(text) && !LINE_BREAK.test(text);
+
+/** Whether a text of several lines (a ticket's message) holds no control character but tab, LF, CR. */
+export const isMultiLineText = (text: string): boolean => !CONTROL_CHARACTER.test(text);
+
+/**
+ * What a person's or an account's name may not hold, as it stands in mails sent to any address
+ * ("YOUR ACCOUNT IS LOCKED. Unlock at https://..."): a scheme (`://`), `www.`, or a domain
+ * followed by a path (`evil.com/`). "J. R. R. Tolkien", "Dr.Who" and "A/B test" stay names.
+ */
+const WEB_ADDRESS = /:\/\/|www\.|[\p{L}\p{N}-]\.\p{L}{2,}\//iu;
+
+export const looksLikeWebAddress = (text: string): boolean => WEB_ADDRESS.test(text);
+
+/**
+ * The shared rule of every single-line text a request carries (names, labels, subjects,
+ * wallets...): a check refusing what isSingleLineText refuses, with TEXT_NOT_SINGLE_LINE. Put it
+ * after `z.trim()`: the line breaks around a text are trimmed, those inside refused.
+ */
+export const singleLine = () =>
+  z.refine<string>((text) => typeof text !== 'string' || isSingleLineText(text), {
+    error: 'TEXT_NOT_SINGLE_LINE',
+  });
+
+/** The rule of texts of several lines (messages, answers, reasons): TEXT_CHARACTERS_INVALID. */
+export const multiLine = () =>
+  z.refine<string>((text) => typeof text !== 'string' || isMultiLineText(text), {
+    error: 'TEXT_CHARACTERS_INVALID',
+  });
+
+/** A name's rule besides singleLine: no web address (looksLikeWebAddress), NAME_HAS_WEB_ADDRESS. */
+export const noWebAddress = () =>
+  z.refine<string>((text) => typeof text !== 'string' || !looksLikeWebAddress(text), {
+    error: 'NAME_HAS_WEB_ADDRESS',
+  });
+
 /**
  * The largest id of each kind of key column: `serial` (a PostgreSQL integer), and `bigserial` up
  * to what a JavaScript number holds exactly.
@@ -60,7 +108,7 @@ export const discountPercentField = (min: number) =>
 
 export const REASON_MAX = 500;
 
-/** What an operator gives for a decision the user or the audit log reads: 1 to 500 characters. */
+/** What an operator gives for a decision the user or the audit log reads: 1 to 500 characters, lines. */
 export const reasonField = () =>
   z
     .string({ error: 'REASON_REQUIRED' })
@@ -68,6 +116,7 @@ export const reasonField = () =>
       z.trim(),
       z.minLength(1, { error: 'REASON_REQUIRED' }),
       z.maxLength(REASON_MAX, { error: 'REASON_TOO_LONG' }),
+      multiLine(),
     );
 
 /** A user as the operator's lists name them. */

@@ -5,8 +5,10 @@ import {
   discountPercentField,
   idSchema,
   personSchema,
+  noWebAddress,
   priceCentsField,
   reasonField,
+  singleLine,
 } from './input.ts';
 import { daysBetween } from './vps.ts';
 
@@ -169,6 +171,8 @@ const nameSchema = z
     z.trim(),
     z.minLength(1, { error: 'MONITORING_NAME_REQUIRED' }),
     z.maxLength(MONITORING_NAME_MAX, { error: 'MONITORING_NAME_TOO_LONG' }),
+    singleLine(),
+    noWebAddress(),
   );
 
 /** POST /api/user/monitoring/accounts */

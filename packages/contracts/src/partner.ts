@@ -8,7 +8,7 @@ import {
   WALLET_MAX,
   withdrawalSchema,
 } from './balance.ts';
-import { personSchema, reasonField } from './input.ts';
+import { personSchema, reasonField, singleLine } from './input.ts';
 
 /**
  * The partner programme's reads (SPEC 7, /user/partner*): the partner's code and balances, the
@@ -180,6 +180,7 @@ export const createWithdrawalSchema = z.object({
       z.trim(),
       z.minLength(1, { error: 'WALLET_REQUIRED' }),
       z.maxLength(WALLET_MAX, { error: 'WALLET_INVALID' }),
+      singleLine(),
     ),
   amount: amountSchema,
 });
@@ -236,6 +237,7 @@ export const payWithdrawalSchema = z.object({
       z.trim(),
       z.minLength(1, { error: 'REFERENCE_REQUIRED' }),
       z.maxLength(PAYOUT_REFERENCE_MAX, { error: 'REFERENCE_REQUIRED' }),
+      singleLine(),
     ),
 });
 export const rejectWithdrawalSchema = z.object({ reason: reasonField() });

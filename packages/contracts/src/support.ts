@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { pageOf, pagingFields } from './balance.ts';
-import { idSchema, personSchema } from './input.ts';
+import { idSchema, multiLine, personSchema, singleLine } from './input.ts';
 
 /**
  * Support tickets (SPEC 4, 5): a user opens a ticket in a department with a title and a text and
@@ -50,6 +50,7 @@ const textField = (max: number) =>
     z.trim(),
     z.minLength(1, { error: 'TICKET_TEXT_REQUIRED' }),
     z.refine((text) => characterCount(text) <= max, { error: 'TICKET_TEXT_TOO_LONG' }),
+    multiLine(),
   );
 
 export const ticketTitleField = () =>
@@ -59,6 +60,7 @@ export const ticketTitleField = () =>
     z.refine((title) => characterCount(title) <= TICKET_TITLE_MAX, {
       error: 'TICKET_TITLE_TOO_LONG',
     }),
+    singleLine(),
   );
 
 export const ticketTextField = () => textField(TICKET_TEXT_MAX);
@@ -262,6 +264,7 @@ const departmentNameField = () =>
       z.trim(),
       z.minLength(1, { error: 'DEPARTMENT_NAME_REQUIRED' }),
       z.maxLength(100, { error: 'DEPARTMENT_NAME_REQUIRED' }),
+      singleLine(),
     );
 
 /** POST /api/admin/support/departments and PUT .../:id; `operator_ids` whose mail it is (none: all). */

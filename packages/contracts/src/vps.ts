@@ -6,6 +6,7 @@ import {
   personSchema,
   priceCentsField,
   reasonField,
+  singleLine,
 } from './input.ts';
 import { DAY_MS } from './time.ts';
 
@@ -164,7 +165,13 @@ const sourceFields = {
   source: z.enum(SOURCE_OPTIONS, { error: 'SOURCE_REQUIRED' }),
   /** With source `other`: the user's own words. */
   source_other: z.optional(
-    z.string().check(z.trim(), z.maxLength(SOURCE_OTHER_MAX, { error: 'SOURCE_OTHER_TOO_LONG' })),
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(SOURCE_OTHER_MAX, { error: 'SOURCE_OTHER_TOO_LONG' }),
+        singleLine(),
+      ),
   ),
 };
 
@@ -320,7 +327,7 @@ export type PaidResponse = z.infer<typeof paidResponseSchema>;
 export const commentRequestSchema = z.object({
   comment: z
     .string({ error: 'COMMENT_TOO_LONG' })
-    .check(z.trim(), z.maxLength(COMMENT_MAX, { error: 'COMMENT_TOO_LONG' })),
+    .check(z.trim(), z.maxLength(COMMENT_MAX, { error: 'COMMENT_TOO_LONG' }), singleLine()),
 });
 export type CommentRequest = z.input<typeof commentRequestSchema>;
 
@@ -406,13 +413,14 @@ export const rateInputSchema = z.object({
       z.trim(),
       z.minLength(1, { error: 'NAME_REQUIRED' }),
       z.maxLength(60, { error: 'NAME_TOO_LONG' }),
+      singleLine(),
     ),
   cpu_cores: positiveIntField(128),
   ram_gb: positiveIntField(1024),
   disk_gb: positiveIntField(16_384),
   location: z
     .string({ error: 'REQUIRED' })
-    .check(z.trim(), z.minLength(1, { error: 'REQUIRED' }), z.maxLength(60)),
+    .check(z.trim(), z.minLength(1, { error: 'REQUIRED' }), z.maxLength(60), singleLine()),
   /** Dollars. */
   monthly_price: priceCentsField(),
   template_id: z
