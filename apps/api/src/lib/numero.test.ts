@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as balanceMails from '../integrations/mail/balance-templates.ts';
-import * as profileMails from '../integrations/mail/profile-templates.ts';
-import * as supportMails from '../integrations/mail/support-templates.ts';
-import * as mails from '../integrations/mail/templates.ts';
-import type { RenderedMail } from '../integrations/mail/templates.ts';
+import { LETTER_AT, letterInput, letters } from '../integrations/mail/test-letters.ts';
 import {
   enlargementCharge,
   extensionCharge,
@@ -18,68 +14,14 @@ import { chargeDescriptions } from '../modules/vps/vps.renewal.ts';
  */
 const wrongNumero = /№(?!\u00a0)/;
 
-const at = new Date('2026-03-05T14:00:00Z');
-
-/** One input that has every field any letter of these modules reads. */
-const input = {
-  name: 'Иван',
-  link: 'https://console.example/vps',
-  resetLink: 'https://console.example/reset',
-  code: '123456',
-  serverId: 12,
-  subscriptionId: 34,
-  ticketId: 56,
-  rate: 'Trader, London (LD4)',
-  host: '203.0.113.7',
-  port: 3389,
-  username: 'Administrator',
-  reason: 'нет свободных ресурсов',
-  refundedCents: 1500,
-  days: 3,
-  paidUntil: at,
-  revokeAt: at,
-  endsAt: at,
-  dueAt: at,
-  at,
-  autoRenew: true,
-  months: 3,
-  chargedCents: 1500,
-  priceCents: 1500,
-  balanceCents: 100,
-  amountCents: 2500,
-  running: true,
-  trialDays: 3,
-  retentionDays: 30,
-  signedOut: 2,
-  method: 'USDT',
-  wallet: 'TXYZ',
-  reference: 'PAY-1',
-  title: 'Терминал отключается',
-  answer: 'Перезапустите терминал.',
-  department: 'Оборудование',
-  from: { name: 'Иван', email: 'ivan@example.com' },
-  text: 'Терминал отключается ночью.',
-  files: 1,
-  credit: {
-    amountCents: 2500,
-    balanceAfterCents: 2600,
-    source: { kind: 'payment', paymentId: 78, method: 'crypto', network: 'TRC20' },
-  },
-};
+const at = LETTER_AT;
+const input = letterInput();
 /** The letters that say different things by a field: every status and event. */
 const variants = [
   { status: 'new', event: 'new' },
   { status: 'processing', event: 'message' },
   { status: 'closed', event: 'resumed' },
 ];
-
-type Render = (language: 'ru', input: unknown) => RenderedMail;
-/** Every letter of the modules: each exported `…Mail` but the helper that builds them. */
-const letters = Object.entries({ ...mails, ...supportMails, ...balanceMails, ...profileMails })
-  .filter(
-    ([name, value]) => name.endsWith('Mail') && name !== 'userMail' && typeof value === 'function',
-  )
-  .map(([name, render]) => [name, render as Render] as const);
 
 const server: ServerLine = {
   id: 12,

@@ -1,6 +1,7 @@
 import type { Language } from '@tradehost/contracts';
 import { dollars, userMail, type RenderedMail } from './templates.ts';
 import { numero } from '../../lib/numero.ts';
+import { userText } from './user-text.ts';
 
 /** The balance's letters. */
 
@@ -44,10 +45,12 @@ function originOf(language: Language, credit: BalanceCredit): string {
       return ru
         ? `Оператор зачислил на ваш баланс ${amount}. Причина: ${source.reason}`
         : `Our operator has credited ${amount} to your balance. Reason: ${source.reason}`;
-    case 'transfer':
+    case 'transfer': {
+      const from = `${userText(source.fromName)} (${userText(source.fromEmail)})`;
       return ru
-        ? `Пользователь ${source.fromName} (${source.fromEmail}) перевёл вам ${amount}: сумма зачислена на баланс.`
-        : `${source.fromName} (${source.fromEmail}) has sent you ${amount}: it is on your balance.`;
+        ? `Пользователь ${from} перевёл вам ${amount}: сумма зачислена на баланс.`
+        : `${from} has sent you ${amount}: it is on your balance.`;
+    }
   }
 }
 

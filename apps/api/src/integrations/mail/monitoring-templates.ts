@@ -5,14 +5,20 @@ import type {
   Language,
   ReportPeriod,
 } from '@tradehost/contracts';
-import { escapeHtml } from '../../lib/html.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
 import { BRAND, button, layout, userMail, type RenderedMail } from './templates.ts';
+import { greeting, mailHtml, plainText, userText } from './user-text.ts';
 
 /**
  * Monitoring's alert and report letters, and their words, which the Telegram messages reuse
- * (alertText, reportText): one wording per language for both channels.
+ * (alertText, reportText): one wording per language for both channels. What the owner or the
+ * terminal wrote (the account's name, its currency, a symbol, a server's label) passes through
+ * `mark`: the letters mark it as the user's (userText), the chat messages take it as it is.
  */
+
+/** How alertText and reportText take a text the user (or the terminal) wrote: as it is. */
+type Mark = (text: string) => string;
+const asIs: Mark = (text) => text;
 
 export interface AlertAccount {
   name: string;
@@ -93,14 +99,14 @@ const SERVER_STATES: Record<Language, Record<AlertServer['state'], string>> = {
 };
 
 /** "server #12 (Trader, London): shut down" */
-export function serverLine(language: Language, server: AlertServer): string {
-  const label = [server.rate, server.comment].filter(Boolean).join(', ');
+export function serverLine(language: Language, server: AlertServer, mark: Mark = asIs): string {
+  const label = [server.rate, server.comment && mark(server.comment)].filter(Boolean).join(', ');
   const noun = language === 'ru' ? 'сервер' : 'server';
   return `${noun} #${server.id}${label ? ` (${label})` : ''}: ${SERVER_STATES[language][server.state]}`;
 }
 
 /** What the silent terminal's address tells about the owner's servers. */
-function serverLines(language: Language, details: AlertDetails): string[] {
+function serverLines(language: Language, details: AlertDetails, mark: Mark): string[] {
   const ip = details.publisher_ip;
   const servers = details.servers ?? [];
   if (!ip) return [];
@@ -110,7 +116,7 @@ function serverLines(language: Language, details: AlertDetails): string[] {
         ? `Терминал публиковал с адреса ${ip}; среди ваших серверов такого адреса нет.`
         : `The terminal published from ${ip}; none of your servers has that address.`,
     ];
-  const list = servers.map((s) => serverLine(language, s)).join('; ');
+  const list = servers.map((s) => serverLine(language, s, mark)).join('; ');
   return [
     language === 'ru'
       ? `Терминал публиковал с адреса ${ip}, это ваш ${list}.`
@@ -122,10 +128,11 @@ function serverLines(language: Language, details: AlertDetails): string[] {
 export function alertText(
   language: Language,
   alert: AlertInput,
+  mark: Mark = asIs,
 ): { subject: string; lines: string[] } {
   const { account, value, threshold, details } = alert;
-  const name = `«${account.name}» (${account.login})`;
-  const cur = account.currency;
+  const name = `«${mark(account.name)}» (${account.login})`;
+  const cur = account.currency === null ? null : mark(account.currency);
   const ru = language === 'ru';
   const when = zonedTime(alert.at, account.timeZone);
   switch (alert.kind) {
@@ -184,14 +191,14 @@ export function alertText(
           ru
             ? `От счёта ${name} нет данных ${minutes} ${minutesWord(language, minutes)} торгового времени (ваша граница ${threshold ?? '—'}); последние данные: ${last}.`
             : `No data from ${name} for ${minutes} ${minutesWord(language, minutes)} of market time (your line: ${threshold ?? '—'}); the last came at ${last}.`,
-          ...serverLines(language, details),
+          ...serverLines(language, details, mark),
         ],
       };
     }
     case 'positions': {
       const p = details.position;
       if (!p) return { subject: name, lines: [] };
-      const side = `${p.type} ${p.volume} ${p.symbol}`;
+      const side = `${p.type} ${p.volume} ${mark(p.symbol)}`;
       const opened = p.action === 'opened';
       return {
         subject: ru
@@ -213,7 +220,7 @@ export function monitoringAlertMail(
   alert: AlertInput,
   links: AlertLinks,
 ): RenderedMail {
-  const { subject, lines } = alertText(language, alert);
+  const { subject, lines } = alertText(language, alert, userText);
   const toServers = alert.kind === 'no_data' && (alert.details.servers?.length ?? 0) > 0;
   const ru = language === 'ru';
   const footer = ru
@@ -304,12 +311,13 @@ const PERIOD_TITLES: Record<Language, Record<ReportPeriod, string>> = {
 export function reportText(
   language: Language,
   report: ReportInput,
+  mark: Mark = asIs,
 ): { subject: string; heading: string; rows: [string, string][] } {
   const ru = language === 'ru';
-  const cur = report.account.currency;
-  const name = `«${report.account.name}» (${report.account.login})`;
+  const cur = report.account.currency === null ? null : mark(report.account.currency);
+  const name = `«${mark(report.account.name)}» (${report.account.login})`;
   const trade = (t: ReportTrade | null) =>
-    t === null ? '—' : `${signed(money(language, t.result, cur), t.result)} (${t.symbol})`;
+    t === null ? '—' : `${signed(money(language, t.result, cur), t.result)} (${mark(t.symbol)})`;
   return {
     subject: `${name}: ${PERIOD_TITLES[language][report.period]} ${periodName(language, report)}`,
     heading: ru
@@ -333,10 +341,10 @@ export function monitoringReportMail(
   report: ReportInput,
   links: Pick<AlertLinks, 'name' | 'accountLink'>,
 ): RenderedMail {
-  const { subject, heading, rows } = reportText(language, report);
+  const { subject, heading, rows } = reportText(language, report, userText);
   const ru = language === 'ru';
   const title = `${BRAND}: ${subject}`;
-  const greeting = ru ? `Здравствуйте, ${links.name}!` : `Hello ${links.name},`;
+  const hello = greeting(language, links.name);
   const label = ru ? 'Открыть статистику' : 'Open the statistics';
   const footer = ru
     ? 'Отчёты включаются и выключаются на странице счёта в разделе «Оповещения».'
@@ -344,17 +352,19 @@ export function monitoringReportMail(
   const table = `<table role="presentation" style="border-collapse:collapse;width:100%">${rows
     .map(
       ([label, value]) =>
-        `<tr><td style="padding:6px 0;color:#5b6477">${escapeHtml(label)}</td><td style="padding:6px 0;text-align:right;font-weight:bold">${escapeHtml(value)}</td></tr>`,
+        `<tr><td style="padding:6px 0;color:#5b6477">${mailHtml(label)}</td><td style="padding:6px 0;text-align:right;font-weight:bold">${mailHtml(value)}</td></tr>`,
     )
     .join('')}</table>`;
   return {
-    subject: title,
-    text: `${[greeting, heading, rows.map(([l, v]) => `${l}: ${v}`).join('\n'), footer, `${label}: ${links.accountLink}`, BRAND].join('\n\n')}\n`,
+    subject: plainText(title),
+    text: plainText(
+      `${[hello, heading, rows.map(([l, v]) => `${l}: ${v}`).join('\n'), footer, `${label}: ${links.accountLink}`, BRAND].join('\n\n')}\n`,
+    ),
     html: layout(language, title, [
-      escapeHtml(greeting),
-      escapeHtml(heading),
+      mailHtml(hello),
+      mailHtml(heading),
       table,
-      escapeHtml(footer),
+      mailHtml(footer),
       button(links.accountLink, label),
     ]),
   };

@@ -1,6 +1,6 @@
 import type { Language, TicketStatus } from '@tradehost/contracts';
-import { escapeHtml } from '../../lib/html.ts';
 import { BRAND, button, layout, type RenderedMail } from './templates.ts';
+import { greeting, mailHtml, plainText, userText } from './user-text.ts';
 import { numero } from '../../lib/numero.ts';
 
 /** The support tickets' letters: to the user on each answer and status change, to the operators on each user message. */
@@ -12,7 +12,7 @@ const STATUS_NAMES: Record<Language, Record<TicketStatus, string>> = {
 
 /**
  * A letter with a quoted text (a reply, a user's message) kept as it was written: line breaks
- * and all, escaped for HTML.
+ * and all, escaped for HTML (the user's parts, userText, unlinkable: user-text.ts).
  */
 function ticketMail(
   language: Language,
@@ -23,19 +23,21 @@ function ticketMail(
   action: { href: string; label: string },
 ): RenderedMail {
   const title = `${BRAND}: ${subject}`;
-  const greeting = language === 'ru' ? `Здравствуйте, ${to.name}!` : `Hello ${to.name},`;
+  const hello = greeting(language, to.name);
   const quoted = quote
-    ? `<span style="display:block;border-left:3px solid #c9d3e3;padding-left:12px;white-space:pre-wrap">${escapeHtml(quote)}</span>`
+    ? `<span style="display:block;border-left:3px solid #c9d3e3;padding-left:12px;white-space:pre-wrap">${mailHtml(quote)}</span>`
     : null;
   const [lead = '', ...rest] = paragraphs;
   return {
-    subject: title,
-    text: `${[greeting, lead, ...(quote ? [quote] : []), ...rest, `${action.label}: ${action.href}`, BRAND].join('\n\n')}\n`,
+    subject: plainText(title),
+    text: plainText(
+      `${[hello, lead, ...(quote ? [quote] : []), ...rest, `${action.label}: ${action.href}`, BRAND].join('\n\n')}\n`,
+    ),
     html: layout(language, title, [
-      escapeHtml(greeting),
-      escapeHtml(lead),
+      mailHtml(hello),
+      mailHtml(lead),
       ...(quoted ? [quoted] : []),
-      ...rest.map(escapeHtml),
+      ...rest.map(mailHtml),
       button(action.href, action.label),
     ]),
   };
@@ -60,7 +62,8 @@ export function ticketAnsweredMail(
   language: Language,
   input: TicketRef & { answer: string },
 ): RenderedMail {
-  const { ticketId, title, answer, link } = input;
+  const { ticketId, answer, link } = input;
+  const title = userText(input.title);
   return language === 'ru'
     ? ticketMail(
         language,
@@ -91,7 +94,8 @@ export function ticketStatusMail(
   language: Language,
   input: TicketRef & { status: TicketStatus },
 ): RenderedMail {
-  const { ticketId, title, status, link } = input;
+  const { ticketId, status, link } = input;
+  const title = userText(input.title);
   const name = STATUS_NAMES[language][status];
   if (language === 'ru') {
     const lines: Record<TicketStatus, string[]> = {
@@ -148,8 +152,10 @@ export function ticketForStaffMail(
     files: number;
   },
 ): RenderedMail {
-  const { ticketId, title, department, from, text, files, link, event } = input;
-  const who = `${from.name} (${from.email})`;
+  const { ticketId, department, from, files, link, event } = input;
+  const title = userText(input.title);
+  const text = userText(input.text);
+  const who = `${userText(from.name)} (${userText(from.email)})`;
   if (language === 'ru') {
     const subjects: Record<TicketEvent, string> = {
       new: `новое обращение ${numero(ticketId)} (${department})`,

@@ -1,6 +1,7 @@
 import { formatCents, type Language } from '@tradehost/contracts';
 import { escapeHtml } from '../../lib/html.ts';
 import { numero } from '../../lib/numero.ts';
+import { greeting, mailHtml, mailTitle, plainText, userText } from './user-text.ts';
 
 export interface RenderedMail {
   subject: string;
@@ -14,7 +15,7 @@ export const BRAND = 'TradeHost';
 export function layout(language: Language, title: string, paragraphs: string[]): string {
   return `<!doctype html>
 <html lang="${language}">
-<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<head><meta charset="utf-8"><title>${mailTitle(title)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#1d2433">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
 <p style="font-size:20px;font-weight:bold;margin:0 0 16px">${BRAND}</p>
@@ -33,13 +34,14 @@ export function verificationMail(
   input: { name: string; link: string },
 ): RenderedMail {
   const { name, link } = input;
+  const hello = greeting(language, name);
   if (language === 'ru') {
     const subject = `${BRAND}: подтвердите e-mail`;
     return {
       subject,
-      text: `Здравствуйте, ${name}!\n\nЧтобы подтвердить e-mail и завершить регистрацию в ${BRAND}, откройте ссылку:\n${link}\n\nСсылка действует 48 часов. Если вы не регистрировались, просто проигнорируйте это письмо.\n\n${BRAND}\n`,
+      text: `${plainText(hello)}\n\nЧтобы подтвердить e-mail и завершить регистрацию в ${BRAND}, откройте ссылку:\n${link}\n\nСсылка действует 48 часов. Если вы не регистрировались, просто проигнорируйте это письмо.\n\n${BRAND}\n`,
       html: layout(language, subject, [
-        `Здравствуйте, ${escapeHtml(name)}!`,
+        mailHtml(hello),
         `Чтобы подтвердить e-mail и завершить регистрацию в ${BRAND}, нажмите кнопку:`,
         button(link, 'Подтвердить e-mail'),
         `Или откройте ссылку: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`,
@@ -50,9 +52,9 @@ export function verificationMail(
   const subject = `${BRAND}: confirm your e-mail`;
   return {
     subject,
-    text: `Hello ${name},\n\nTo confirm your e-mail and finish signing up for ${BRAND}, open this link:\n${link}\n\nThe link works for 48 hours. If you did not sign up, ignore this e-mail.\n\n${BRAND}\n`,
+    text: `${plainText(hello)}\n\nTo confirm your e-mail and finish signing up for ${BRAND}, open this link:\n${link}\n\nThe link works for 48 hours. If you did not sign up, ignore this e-mail.\n\n${BRAND}\n`,
     html: layout(language, subject, [
-      `Hello ${escapeHtml(name)},`,
+      mailHtml(hello),
       `To confirm your e-mail and finish signing up for ${BRAND}, press the button:`,
       button(link, 'Confirm e-mail'),
       `Or open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`,
@@ -66,14 +68,15 @@ export function resetCodeMail(
   input: { name: string; code: string },
 ): RenderedMail {
   const { name, code } = input;
+  const hello = greeting(language, name);
   const codeHtml = `<span style="font-size:28px;font-weight:bold;letter-spacing:6px">${escapeHtml(code)}</span>`;
   if (language === 'ru') {
     const subject = `${BRAND}: код для сброса пароля`;
     return {
       subject,
-      text: `Здравствуйте, ${name}!\n\nВаш код для сброса пароля: ${code}\n\nКод действует 10 минут. Если вы не запрашивали сброс пароля, просто проигнорируйте это письмо.\n\n${BRAND}\n`,
+      text: `${plainText(hello)}\n\nВаш код для сброса пароля: ${code}\n\nКод действует 10 минут. Если вы не запрашивали сброс пароля, просто проигнорируйте это письмо.\n\n${BRAND}\n`,
       html: layout(language, subject, [
-        `Здравствуйте, ${escapeHtml(name)}!`,
+        mailHtml(hello),
         'Ваш код для сброса пароля:',
         codeHtml,
         'Код действует 10 минут. Если вы не запрашивали сброс пароля, просто проигнорируйте это письмо.',
@@ -83,9 +86,9 @@ export function resetCodeMail(
   const subject = `${BRAND}: your password reset code`;
   return {
     subject,
-    text: `Hello ${name},\n\nYour password reset code: ${code}\n\nThe code works for 10 minutes. If you did not ask to reset your password, ignore this e-mail.\n\n${BRAND}\n`,
+    text: `${plainText(hello)}\n\nYour password reset code: ${code}\n\nThe code works for 10 minutes. If you did not ask to reset your password, ignore this e-mail.\n\n${BRAND}\n`,
     html: layout(language, subject, [
-      `Hello ${escapeHtml(name)},`,
+      mailHtml(hello),
       'Your password reset code:',
       codeHtml,
       'The code works for 10 minutes. If you did not ask to reset your password, ignore this e-mail.',
@@ -114,8 +117,9 @@ const openServers = (language: Language, link: string) => ({
 });
 
 /**
- * A letter to a user: "TradeHost: <subject>", the greeting, plain paragraphs (escaped for HTML) and a
- * button, to the console's servers page unless told otherwise.
+ * A letter to a user: "TradeHost: <subject>", the greeting, plain paragraphs (escaped for HTML,
+ * their userText parts unlinkable: user-text.ts) and a button, to the console's servers page unless
+ * told otherwise.
  */
 export function userMail(
   language: Language,
@@ -125,14 +129,11 @@ export function userMail(
   action = openServers(language, to.link),
 ): RenderedMail {
   const title = `${BRAND}: ${subject}`;
-  const lines = [
-    language === 'ru' ? `Здравствуйте, ${to.name}!` : `Hello ${to.name},`,
-    ...paragraphs,
-  ];
+  const lines = [greeting(language, to.name), ...paragraphs];
   return {
-    subject: title,
-    text: `${[...lines, `${action.label}: ${action.href}`, BRAND].join('\n\n')}\n`,
-    html: layout(language, title, [...lines.map(escapeHtml), button(action.href, action.label)]),
+    subject: plainText(title),
+    text: plainText(`${[...lines, `${action.label}: ${action.href}`, BRAND].join('\n\n')}\n`),
+    html: layout(language, title, [...lines.map(mailHtml), button(action.href, action.label)]),
   };
 }
 
@@ -410,7 +411,8 @@ export function withdrawalReceivedMail(
     dueAt: Date;
   },
 ): RenderedMail {
-  const { amountCents, method, wallet, dueAt, link } = input;
+  const { amountCents, method, dueAt, link } = input;
+  const wallet = userText(input.wallet);
   return language === 'ru'
     ? userMail(
         language,
@@ -446,7 +448,8 @@ export function withdrawalPaidMail(
     reference: string;
   },
 ): RenderedMail {
-  const { amountCents, method, wallet, reference, link } = input;
+  const { amountCents, method, reference, link } = input;
+  const wallet = userText(input.wallet);
   return language === 'ru'
     ? userMail(
         language,
