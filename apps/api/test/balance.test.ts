@@ -1759,6 +1759,19 @@ describe('the four histories', () => {
       );
     });
 
+    it('neutralises formulas in the payments and the withdrawals files too', async () => {
+      const user = await quickUser(t);
+      const evil = '=HYPERLINK("http://x")';
+      const p = await payment(user, FEB, { status: 'rejected', reason: evil });
+      const w = await withdrawal(user, FEB, evil);
+      expect((await csv(user, 'payments')).text.split('\r\n')[1]).toBe(
+        `${FEB},${p},card,10.00,USD,Rejected,,,"'=HYPERLINK(""http://x"")"`,
+      );
+      expect((await csv(user, 'withdrawals')).text.split('\r\n')[1]).toBe(
+        `${FEB},${w},USDT-TRC20,"'=HYPERLINK(""http://x"")",50.00,Under review`,
+      );
+    });
+
     it('exports the header alone for an empty period, and withdrawals with their wallets', async () => {
       const user = await quickUser(t);
       const w = await withdrawal(user, FEB, 'TWalletOfThePartner000000000009', 'cancelled');

@@ -308,6 +308,29 @@ describe('trades, positions and CSV', () => {
     });
   });
 
+  it('the CSV neutralises a symbol a spreadsheet would run, and keeps a loss a number', async () => {
+    const login = 20_105;
+    const publisher = await publisherOf(t, login);
+    await send(t, HELLO, publisher.key, hello({ login }));
+    const symbol = '=HYPERLINK("http://x")';
+    const side = (ticket: number, fields: Record<string, unknown>) =>
+      tradeDeal(ticket, { position_id: 2, symbol, digits: 5, volume: 1, ...fields });
+    const sent = await send(t, DEALS, publisher.key, {
+      login,
+      deals: [
+        deal(1, { time: at(0), profit: 10_000, equity_before: 0 }),
+        side(2, { time: at(1, 9), type: 'buy', entry: 'in', price: 1.1 }),
+        side(3, { time: at(1, 10), type: 'sell', entry: 'out', price: 1.0988, profit: -12.5 }),
+      ],
+    });
+    expect(sent.status).toBe(200);
+    const { user, account } = publisher;
+    const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text;
+    expect(csv.split('\r\n')[1]).toBe(
+      `2,"'=HYPERLINK(""http://x"")",long,${at(1, 9)},${at(1, 10)},1,1.10000,1.09880,,-12.50`,
+    );
+  });
+
   it("CSV prices at the symbol's digits, a weighted average's and a sum's binary noise gone", async () => {
     const login = 20_103;
     const publisher = await publisherOf(t, login);

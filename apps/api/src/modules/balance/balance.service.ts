@@ -26,6 +26,7 @@ import {
   type PaymentGateway,
 } from '../../integrations/payments/port.ts';
 import { qrDataUrl } from '../../lib/qr.ts';
+import { csvFile, type CsvValue } from '../../lib/csv.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome, StatementWork } from '../../plugins/idempotency.ts';
@@ -495,16 +496,9 @@ const STATUS_WORDS: Record<string, string> = {
   deleted: 'Deleted',
 };
 
-function cell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  // quotes doubled; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 const dollars = (amount: number) => amount.toFixed(2);
 
-const CSV_COLUMNS: Record<HistoryKind, [string, (row: never) => unknown][]> = {
+const CSV_COLUMNS: Record<HistoryKind, [string, (row: never) => CsvValue][]> = {
   payments: [
     ['Date', (r: { created_at: string }) => r.created_at],
     ['ID', (r: { id: number }) => r.id],
@@ -543,9 +537,9 @@ const CSV_COLUMNS: Record<HistoryKind, [string, (row: never) => unknown][]> = {
 
 export function toCsv(kind: HistoryKind, rows: never[]): string {
   const columns = CSV_COLUMNS[kind];
-  const lines = [
-    columns.map(([name]) => cell(name)).join(','),
-    ...rows.map((row) => columns.map(([, value]) => cell(value(row))).join(',')),
-  ];
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return csvFile(
+    columns.map(([name]) => name),
+    rows.map((row) => columns.map(([, value]) => value(row))),
+    { bom: true },
+  );
 }

@@ -11,6 +11,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { csvFile } from '../../lib/csv.ts';
 import { utcDay } from './monitoring.jobs.ts';
 import { monitoringRepository as repo, type AccountRow } from './monitoring.repository.ts';
 import {
@@ -200,7 +201,10 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     };
   }
 
-  /** Every closed trade as CSV (RFC 4180: quoted where needed, CRLF), newest first. */
+  /**
+   * Every closed trade as CSV (csvFile: quoted where needed, formulas neutralised, CRLF), newest
+   * first.
+   */
   async function tradesCsv(account: AccountRow): Promise<string> {
     const { trades: all } = await tradeRows(account.id, null, 0);
     const header = [
@@ -215,27 +219,19 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
       'pips',
       `result_${account.currency ?? ''}`.replace(/_$/, ''),
     ];
-    const cell = (value: string | number | null) => {
-      const text = String(value ?? '');
-      return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-    };
-    const lines = all.map((t) =>
-      [
-        t.position_id,
-        t.symbol,
-        t.direction,
-        t.open_time,
-        t.close_time,
-        decimals(t.volume, LOT_DECIMALS),
-        csvPrice(t.open_price, t.digits),
-        csvPrice(t.close_price, t.digits),
-        t.pips === null ? null : decimals(t.pips, 1),
-        t.result === null ? null : t.result.toFixed(2),
-      ]
-        .map(cell)
-        .join(','),
-    );
-    return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+    const rows = all.map((t) => [
+      t.position_id,
+      t.symbol,
+      t.direction,
+      t.open_time,
+      t.close_time,
+      decimals(t.volume, LOT_DECIMALS),
+      csvPrice(t.open_price, t.digits),
+      csvPrice(t.close_price, t.digits),
+      t.pips === null ? null : decimals(t.pips, 1),
+      t.result === null ? null : t.result.toFixed(2),
+    ]);
+    return csvFile(header, rows);
   }
 
   /** A public account, or the same 404 for a private and a missing one. */
