@@ -1,6 +1,9 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
+/** Whether `url` (a request's, with its query) is the API's: /api and below. */
+const isApiPath = (url: string) => /^\/api(?:[/?#]|$)/.test(url);
+
 /**
  * Helmet's headers with a CSP fitted to the console: everything from our own
  * origin, inline styles (React style props, Radix), images from data:/blob:
@@ -9,6 +12,8 @@ import helmet from 'helmet';
  * Helmet's middleware is built once here and its headers recorded once: built
  * per request (as @fastify/helmet does), parsing the CSP cost more than a
  * publisher's whole snapshot call.
+ *
+ * And `Cache-Control: no-store` on every /api answer whose route sets no Cache-Control.
  */
 export const securityPlugin = fp(
   async (app, { publicUrl, formTargets = [] }: { publicUrl: string; formTargets?: string[] }) => {
@@ -52,6 +57,14 @@ export const securityPlugin = fp(
       for (const name of removed) raw.removeHeader(name);
       for (const [name, value] of set) raw.setHeader(name, value);
       done();
+    });
+    // an API answer is someone's own data (a token, a key, a balance) unless its route says it is
+    // not: no browser or proxy keeps it. The public, cacheable ones set their own Cache-Control
+    // (avatars, the live stream) and keep it, as do the console's files outside /api.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (isApiPath(request.url) && !reply.hasHeader('cache-control'))
+        reply.header('cache-control', 'no-store');
+      done(null, payload);
     });
   },
   { name: 'tradehost-security' },
