@@ -48,7 +48,7 @@ export function ResetPasswordForm({ session, onPasswordReset }: ResetPasswordFor
       fail(
         error,
         { fields: FIELDS, setError, setFocus },
-        hasErrorCode(error, 'CODE_INVALID') || hasErrorCode(error, 'EMAIL_NOT_FOUND') ? (
+        hasErrorCode(error, 'CODE_INVALID') ? (
           <Link to="/forgot-password" className={styles.link}>
             {t('reset.requestNewCode')}
           </Link>

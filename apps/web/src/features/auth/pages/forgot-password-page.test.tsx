@@ -29,8 +29,9 @@ describe('forgot password page', () => {
     expect(document.title).toBe('Password recovery · TradeHost');
 
     const code = await requestCode(user);
-    expect(screen.getByText(/We sent a 6-digit code to/)).toHaveTextContent(
-      'We sent a 6-digit code to ada@example.com. Enter it below.',
+    // the API answers the same for an e-mail without an account: the page does not claim more
+    expect(screen.getByText(/we have sent a 6-digit code/)).toHaveTextContent(
+      'If ada@example.com has an account, we have sent a 6-digit code to it. Enter it below.',
     );
     expect(code).toHaveFocus();
     expect(code).toHaveAttribute('inputmode', 'numeric');
@@ -110,13 +111,13 @@ describe('forgot password page', () => {
   it('shows the message of a 422 without field errors', async () => {
     stubFetch({
       'POST /user/auth/forgot-password-code': () =>
-        json(422, { message: 'Email not found', code: 'EMAIL_NOT_FOUND' }),
+        json(422, { message: 'The data is invalid', code: 'VALIDATION' }),
     });
     const { user } = renderAt('/forgot-password');
     await user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send the code' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Email not found');
+    expect(alert).toHaveTextContent('The data is invalid');
     await waitFor(() => expect(alert).toHaveFocus());
   });
 
@@ -159,16 +160,31 @@ describe('forgot password page', () => {
     expect(sessionStorage.getItem('tradehost.password-reset')).toBeNull();
   });
 
-  it('shows "Email not found" for a 400', async () => {
+  it('shows the code step and "Code is invalid or expired" for an e-mail without an account (the API answers both as for any)', async () => {
     stubFetch({
       'POST /user/auth/forgot-password-code': () => json(200, CODE_SENT),
       'POST /user/auth/check-forgot-otp': () =>
-        json(400, { message: 'Email not found', code: 'EMAIL_NOT_FOUND' }),
+        json(400, {
+          message: 'Code is invalid or expired',
+          code: 'CODE_INVALID',
+          errors: { code: ['Code is invalid or expired'] },
+        }),
     });
-    const { user } = renderAt('/forgot-password');
-    await user.type(await requestCode(user), '111111');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Email not found');
+    const { user } = renderAt('/forgot-password', { language: 'ru' });
+    await user.type(screen.getByLabelText('E-mail'), 'nobody@example.com');
+    await user.click(screen.getByRole('button', { name: 'Отправить код' }));
+    const code = await screen.findByLabelText('Код из письма');
+    expect(screen.getByText(/мы отправили на него/)).toHaveTextContent(
+      'Если адрес nobody@example.com зарегистрирован, мы отправили на него шестизначный код. Введите его ниже.',
+    );
+    await user.type(code, '111111');
+    await user.click(screen.getByRole('button', { name: 'Продолжить' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Код неверен или срок его действия истёк',
+    );
+    expect(code).toHaveAccessibleDescription(
+      expect.stringContaining('Код неверен или срок его действия истёк'),
+    );
   });
 
   it('sends the code again and lets the e-mail be changed', async () => {
@@ -189,7 +205,7 @@ describe('forgot password page', () => {
     await user.type(email, 'other@example.com');
     await user.click(screen.getByRole('button', { name: 'Send the code' }));
     await screen.findByLabelText('Code from the e-mail');
-    expect(screen.getByText(/We sent a 6-digit code to/)).toHaveTextContent('other@example.com');
+    expect(screen.getByText(/we have sent a 6-digit code/)).toHaveTextContent('other@example.com');
     expect(bodiesSentTo(api, '/user/auth/forgot-password-code').at(-1)).toEqual({
       email: 'other@example.com',
     });

@@ -80,14 +80,38 @@ describe('login page', () => {
     expect(router.state.location.pathname).toBe('/login');
   });
 
-  it('shows the message of a 404', async () => {
+  it('shows the lock of the account (429 LOGIN_LOCKED) and focuses it', async () => {
     stubFetch({
       'POST /user/auth/login': () =>
-        json(404, { message: 'Login or password not found', code: 'LOGIN_NOT_FOUND' }),
+        json(429, {
+          message: 'Too many failed sign-ins. Try again later or reset your password',
+          code: 'LOGIN_LOCKED',
+        }),
     });
     const { user } = renderAt('/login');
     await signIn(user);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Login or password not found');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Too many failed sign-ins. Try again later or reset your password',
+    );
+    await waitFor(() => expect(alert).toHaveFocus());
+  });
+
+  it('shows the wait after repeated failures (429 LOGIN_THROTTLED) in Russian', async () => {
+    stubFetch({
+      'POST /user/auth/login': () =>
+        json(429, {
+          message: 'Too many failed sign-ins. Wait a few seconds and try again',
+          code: 'LOGIN_THROTTLED',
+        }),
+    });
+    const { user } = renderAt('/login', { language: 'ru' });
+    await user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Пароль', { selector: 'input' }), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Войти' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Слишком много неудачных попыток входа. Подождите несколько секунд и попробуйте снова',
+    );
   });
 
   it('explains a 403 "Email not verified" and that a new link was sent', async () => {

@@ -178,6 +178,45 @@ describe('signup page', () => {
     expect(screen.getByRole('button', { name: 'Create account' })).toBeEnabled();
   });
 
+  it.each([
+    {
+      language: 'en',
+      labels: ['Name', 'Password', 'Repeat the password', 'Create account'],
+      text: 'This password is too common. Choose another one',
+    },
+    {
+      language: 'ru',
+      labels: ['Имя', 'Пароль', 'Повторите пароль', 'Зарегистрироваться'],
+      text: 'Это слишком распространённый пароль. Выберите другой',
+    },
+  ] as const)(
+    'puts "too common" on the password field in the reader\'s language ($language)',
+    async ({ language, labels: [name, passwordLabel, repeatLabel, submit], text }) => {
+      const TOO_COMMON = 'This password is too common. Choose another one';
+      stubFetch({
+        'POST /user/auth/create': () =>
+          json(422, {
+            message: TOO_COMMON,
+            code: 'PASSWORD_TOO_COMMON',
+            errors: { password: [TOO_COMMON] },
+          }),
+      });
+      const { user } = renderAt('/signup', { language });
+      await user.type(screen.getByLabelText(name), 'Ada Trader');
+      await user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
+      const password = screen.getByLabelText(passwordLabel, { selector: 'input' });
+      await user.type(password, 'password');
+      await user.type(screen.getByLabelText(repeatLabel, { selector: 'input' }), 'password');
+      await user.click(screen.getByRole('checkbox'));
+      await user.click(screen.getByRole('button', { name: submit }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(text);
+      expect(password).toHaveAttribute('aria-invalid', 'true');
+      expect(password).toHaveAccessibleDescription(expect.stringContaining(text));
+      expect(password).toHaveFocus();
+    },
+  );
+
   it('shows a 422 without field errors in the alert and focuses it', async () => {
     stubFetch({
       'POST /user/auth/create': () =>
