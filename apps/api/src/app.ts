@@ -60,6 +60,8 @@ import { createFrontService } from './modules/front/front.service.ts';
 import { userRoutes } from './modules/user/user.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
+import { factorsRoutes } from './modules/factors/factors.routes.ts';
+import { createFactorsService } from './modules/factors/factors.service.ts';
 import { faqAdminRoutes } from './modules/faq/faq.admin.routes.ts';
 import { faqRoutes } from './modules/faq/faq.routes.ts';
 import { createFaqService } from './modules/faq/faq.service.ts';
@@ -182,6 +184,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const storage = createStorage(config);
       const profile = createProfileService({ ...serviceDeps, storage });
       await api.register(profileRoutes, { profile, config });
+      await api.register(factorsRoutes, { factors: createFactorsService(serviceDeps), config });
       await api.register(frontRoutes, { front: createFrontService(serviceDeps), config });
       await api.register(clicksRoutes, { clicks: createClicksService(serviceDeps), config });
       const idempotency = createIdempotency(app.db);

@@ -46,6 +46,21 @@ export const ERROR_MESSAGES = {
   // account security: step-up
   STEP_UP_REQUIRED: 'Confirm it is you to continue',
   STEP_UP_PROOF_INVALID: 'The password or code is wrong',
+  // account security: the second factor
+  SECOND_FACTOR_INVALID: 'The code is wrong or was already used',
+  SECOND_FACTOR_PROOF_REQUIRED: 'Give one code, recovery code or passkey',
+  SECOND_FACTOR_REQUIRED_TO_REMOVE:
+    'Removing your last second factor needs your password and a current code or passkey',
+  SIGN_IN_PENDING_EXPIRED: 'The sign-in has expired, please enter your password again',
+  TOTP_ALREADY_ON: 'The authenticator app is already on',
+  TOTP_NOT_STARTED: 'Start the authenticator app set-up first',
+  TOTP_NOT_ON: 'The authenticator app is not on',
+  RECOVERY_CODES_NEED_FACTOR: 'Turn on the authenticator app or add a passkey first',
+  PASSKEY_INVALID: 'The passkey could not be verified, try again',
+  PASSKEY_NOT_FOUND: 'Passkey not found',
+  PASSKEY_ALREADY_ADDED: 'This passkey is already added',
+  PASSKEY_NAME_REQUIRED: 'Name the passkey',
+  PASSKEY_NAME_TOO_LONG: 'The name is too long (64 characters at most)',
   // profile
   CURRENT_PASSWORD_REQUIRED: 'Enter your current password',
   CURRENT_PASSWORD_WRONG: 'The current password is wrong',

@@ -18,3 +18,4 @@ export * from './faq.ts';
 export * from './live.ts';
 export * from './time.ts';
 export * from './security.ts';
+export * from './factors.ts';

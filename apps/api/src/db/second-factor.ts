@@ -104,7 +104,7 @@ export const recoveryCodeHash = (settings: SecondFactorSettings, userId: number,
   hmacHex(settings.recoveryKey, `recovery-code:${userId}:${normalRecoveryCode(code)}`);
 
 /** The challenge a passkey's answer signed, read from its clientDataJSON; null when unreadable. */
-export function challengeOf(response: AuthenticationResponseJSON): string | null {
+export function challengeOf(response: { response: { clientDataJSON: string } }): string | null {
   try {
     const data = JSON.parse(Buffer.from(response.response.clientDataJSON, 'base64url').toString());
     return typeof data?.challenge === 'string' ? data.challenge : null;

@@ -2,6 +2,10 @@ import {
   checkForgotOtpRequestSchema,
   forgotPasswordRequestSchema,
   loginRequestSchema,
+  loginResponseSchema,
+  passkeyOptionsSchema,
+  pendingSignInRequestSchema,
+  secondFactorSignInRequestSchema,
   messageResponseSchema,
   REFRESH_ATTEMPT_HEADER,
   REFRESH_ATTEMPT_PATTERN,
@@ -89,23 +93,57 @@ export async function authRoutes(
       schema: {
         tags,
         summary:
-          'Sign in: an access token in the body, the refresh token in the th_rt cookie (429 LOGIN_THROTTLED or LOGIN_LOCKED, with Retry-After, after repeated failures)',
+          'Sign in: an access token in the body, the refresh token in the th_rt cookie; when a second factor is on, `second_factor` (a 5-minute half-session token for POST /api/user/auth/second-factor and the methods) instead (429 LOGIN_THROTTLED or LOGIN_LOCKED, with Retry-After, after repeated failures)',
         body: loginRequestSchema,
-        response: { 200: tokenResponseSchema, ...errorResponses(401, 403, 422, 429) },
+        response: { 200: loginResponseSchema, ...errorResponses(401, 403, 422, 429) },
       },
     },
     async (request, reply) => {
       try {
-        return sendSession(
-          await auth.login(request.body.email, request.body.password, securityContextOf(request)),
-          reply,
+        const answer = await auth.login(
+          request.body.email,
+          request.body.password,
+          securityContextOf(request),
         );
+        // a second factor is on: the second step's half-session, no token and no cookie
+        return 'second_factor' in answer ? answer : sendSession(answer, reply);
       } catch (error) {
         if (error instanceof SignInRefusedError)
           void reply.header('retry-after', String(error.retryAfterSeconds));
         throw error;
       }
     },
+  );
+
+  r.post(
+    '/user/auth/second-factor',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary:
+          "Sign in's second step: the login's `second_factor.token` and one of `code` (the authenticator's 6 digits), `recovery_code` (used up) or `passkey` (the browser's answer to /second-factor/passkey-options). Answers as login does. A wrong one is 422 SECOND_FACTOR_INVALID; after 5 or 5 minutes the token is dead: 401 SIGN_IN_PENDING_EXPIRED",
+        body: secondFactorSignInRequestSchema,
+        response: { 200: tokenResponseSchema, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request, reply) =>
+      sendSession(await auth.completeSecondFactor(request.body, securityContextOf(request)), reply),
+  );
+
+  r.post(
+    '/user/auth/second-factor/passkey-options',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary:
+          "Options for navigator.credentials.get() for the sign-in's second step (the half-session's token): the account's passkeys and a challenge (5 minutes, once)",
+        body: pendingSignInRequestSchema,
+        response: { 200: passkeyOptionsSchema, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => ({ ...(await auth.secondFactorPasskeyOptions(request.body.token)) }),
   );
 
   r.post(

@@ -4,6 +4,8 @@ import {
   SUCCESS_MESSAGES,
   type Language,
   type MessageResponse,
+  type SecondFactorChallenge,
+  type SecondFactorSignInRequest,
   type TokenResponse,
   type User,
 } from '@tradehost/contracts';
@@ -28,6 +30,7 @@ import { userRepository } from '../../db/users.ts';
 import { securityLog, type SecurityContext } from '../../db/security-events.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { authRepository } from './auth.repository.ts';
+import { createSecondFactorSignIn } from './second-factor-sign-in.ts';
 import { createSignInCheck } from './sign-in-check.ts';
 import { passwordResetMail } from '../../integrations/mail/sign-in-templates.ts';
 
@@ -74,6 +77,7 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     hmacHex(config.jwtSecret, `password-reset:${userId}:${code}`);
   const signInCheck = createSignInCheck({ db, config, mailer, now, log });
   const passwordPolicy = passwordPolicyOf(config, log);
+  const secondStep = createSecondFactorSignIn({ db, config, now });
 
   /** Stores a new confirmation link for the user and returns the token to mail. */
   async function createVerification(executor: Executor, userId: number, at: Date): Promise<string> {
@@ -239,7 +243,11 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     },
 
     /** `context`: the request's address and browser (its User-Agent names the sign-in in the profile). */
-    async login(email: string, password: string, context: SecurityContext = {}): Promise<Session> {
+    async login(
+      email: string,
+      password: string,
+      context: SecurityContext = {},
+    ): Promise<Session | SecondFactorChallenge> {
       // the per-account limit and the password, told apart from an unknown e-mail by nothing
       const user = await signInCheck.check(email, password, context);
       if (!user.emailVerifiedAt) {
@@ -251,9 +259,25 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
         }
         throw new AppError(403, 'EMAIL_NOT_VERIFIED');
       }
+      // with a second factor on, the password opens only the second step (a half-session)
+      if (await secondStep.isOn(user.id)) return secondStep.begin(user.id, context);
       const userAgent = context.userAgent?.slice(0, USER_AGENT_MAX) || null;
       return startSession(user, randomUUID(), userAgent, now());
     },
+
+    /** The sign-in's second step: the half-session's token and a factor; then the session. */
+    async completeSecondFactor(
+      body: SecondFactorSignInRequest,
+      context: SecurityContext = {},
+    ): Promise<Session> {
+      const user = await userRepository.findById(db, await secondStep.complete(body, context));
+      if (!user) throw new AppError(401, 'SIGN_IN_PENDING_EXPIRED');
+      const userAgent = context.userAgent?.slice(0, USER_AGENT_MAX) || null;
+      return startSession(user, randomUUID(), userAgent, now());
+    },
+
+    /** Passkey options for the half-session `token` (its account's passkeys, a challenge). */
+    secondFactorPasskeyOptions: (token: string) => secondStep.passkeyOptions(token),
 
     /**
      * Rotates the refresh token. Presenting an already rotated one revokes its whole family,
