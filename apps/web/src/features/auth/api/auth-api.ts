@@ -7,6 +7,9 @@ import type {
   ClickCreateRequest,
   ForgotPasswordRequest,
   LoginRequest,
+  LoginResponse,
+  PendingSignInRequest,
+  SecondFactorSignInRequest,
   MessageResponse,
   Permissions,
   ResetPasswordRequest,
@@ -58,6 +61,30 @@ function trackStatus(kind: StatusKind) {
   };
 }
 
+/**
+ * onQueryStarted of the calls that sign in: a token starts the session and the signed-in data
+ * is fetched at once; a login that asks for a second factor starts nothing yet.
+ */
+async function startsSession(
+  arg: unknown,
+  api: {
+    dispatch: AppThunkDispatch;
+    queryFulfilled: Promise<{ data: LoginResponse }>;
+  },
+) {
+  const tracking = trackStatus('login')(arg, api);
+  try {
+    const { data } = await api.queryFulfilled;
+    if ('token' in data) {
+      api.dispatch(tokenReceived(data));
+      startSignedInFetches(api.dispatch);
+    }
+  } catch {
+    // the status and the form carry the failure
+  }
+  await tracking;
+}
+
 const post =
   <T>(url: string) =>
   (body: T) => ({ url, method: 'POST', body });
@@ -79,20 +106,21 @@ export const authApi = baseApi.injectEndpoints({
       onQueryStarted: trackStatus('verify'),
     }),
     /** On success the session starts and the signed-in data is fetched at once. */
-    login: build.mutation<TokenResponse, LoginRequest>({
+    login: build.mutation<LoginResponse, LoginRequest>({
       query: post('/user/auth/login'),
       extraOptions: SILENT,
-      async onQueryStarted(arg, api) {
-        const tracking = trackStatus('login')(arg, api);
-        try {
-          const { data } = await api.queryFulfilled;
-          api.dispatch(tokenReceived(data));
-          startSignedInFetches(api.dispatch);
-        } catch {
-          // the status and the form carry the failure
-        }
-        await tracking;
-      },
+      onQueryStarted: startsSession,
+    }),
+    /** The sign-in's second step (a code, a recovery code or a passkey); then as login. */
+    secondFactorSignIn: build.mutation<TokenResponse, SecondFactorSignInRequest>({
+      query: post('/user/auth/second-factor'),
+      extraOptions: SILENT,
+      onQueryStarted: startsSession,
+    }),
+    /** Passkey options (a challenge) for the second step's half-session. */
+    secondFactorPasskeyOptions: build.mutation<Record<string, unknown>, PendingSignInRequest>({
+      query: post('/user/auth/second-factor/passkey-options'),
+      extraOptions: SILENT,
     }),
     forgotPasswordCode: build.mutation<MessageResponse, ForgotPasswordRequest>({
       query: post('/user/auth/forgot-password-code'),
@@ -178,6 +206,8 @@ export const {
   useSignupMutation,
   useVerifyEmailMutation,
   useLoginMutation,
+  useSecondFactorSignInMutation,
+  useSecondFactorPasskeyOptionsMutation,
   useForgotPasswordCodeMutation,
   useCheckForgotOtpMutation,
   useResetPasswordWithCodeMutation,

@@ -1,5 +1,5 @@
-import type { LoginRequest } from '@tradehost/contracts';
-import { useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
+import type { LoginRequest, SecondFactorChallenge } from '@tradehost/contracts';
+import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import type { FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -29,6 +29,11 @@ type Field = (typeof FIELDS)[number];
  */
 export const loginFormLogic = { load: () => import('./login-form-logic') };
 
+/** The second step (a code, a passkey, a recovery code): loaded only when a sign-in needs it. */
+const SecondFactorStep = lazy(() =>
+  import('./second-factor-step').then((module) => ({ default: module.SecondFactorStep })),
+);
+
 type Logic = Awaited<ReturnType<typeof loginFormLogic.load>>;
 interface LoadedLogic {
   logic: Logic;
@@ -45,6 +50,8 @@ export function LoginForm() {
   const [loaded, setLoaded] = useState<LoadedLogic | null>(null);
   const [errors, setErrors] = useState<FieldErrors<LoginRequest>>({});
   const [isSubmitting, setSubmitting] = useState(false);
+  /** The password was right and a second factor is on: its half-session. */
+  const [pending, setPending] = useState<SecondFactorChallenge['second_factor'] | null>(null);
   const loading = useRef<Promise<void> | null>(null);
   /** A submit came before the logic: it runs once the fields have registered. */
   const submitQueued = useRef(false);
@@ -66,7 +73,10 @@ export function LoginForm() {
     async (data: LoginRequest) => {
       clearMessage();
       try {
-        await logic.logIn(dispatch, data);
+        const answer = await logic.logIn(dispatch, data);
+        // a second factor is on: its step replaces the form
+        if (answer && typeof answer === 'object' && 'second_factor' in answer)
+          return setPending((answer as SecondFactorChallenge).second_factor);
         // The shell stores the token and swaps to the signed-in routes.
         await navigate('/vps', { replace: true });
       } catch (error) {
@@ -117,6 +127,19 @@ export function LoginForm() {
     if (loaded) return void submit(loaded, event);
     submitWhenLoaded();
   };
+
+  if (pending)
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep
+          pending={pending}
+          onRestart={(reason) => {
+            setPending(null);
+            if (reason) showMessage('error', reason);
+          }}
+        />
+      </Suspense>
+    );
 
   const field = (name: Field) => (loaded ? loaded.form.register(name) : { name });
   const beforeLogic = loaded
