@@ -10,6 +10,9 @@ import { jobsPlugin } from './jobs/plugin.ts';
 import { createAccessTokens } from './modules/auth/access-token.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { stepUpRoutes } from './modules/auth/step-up.routes.ts';
+import { createStepUpService } from './modules/auth/step-up.service.ts';
+import { stepUpPlugin } from './plugins/step-up.ts';
 import {
   createGateways,
   sandboxGatewayRoutes,
@@ -156,6 +159,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   app.register(rateLimitPlugin, { config });
   app.register(pubsubPlugin, { config });
   app.register(authPlugin, { tokens });
+  // config.stepUp: the routes that let money or secrets leave ask for a fresh proof
+  app.register(stepUpPlugin, { now });
   app.register(docsPlugin, { publicUrl: config.publicUrl });
   // app.jobs (after the db plugin): pg-boss, on which the modules' plugins define their queues
   app.register(jobsPlugin, { config, now });
@@ -178,6 +183,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(apiCompressionPlugin);
       const serviceDeps: ServiceDeps = { db: app.db, config, mailer, tokens, now, log: app.log };
       await api.register(authRoutes, { auth: createAuthService(serviceDeps), config });
+      await api.register(stepUpRoutes, { stepUp: createStepUpService(serviceDeps), config });
       await api.register(userRoutes, { user: createUserService(serviceDeps), config });
       // GET /api/user/events (live updates), and where db/live.ts's publishLive sends them
       await api.register(eventsRoutes, { config, ...deps.live });

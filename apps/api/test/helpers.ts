@@ -297,11 +297,14 @@ export async function signIn(t: TestApp, overrides: Record<string, unknown> = {}
   return { ...user, browser, token: login.body.token as string };
 }
 
-/** A verified account made with SQL (no sign-up mail, no password hashing) and a bearer token for it. */
+/**
+ * A verified account made with SQL (no sign-up mail, no password hashing) and a bearer token for
+ * it, of a sign-in that has just proved its owner (step-up passes for 5 minutes of the test clock).
+ */
 export async function quickUser(
   t: TestApp,
   fields: { name?: string; email?: string; role?: 'user' | 'admin' } = {},
-): Promise<{ id: number; email: string; name: string; token: string }> {
+): Promise<{ id: number; email: string; name: string; token: string; sessionId: string }> {
   const email = fields.email ?? uniqueEmail('quick');
   const name = fields.name ?? 'Quick Trader';
   const { rows } = await t.sql.query<{ id: string }>(
@@ -311,9 +314,15 @@ export async function quickUser(
     [email, name, fields.role ?? 'user'],
   );
   const id = Number(rows[0]!.id);
+  // a sign-in of its own, just made: as signing in does, it proved its owner now (step-up)
+  const sessionId = randomUUID();
+  await t.sql.query(
+    'insert into session_proofs (session_id, user_id, proved_at) values ($1, $2, $3)',
+    [sessionId, id, t.clock.now()],
+  );
   const tokens = createAccessTokens(t.config.jwtSecret, 3600, () => new Date());
-  const { token } = await tokens.sign(id);
-  return { id, email, name, token };
+  const { token } = await tokens.sign(id, sessionId);
+  return { id, email, name, token, sessionId };
 }
 
 /**

@@ -35,11 +35,11 @@ const trader = () => rateNamed(t, 'Trader');
 
 type User = Awaited<ReturnType<typeof quickUser>>;
 
-/** quickUser, its token signed on the test clock (the hold's tests move it days ahead). */
+/** quickUser, its token (of the same sign-in) signed on the test clock (the hold's tests move it days ahead). */
 async function newUser(fields: { name?: string } = {}): Promise<User> {
   const made = await quickUser(t, fields);
   const tokens = createAccessTokens(t.config.jwtSecret, 365 * 86_400, t.clock.now);
-  return { ...made, token: (await tokens.sign(made.id)).token };
+  return { ...made, token: (await tokens.sign(made.id, made.sessionId)).token };
 }
 
 /** A chain of users, each the referrer of the next: [top, level-1 of top, ...]. */

@@ -46,6 +46,7 @@ export const ERROR_MESSAGES = {
   // account security: step-up
   STEP_UP_REQUIRED: 'Confirm it is you to continue',
   STEP_UP_PROOF_INVALID: 'The password or code is wrong',
+  STEP_UP_METHOD_NOT_ALLOWED: 'Confirm with your second factor: the password alone is not enough',
   // account security: the second factor
   SECOND_FACTOR_INVALID: 'The code is wrong or was already used',
   SECOND_FACTOR_PROOF_REQUIRED: 'Give one code, recovery code or passkey',

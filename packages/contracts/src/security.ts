@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
+import { otpCodeSchema } from './auth.ts';
 import { pageOf, pagingFields } from './balance.ts';
+import { passkeyAssertionSchema, recoveryCodeInputSchema } from './factors.ts';
+import { PASSWORD_MAX } from './limits.ts';
 
 /**
  * Account security (issue 41): the security log the profile shows as "Account activity", and
@@ -73,3 +76,39 @@ export const stepUpRequiredSchema = z.object({
   methods: z.array(z.enum(STEP_UP_METHODS)),
 });
 export type StepUpRequired = z.infer<typeof stepUpRequiredSchema>;
+
+/**
+ * POST /api/user/auth/step-up: one proof of the owner. `password` when the account has no second
+ * factor; else `code` (the authenticator's 6 digits), `recovery_code`, or `passkey` (the
+ * browser's AuthenticationResponseJSON to the options of POST /api/user/auth/step-up/passkey-options,
+ * whose challenge it names).
+ */
+export const stepUpRequestSchema = z
+  .object({
+    password: z.optional(
+      z
+        .string({ error: 'REQUIRED' })
+        .check(z.minLength(1, { error: 'REQUIRED' }), z.maxLength(PASSWORD_MAX)),
+    ),
+    code: z.optional(otpCodeSchema),
+    recovery_code: z.optional(recoveryCodeInputSchema),
+    passkey: z.optional(passkeyAssertionSchema),
+  })
+  .check(
+    z.refine(
+      (body) =>
+        [body.password, body.code, body.recovery_code, body.passkey].filter(
+          (proof) => proof !== undefined,
+        ).length === 1,
+      { error: 'REQUIRED' },
+    ),
+  );
+export type StepUpRequest = z.infer<typeof stepUpRequestSchema>;
+
+/** The proof a step-up request gives. */
+export function stepUpMethodOf(body: StepUpRequest): StepUpMethod {
+  if (body.password !== undefined) return 'password';
+  if (body.code !== undefined) return 'totp';
+  if (body.passkey !== undefined) return 'passkey';
+  return 'recovery_code';
+}

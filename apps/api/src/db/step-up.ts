@@ -1,8 +1,20 @@
 import { STEP_UP_WINDOW_MS, type StepUpMethod } from '@tradehost/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { StepUpRequiredError } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
-import { passkeys, recoveryCodes, sessionProofs, userTotp } from './schema/index.ts';
+import {
+  passkeys,
+  recoveryCodes,
+  securityEvents,
+  sessionProofs,
+  userTotp,
+} from './schema/index.ts';
+
+/**
+ * The advisory-lock class of a sign-in's step-up attempts (pg_advisory_xact_lock's first int key;
+ * the idempotency keys use 1003).
+ */
+const STEP_UP_LOCK_CLASS = 1_004;
 
 /**
  * Step-up: before money or secrets leave, the sign-in must have proved its owner (the password,
@@ -35,6 +47,40 @@ export const stepUp = {
       .insert(sessionProofs)
       .values({ sessionId, userId, provedAt: at })
       .onConflictDoUpdate({ target: sessionProofs.sessionId, set: { provedAt: at } });
+  },
+
+  /** The sign-in's proof no longer counts (it ended, or failed its step-up too often). */
+  async forget(db: Executor, sessionId: string): Promise<void> {
+    await db.delete(sessionProofs).where(eq(sessionProofs.sessionId, sessionId));
+  },
+
+  /**
+   * How many step-ups the sign-in `sessionId` has failed in a row: its step_up_failed events
+   * since its last step_up (the security log is the count). Call it in a transaction that holds
+   * lockAttempts, so that concurrent attempts are counted one at a time.
+   */
+  async failuresInARow(db: Executor, userId: number, sessionId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(securityEvents)
+      .where(
+        and(
+          eq(securityEvents.userId, userId),
+          eq(securityEvents.sessionId, sessionId),
+          eq(securityEvents.kind, 'step_up_failed'),
+          sql`${securityEvents.id} > coalesce((select max(last.id) from ${securityEvents} last
+            where last.user_id = ${userId} and last.session_id = ${sessionId}
+              and last.kind = 'step_up'), 0)`,
+        ),
+      );
+    return row?.n ?? 0;
+  },
+
+  /** Holds the sign-in's step-up attempts to this transaction: one is checked at a time. */
+  async lockAttempts(db: Executor, sessionId: string): Promise<void> {
+    await db.execute(
+      sql`select pg_advisory_xact_lock(${STEP_UP_LOCK_CLASS}::int, hashtext(${sessionId}::text))`,
+    );
   },
 
   /** True when the sign-in proved its owner within the window before `at`. */

@@ -20,12 +20,16 @@ import {
 } from '@tradehost/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
 import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import { transferFailure, type BalanceService } from './balance.service.ts';
+
+/** The transfer's body after validation: the amount in cents. */
+type TransferRequestBody = z.output<typeof transferRequestSchema>;
 
 const PAGE_SCHEMAS = {
   payments: paymentsPageSchema,
@@ -151,14 +155,23 @@ export async function balanceRoutes(
   r.post(
     '/user/balance/transfer',
     {
-      config: routeConfig,
+      config: {
+        ...routeConfig,
+        // a transfer above STEP_UP_TRANSFER_ABOVE needs a fresh proof of the owner
+        stepUp: (request) =>
+          (request.body as TransferRequestBody).amount > config.stepUpTransferAboveCents,
+      },
       schema: {
         tags,
-        summary: 'Transfer money to another user by e-mail',
+        summary:
+          'Transfer money to another user by e-mail; above STEP_UP_TRANSFER_ABOVE (default $500) it needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
         headers: idempotencyHeaders,
         body: transferRequestSchema,
-        response: { 201: transferResponseSchema, ...errorResponses(400, 401, 409, 422, 429, 503) },
+        response: {
+          201: transferResponseSchema,
+          ...errorResponses(400, 401, 403, 409, 422, 429, 503),
+        },
       },
     },
     async (request, reply) => {

@@ -23,6 +23,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
+import { securityContextOf } from '../../db/security-events.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
@@ -164,31 +165,40 @@ export async function monitoringRoutes(
   r.post(
     '/user/monitoring/subscriptions/:id/key',
     {
-      ...route,
+      // a secret leaves: a fresh proof of the owner first (403 STEP_UP_REQUIRED)
+      config: { ...routeConfig, stepUp: true },
       schema: {
         tags,
-        summary: "The subscription's activation key, for the publisher in the terminal",
+        summary:
+          "The subscription's activation key, for the publisher in the terminal; needs a fresh proof (403 STEP_UP_REQUIRED)",
         security,
         params: idParamsSchema,
-        response: { 200: activationKeyResponseSchema, ...errorResponses(401, 404, 429) },
+        response: { 200: activationKeyResponseSchema, ...errorResponses(401, 403, 404, 429) },
       },
     },
-    async (request) => monitoring.revealKey(currentUser(request).id, request.params.id),
+    async (request) =>
+      monitoring.revealKey(currentUser(request).id, request.params.id, securityContextOf(request)),
   );
 
   r.post(
     '/user/monitoring/subscriptions/:id/key/regenerate',
     {
-      ...route,
+      config: { ...routeConfig, stepUp: true },
       schema: {
         tags,
-        summary: 'A new activation key; the old one stops working at once',
+        summary:
+          'A new activation key; the old one stops working at once; needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
         params: idParamsSchema,
-        response: { 200: activationKeyResponseSchema, ...errorResponses(401, 404, 429) },
+        response: { 200: activationKeyResponseSchema, ...errorResponses(401, 403, 404, 429) },
       },
     },
-    async (request) => monitoring.regenerateKey(currentUser(request).id, request.params.id),
+    async (request) =>
+      monitoring.regenerateKey(
+        currentUser(request).id,
+        request.params.id,
+        securityContextOf(request),
+      ),
   );
 
   r.get(

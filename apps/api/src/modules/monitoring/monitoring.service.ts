@@ -25,6 +25,7 @@ import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
 import { auditRepository } from '../../db/audit.ts';
+import { securityLog, type SecurityContext } from '../../db/security-events.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../../plugins/idempotency.ts';
 import type { MonitoringReads } from './monitoring.reads.ts';
@@ -351,13 +352,25 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
       });
     },
 
-    async revealKey(userId: number, id: number): Promise<{ key: string }> {
+    /** The key, opened on this request only; in the owner's security log (from `context`). */
+    async revealKey(
+      userId: number,
+      id: number,
+      context: SecurityContext,
+    ): Promise<{ key: string }> {
       const row = await ownSubscription(userId, id);
+      await securityLog.record(db, userId, 'monitoring_key_revealed', now(), context, {
+        subscription_id: row.id,
+      });
       return { key: openSecret(secret, row.keySealed) };
     },
 
     /** A new key; the old one stops working at once (the lookup is by the new hash). */
-    async regenerateKey(userId: number, id: number): Promise<{ key: string }> {
+    async regenerateKey(
+      userId: number,
+      id: number,
+      context: SecurityContext,
+    ): Promise<{ key: string }> {
       return inTransaction(db, async (tx) => {
         const row = await ownSubscription(userId, id, tx, true);
         const fresh = newKey();
@@ -369,6 +382,9 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
           subjectId: String(row.id),
           targetUserId: userId,
           details: {},
+        });
+        await securityLog.record(tx, userId, 'monitoring_key_regenerated', now(), context, {
+          subscription_id: row.id,
         });
         return { key: fresh.key };
       });

@@ -128,17 +128,18 @@ export async function partnerRoutes(
   r.post(
     '/user/partner/createwithdrawal',
     {
-      ...route,
+      // money leaves: a fresh proof of the owner first (403 STEP_UP_REQUIRED)
+      config: { ...route.config, stepUp: true },
       schema: {
         tags,
         summary:
-          'Request a withdrawal of the partner balance: one open request at a time (409), processed within 5 working days',
+          'Request a withdrawal of the partner balance: one open request at a time (409), processed within 5 working days; needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
         headers: idempotencyHeaders,
         body: createWithdrawalSchema,
         response: {
           201: createWithdrawalResponseSchema,
-          ...errorResponses(400, 401, 409, 422, 429),
+          ...errorResponses(400, 401, 403, 409, 422, 429),
         },
       },
     },

@@ -170,14 +170,16 @@ export async function profileRoutes(
   r.post(
     '/user/change_password',
     {
-      config: expensive,
+      // with no second factor the current password in the body is the proof (recorded as one);
+      // with one on, a fresh proof of it first (403 STEP_UP_REQUIRED)
+      config: { ...expensive, stepUp: 'with-factor' },
       schema: {
         tags,
         summary:
-          'Change the password: the current one (422 CURRENT_PASSWORD_WRONG on current_password), the new one twice (at least 8). Signs out every other session and mails the owner',
+          'Change the password: the current one (422 CURRENT_PASSWORD_WRONG on current_password), the new one twice (at least 8). Signs out every other session and mails the owner. With a second factor on, needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
         body: changePasswordRequestSchema,
-        response: { 200: messageResponseSchema, ...errorResponses(401, 422, 429) },
+        response: { 200: messageResponseSchema, ...errorResponses(401, 403, 422, 429) },
       },
     },
     async (request) => profile.changePassword(currentUser(request), request.body),
@@ -202,13 +204,14 @@ export async function profileRoutes(
   r.post(
     '/user/sessions/sign_out_others',
     {
-      config: routeConfig,
+      // whoever holds a stolen session must not lock the owner out: a fresh proof first
+      config: { ...routeConfig, stepUp: true },
       schema: {
         tags,
         summary:
-          'Sign out everywhere else: revokes every sign-in but this one; `revoked` counts the live ones',
+          'Sign out everywhere else: revokes every sign-in but this one; `revoked` counts the live ones; needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
-        response: { 200: signOutOthersResponseSchema, ...errorResponses(401, 429) },
+        response: { 200: signOutOthersResponseSchema, ...errorResponses(401, 403, 429) },
       },
     },
     async (request) => profile.signOutOthers(currentUser(request)),

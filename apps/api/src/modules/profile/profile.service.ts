@@ -13,6 +13,7 @@ import type { UserRow } from '../../db/schema/index.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { passwordChangedMail } from '../../integrations/mail/profile-templates.ts';
 import type { Storage } from '../../integrations/storage/index.ts';
+import { stepUp } from '../../db/step-up.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { passwordPolicyOf } from '../../lib/password-policy.ts';
@@ -123,6 +124,9 @@ export function createProfileService({
       if (!row) throw unauthorized();
       if (!(await verifyPassword(row.passwordHash, input.current_password)))
         throw fieldError(422, 'current_password', 'CURRENT_PASSWORD_WRONG');
+      // without a second factor the current password is the step-up's proof (plugins/step-up.ts)
+      if (user.sessionId && (await stepUp.methods(db, user.id)).includes('password'))
+        await stepUp.record(db, user.sessionId, user.id, now());
       await passwordPolicy.check(input.password);
       const passwordHash = await hashPassword(input.password);
       const at = now();

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GrammyError, type Context } from 'grammy';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { securityLog } from '../../db/security-events.ts';
 import { telegramChatsRepository as chats } from '../../db/telegram-chats.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { botLink, type TelegramBot } from '../../integrations/telegram/bots.ts';
@@ -134,6 +135,18 @@ export function installChatBot(client: TelegramBot, deps: ChatBotDeps): void {
             linkedAt: at,
             botLink: botLink(ctx.me),
           });
+          // the account's log: which chat now hears of it (the request came from Telegram)
+          await securityLog.record(
+            tx,
+            token.userId,
+            'telegram_linked',
+            at,
+            {},
+            {
+              purpose: token.purpose,
+              chat: chatTitle(chat as Parameters<typeof chatTitle>[0]),
+            },
+          );
           const user = await userRepository.findById(tx, token.userId);
           return { purpose: token.purpose, moved: movedFrom !== null, user: user! };
         })

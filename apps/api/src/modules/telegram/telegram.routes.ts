@@ -62,15 +62,17 @@ export async function telegramRoutes(
   r.post(
     '/user/telegram/link',
     {
-      ...route,
+      // the chat will hear of the account's money and control its servers: a fresh proof first
+      config: { ...route.config, stepUp: true },
       schema: {
         tags,
-        summary: 'A one-time deep link (15 minutes) that links the chat opening it',
+        summary:
+          'A one-time deep link (15 minutes) that links the chat opening it; needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
         body: telegramLinkRequestSchema,
         response: {
           200: telegramLinkResponseSchema,
-          ...errorResponses(401, 409, 422, 429, 503),
+          ...errorResponses(401, 403, 409, 422, 429, 503),
         },
       },
     },

@@ -23,6 +23,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import type { Tx } from '../../db/transaction.ts';
+import { securityContextOf } from '../../db/security-events.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
@@ -155,18 +156,24 @@ export async function vpsRoutes(
   r.post(
     '/user/vps/servers/:id/credentials',
     {
-      config: routeConfig,
+      // a secret leaves: a fresh proof of the owner first (403 STEP_UP_REQUIRED)
+      config: { ...routeConfig, stepUp: true },
       schema: {
         tags,
-        summary: 'Reveal the login details (host, port, user, password); audited',
+        summary:
+          'Reveal the login details (host, port, user, password); audited; needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
         params: idParamsSchema,
-        response: { 200: credentialsResponseSchema, ...errorResponses(401, 404, 409, 429) },
+        response: { 200: credentialsResponseSchema, ...errorResponses(401, 403, 404, 409, 429) },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return vps.credentials(currentUser(request).id, request.params.id);
+      return vps.credentials(
+        currentUser(request).id,
+        request.params.id,
+        securityContextOf(request),
+      );
     },
   );
 

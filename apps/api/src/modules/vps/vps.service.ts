@@ -23,6 +23,7 @@ import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { openSecret } from '../../lib/crypto-box.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { auditRepository } from '../../db/audit.ts';
+import { securityLog, type SecurityContext } from '../../db/security-events.ts';
 import { pagingOf } from '../../db/paging.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../../plugins/idempotency.ts';
@@ -297,18 +298,26 @@ export function createVpsService(deps: VpsDeps) {
       });
     },
 
-    /** The login details, the password opened on this request only; audited. */
-    async credentials(userId: number, id: number): Promise<Credentials> {
+    /**
+     * The login details, the password opened on this request only; audited, and in the owner's
+     * security log (vps_password_revealed, from `context`).
+     */
+    async credentials(userId: number, id: number, context: SecurityContext): Promise<Credentials> {
       const server = await own(userId, id);
       const { sealed, ...details } = withCredentials(server);
       const password = openSecret(config.vps.secretKey, sealed);
-      await auditRepository.insert(db, {
-        actorId: userId,
-        action: 'vps.credentials_revealed',
-        subjectType: 'vps_server',
-        subjectId: String(id),
-        targetUserId: userId,
-        details: {},
+      await db.transaction(async (tx) => {
+        await auditRepository.insert(tx, {
+          actorId: userId,
+          action: 'vps.credentials_revealed',
+          subjectType: 'vps_server',
+          subjectId: String(id),
+          targetUserId: userId,
+          details: {},
+        });
+        await securityLog.record(tx, userId, 'vps_password_revealed', now(), context, {
+          server_id: id,
+        });
       });
       return { ...details, password };
     },

@@ -1,0 +1,149 @@
+import {
+  stepUpMethodOf,
+  SUCCESS_MESSAGES,
+  type MessageResponse,
+  type StepUpMethod,
+  type StepUpRequest,
+} from '@tradehost/contracts';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { Executor } from '../../db/client.ts';
+import {
+  secondFactor,
+  secondFactorSettings,
+  type SecondFactorProof,
+} from '../../db/second-factor.ts';
+import { securityLog, type SecurityContext } from '../../db/security-events.ts';
+import { stepUp } from '../../db/step-up.ts';
+import { userRepository } from '../../db/users.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import { verifyPassword } from '../../lib/password.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { authRepository } from './auth.repository.ts';
+
+/**
+ * Wrong proofs in a row after which the sign-in is ended, as an exchange signs a session out
+ * after a few wrong confirmations: whoever holds a stolen session gets this many guesses at the
+ * password or code, then has to sign in again (where the account's own sign-in limits apply).
+ */
+export const STEP_UP_MAX_FAILURES = 5;
+
+/** The field of the request each proof comes in: where a wrong one is reported. */
+const FIELD_OF: Record<StepUpMethod, string> = {
+  password: 'password',
+  totp: 'code',
+  recovery_code: 'recovery_code',
+  passkey: 'passkey',
+};
+
+type Verdict = 'proved' | 'wrong' | 'not-allowed' | 'ended';
+
+export type StepUpService = ReturnType<typeof createStepUpService>;
+
+/**
+ * Step-up: a signed-in user proves again that they are the owner (the password, or a second
+ * factor once one is on), which lets money and secrets leave for STEP_UP_WINDOW_MS (the routes'
+ * `config.stepUp`, plugins/step-up.ts).
+ */
+export function createStepUpService({
+  db,
+  config,
+  now,
+}: Pick<ServiceDeps, 'db' | 'config' | 'now'>) {
+  const settings = secondFactorSettings(config);
+
+  /**
+   * Whether the proof is the owner's (only the methods the account allows get here): the
+   * password, or a second factor (db/second-factor.ts: a TOTP step or a recovery code is used up
+   * by success, a passkey's challenge by any answer).
+   */
+  async function verify(
+    tx: Executor,
+    userId: number,
+    method: StepUpMethod,
+    body: StepUpRequest,
+    at: Date,
+    context: SecurityContext,
+  ): Promise<boolean> {
+    if (method === 'password') {
+      const user = await userRepository.findById(tx, userId);
+      return user !== undefined && (await verifyPassword(user.passwordHash, body.password!));
+    }
+    const proof: SecondFactorProof =
+      method === 'totp'
+        ? { code: body.code! }
+        : method === 'recovery_code'
+          ? { recovery_code: body.recovery_code! }
+          : { passkey: body.passkey as AuthenticationResponseJSON };
+    return (await secondFactor.verify(tx, userId, proof, at, settings, context)) === method;
+  }
+
+  return {
+    /**
+     * Checks one proof of the sign-in `user`. Right: the sign-in may let money and secrets leave
+     * for the next 5 minutes (`step_up` in the security log). Wrong: 422 STEP_UP_PROOF_INVALID
+     * on the proof's field (`step_up_failed`); the STEP_UP_MAX_FAILURES-th wrong one in a row
+     * ends the sign-in (401 SESSION_EXPIRED). A kind of proof the account does not take (the
+     * password once a second factor is on, a factor while none is) is 422
+     * STEP_UP_METHOD_NOT_ALLOWED, not checked and not counted.
+     */
+    async prove(
+      user: AuthUser,
+      body: StepUpRequest,
+      context: SecurityContext,
+    ): Promise<MessageResponse> {
+      const { sessionId } = user;
+      // a proof is kept per sign-in: a token without one has nowhere to keep it
+      if (!sessionId) throw new AppError(401, 'UNAUTHORIZED');
+      const method = stepUpMethodOf(body);
+      const at = now();
+      const where = { ...context, sessionId };
+      const verdict = await db.transaction(async (tx): Promise<Verdict> => {
+        await stepUp.lockAttempts(tx, sessionId);
+        if ((await stepUp.failuresInARow(tx, user.id, sessionId)) >= STEP_UP_MAX_FAILURES)
+          return 'ended';
+        // the password proves only without a second factor, a factor only with one (a used-up
+        // recovery code or a code of a factor the account lacks is then a wrong proof)
+        const withFactor = !(await stepUp.methods(tx, user.id)).includes('password');
+        if ((method === 'password') === withFactor) return 'not-allowed';
+        if (await verify(tx, user.id, method, body, at, where)) {
+          await stepUp.record(tx, sessionId, user.id, at);
+          await securityLog.record(tx, user.id, 'step_up', at, where, { method });
+          return 'proved';
+        }
+        const failures = (await stepUp.failuresInARow(tx, user.id, sessionId)) + 1;
+        await securityLog.record(tx, user.id, 'step_up_failed', at, where, { method, failures });
+        if (failures < STEP_UP_MAX_FAILURES) return 'wrong';
+        // too many wrong proofs: this sign-in ends, and its proof no longer counts
+        await stepUp.forget(tx, sessionId);
+        await authRepository.revokeRefreshFamily(tx, sessionId, at);
+        await securityLog.record(tx, user.id, 'session_ended', at, where, {
+          reason: 'step_up_failed',
+        });
+        return 'ended';
+      });
+      switch (verdict) {
+        case 'proved':
+          return { message: SUCCESS_MESSAGES.STEP_UP_DONE, code: 'STEP_UP_DONE' };
+        case 'wrong':
+          throw fieldError(422, FIELD_OF[method], 'STEP_UP_PROOF_INVALID');
+        case 'not-allowed':
+          throw fieldError(422, FIELD_OF[method], 'STEP_UP_METHOD_NOT_ALLOWED');
+        case 'ended':
+          throw new AppError(401, 'SESSION_EXPIRED');
+      }
+    },
+
+    /**
+     * Options for navigator.credentials.get() with the account's passkeys and a challenge of
+     * ours (5 minutes, once), for a step-up with a passkey; 422 STEP_UP_METHOD_NOT_ALLOWED when
+     * the account has none.
+     */
+    async passkeyOptions(user: AuthUser): Promise<Record<string, unknown>> {
+      if (!(await stepUp.methods(db, user.id)).includes('passkey'))
+        throw fieldError(422, 'passkey', 'STEP_UP_METHOD_NOT_ALLOWED');
+      const options = await secondFactor.passkeyRequestOptions(db, user.id, now(), settings);
+      return { ...options };
+    },
+  };
+}
