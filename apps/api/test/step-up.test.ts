@@ -342,7 +342,8 @@ describe('the proof', () => {
     expect(await eventsOf(owner.id, 'session_ended')).toEqual([
       expect.objectContaining({ detail: { reason: 'step_up_failed' } }),
     ]);
-    // the sign-in is over: its refresh cookie is refused, and not even the right password proves
+    // the sign-in is over: its access token stops at once, its refresh cookie is refused
+    expect((await t.api.get('/api/user/auth', { token: owner.token })).status).toBe(401);
     expect(
       (await owner.browser.post('/api/user/auth/refresh-token', undefined, { headers: XHR }))
         .status,

@@ -13,13 +13,13 @@ import {
   type SecondFactorProof,
 } from '../../db/second-factor.ts';
 import { securityLog, type SecurityContext } from '../../db/security-events.ts';
+import { sessionsRepository } from '../../db/sessions.ts';
 import { stepUp } from '../../db/step-up.ts';
 import { userRepository } from '../../db/users.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import type { ServiceDeps } from '../deps.ts';
-import { authRepository } from './auth.repository.ts';
 
 /**
  * Wrong proofs in a row after which the sign-in is ended, as an exchange signs a session out
@@ -48,8 +48,9 @@ export type StepUpService = ReturnType<typeof createStepUpService>;
 export function createStepUpService({
   db,
   config,
+  sessions,
   now,
-}: Pick<ServiceDeps, 'db' | 'config' | 'now'>) {
+}: Pick<ServiceDeps, 'db' | 'config' | 'sessions' | 'now'>) {
   const settings = secondFactorSettings(config);
 
   /**
@@ -98,6 +99,7 @@ export function createStepUpService({
       const method = stepUpMethodOf(body);
       const at = now();
       const where = { ...context, sessionId };
+      let ended: string[] = [];
       const verdict = await db.transaction(async (tx): Promise<Verdict> => {
         await stepUp.lockAttempts(tx, sessionId);
         if ((await stepUp.failuresInARow(tx, user.id, sessionId)) >= STEP_UP_MAX_FAILURES)
@@ -116,12 +118,18 @@ export function createStepUpService({
         if (failures < STEP_UP_MAX_FAILURES) return 'wrong';
         // too many wrong proofs: this sign-in ends, and its proof no longer counts
         await stepUp.forget(tx, sessionId);
-        await authRepository.revokeRefreshFamily(tx, sessionId, at);
+        ({ ended } = await sessionsRepository.end(
+          tx,
+          { userId: user.id, familyId: sessionId },
+          at,
+        ));
         await securityLog.record(tx, user.id, 'session_ended', at, where, {
           reason: 'step_up_failed',
         });
         return 'ended';
       });
+      // its access tokens stop at once, on every instance
+      if (ended.length > 0) await sessions.revoke(ended);
       switch (verdict) {
         case 'proved':
           return { message: SUCCESS_MESSAGES.STEP_UP_DONE, code: 'STEP_UP_DONE' };
