@@ -4,6 +4,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type pg from 'pg';
 import type { Config } from './config.ts';
 import { AppError } from './lib/errors.ts';
+import { createSessionRevocations } from './lib/session-revocations.ts';
+import { sessionsRepository } from './db/sessions.ts';
 import { devMailboxRoutes } from './integrations/mail/dev-mailbox.ts';
 import { createMailer, type Mailer } from './integrations/mail/index.ts';
 import { jobsPlugin } from './jobs/plugin.ts';
@@ -145,6 +147,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   );
   const devMailbox = fromConfig?.devMailbox;
   const tokens = createAccessTokens(config.jwtSecret, config.accessTokenTtl, now);
+  // ended sign-ins, whose access tokens every instance refuses at once (lib/session-revocations)
+  const sessions = createSessionRevocations(config.accessTokenTtl, now, app.log);
 
   app.register(errorHandlerPlugin);
   app.register(inputGuardPlugin);
@@ -158,7 +162,11 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   app.register(redisPlugin, { config });
   app.register(rateLimitPlugin, { config });
   app.register(pubsubPlugin, { config });
-  app.register(authPlugin, { tokens });
+  app.register(authPlugin, { tokens, sessions });
+  app.addHook('onReady', () =>
+    sessions.start(app.pubsub, (since) => sessionsRepository.endedSince(app.db, since)),
+  );
+  app.addHook('onClose', () => sessions.close());
   // config.stepUp: the routes that let money or secrets leave ask for a fresh proof
   app.register(stepUpPlugin, { now });
   app.register(docsPlugin, { publicUrl: config.publicUrl });
@@ -181,12 +189,20 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     async (api) => {
       // answers above 1 KB compressed per request (the console's files are, at build time)
       await api.register(apiCompressionPlugin);
-      const serviceDeps: ServiceDeps = { db: app.db, config, mailer, tokens, now, log: app.log };
+      const serviceDeps: ServiceDeps = {
+        db: app.db,
+        config,
+        mailer,
+        tokens,
+        sessions,
+        now,
+        log: app.log,
+      };
       await api.register(authRoutes, { auth: createAuthService(serviceDeps), config });
       await api.register(stepUpRoutes, { stepUp: createStepUpService(serviceDeps), config });
       await api.register(userRoutes, { user: createUserService(serviceDeps), config });
       // GET /api/user/events (live updates), and where db/live.ts's publishLive sends them
-      await api.register(eventsRoutes, { config, ...deps.live });
+      await api.register(eventsRoutes, { config, sessions, ...deps.live });
       const storage = createStorage(config);
       const profile = createProfileService({ ...serviceDeps, storage });
       await api.register(profileRoutes, { profile, config });

@@ -15,6 +15,8 @@ export interface Stream {
   events: Received[];
   /** The raw text received so far (comments included). */
   text: () => string;
+  /** True once the server has ended the stream. */
+  ended: () => boolean;
   /** The next event named `name` not yet taken (waits for it). */
   next(name: string, timeoutMs?: number): Promise<unknown>;
   close(): void;
@@ -36,6 +38,10 @@ export async function openEventStream(baseUrl: string, token: string | null): Pr
   const waiters = new Set<() => void>();
   response.setEncoding('utf8');
   response.on('error', () => {});
+  let ended = false;
+  response.on('end', () => {
+    ended = true;
+  });
   response.on('data', (value: string) => {
     raw += value;
     buffer += value;
@@ -57,6 +63,7 @@ export async function openEventStream(baseUrl: string, token: string | null): Pr
     contentType: response.headers['content-type'] ?? null,
     events,
     text: () => raw,
+    ended: () => ended,
     async next(name, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -322,6 +322,9 @@ describe('passkeys', () => {
     expect((await add('a'.repeat(65), soft.register(await challenge()).response)).body).toEqual(
       fieldRefusal('name', 'PASSKEY_NAME_TOO_LONG'),
     );
+    expect((await add('Two\nlines', soft.register(await challenge()).response)).body).toEqual(
+      fieldRefusal('name', 'TEXT_NOT_SINGLE_LINE'),
+    );
     expect(
       (
         await add(

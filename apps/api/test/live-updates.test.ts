@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund, quickUser, startTestApp, useTestApp, type TestApp } from './helpers.ts';
+import { fund, quickUser, signIn, startTestApp, useTestApp, XHR, type TestApp } from './helpers.ts';
 import { ADMIN_TICKETS, openTicket, ownDepartment, postForm } from './support-fixtures.ts';
 import { queueOperation, seedServer } from './vps-fixtures.ts';
 import { publisherOf, send as ingest, snapshot, SNAPSHOT } from './monitoring-fixtures.ts';
@@ -85,6 +85,22 @@ describe('live updates (GET /api/user/events)', () => {
     expect(stream.text().match(/^: heartbeat$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
     expect((await transfer(t, sender, recipient.email, 1.5)).status).toBe(201);
     expect(await stream.next('balance')).toEqual({ balance: 1.5 });
+  });
+
+  it('ends the stream of a signed-out sign-in instead of sending it anything more', async () => {
+    const sender = await quickUser(t);
+    await fund(t, sender.id, 5_000);
+    const { browser, token, email } = await signIn(t);
+    const stream = await tab(token);
+    expect(stream.status).toBe(200);
+    const logout = await browser.post('/api/user/auth/logout', undefined, {
+      token,
+      headers: XHR,
+    });
+    expect(logout.status).toBe(200);
+    expect((await transfer(t, sender, email, 2)).status).toBe(201);
+    await eventually(() => stream.ended());
+    expect(stream.events).toEqual([]);
   });
 
   it('sends `server` when a VPS operation ends', async () => {

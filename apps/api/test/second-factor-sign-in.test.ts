@@ -37,6 +37,31 @@ const kindsOf = async (email: string) =>
   ).rows.map((row: { kind: string }) => row.kind);
 
 describe('sign-in with a second factor', () => {
+  it('a thief who knows the password meets the account lock: the half-sessions count as failed tries until a factor succeeds', async () => {
+    const user = await totpUser();
+    const thief = t.client();
+    // four half-sessions opened and abandoned: free tries; from the fifth on, the waits apply
+    for (let i = 0; i < 4; i += 1) await passwordStep(thief, user);
+    const fifth = await thief.post('/api/user/auth/login', {
+      email: user.email,
+      password: user.password,
+    });
+    expect(fifth).toMatchObject({ status: 429, body: { code: 'LOGIN_THROTTLED' } });
+    // the owner, after the wait, signs in with the code: the count is forgotten
+    t.clock.advance(2000);
+    try {
+      const owner = await passwordStep(user.browser, user);
+      const done = await user.browser.post('/api/user/auth/second-factor', {
+        token: owner.body.second_factor.token,
+        code: await totpCode(user.secret, t.clock.now()),
+      });
+      expect(done.status).toBe(200);
+      for (let i = 0; i < 4; i += 1) await passwordStep(thief, user);
+    } finally {
+      t.clock.advance(-2000);
+    }
+  });
+
   it('without one, the password alone signs in as before', async () => {
     const { email, password } = await signIn(t);
     const browser = t.client();
@@ -91,6 +116,7 @@ describe('sign-in with a second factor', () => {
         })
       ).body,
     ).toEqual(refusal('SIGN_IN_PENDING_EXPIRED'));
+    expect((await kindsOf(user.email)).at(-1)).toBe('sign_in');
   });
 
   it('a code works once: the next sign-in in the same 30 seconds cannot use it again', async () => {

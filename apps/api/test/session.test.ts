@@ -335,17 +335,18 @@ describe('POST /api/user/auth/logout', () => {
     expect(login.status).toBe(200);
   });
 
-  it('answers 401 without a bearer token and 403 without X-Requested-With', async () => {
+  it('signs out with the refresh cookie alone, and answers 403 without X-Requested-With', async () => {
     const { browser, token } = await signIn(t);
-    expect(await browser.post(LOGOUT, undefined, { headers: XHR })).toMatchObject({
-      status: 401,
-      body: UNAUTHORIZED,
-    });
     expect(await browser.post(LOGOUT, undefined, { token })).toMatchObject({
       status: 403,
       body: { code: 'ORIGIN_REJECTED' },
     });
     expect((await browser.post(REFRESH, undefined, { headers: XHR })).status).toBe(200); // still signed in
+    const res = await browser.post(LOGOUT, undefined, { headers: XHR });
+    expect(res).toMatchObject({ status: 200, body: { code: 'LOGGED_OUT' } });
+    expect(clearsCookie(res.headers)).toBe(true);
+    // the sign-in has ended: its access token too, at once
+    expect(await browser.get(ME, { token })).toMatchObject({ status: 401, body: UNAUTHORIZED });
   });
 
   it('does not revoke a session of another user whose cookie it carries', async () => {

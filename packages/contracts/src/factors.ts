@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { otpCodeSchema, tokenResponseSchema } from './auth.ts';
+import { singleLine } from './input.ts';
 import { PASSWORD_MAX } from './limits.ts';
 
 /**
@@ -87,6 +88,7 @@ export const passkeyNameSchema = z
     z.trim(),
     z.minLength(1, { error: 'PASSKEY_NAME_REQUIRED' }),
     z.maxLength(PASSKEY_NAME_MAX, { error: 'PASSKEY_NAME_TOO_LONG' }),
+    singleLine(),
   );
 
 // --- sign-in -----------------------------------------------------------------------------------

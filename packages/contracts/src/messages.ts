@@ -12,6 +12,7 @@ export const SUCCESS_MESSAGES = {
   LANGUAGE_CHANGED: 'The language has been changed',
   PASSWORD_CHANGED: 'Your password has been changed. Your other sessions are signed out.',
   SESSIONS_REVOKED: 'You have signed out everywhere else',
+  SESSION_ENDED: 'The session has been ended',
   STEP_UP_DONE: 'Confirmed: you can continue',
   TELEGRAM_UNLINKED: 'The Telegram chat has been unlinked',
   CLICK_RECORDED: 'The click has been recorded',

@@ -170,18 +170,4 @@ export const authRepository = {
       .where(eq(refreshTokens.tokenHash, tokenHash));
     return row;
   },
-
-  async revokeRefreshFamily(db: Executor, familyId: string, at: Date): Promise<void> {
-    await db
-      .update(refreshTokens)
-      .set({ revokedAt: at })
-      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
-  },
-
-  async revokeUserRefreshTokens(db: Executor, userId: number, at: Date): Promise<void> {
-    await db
-      .update(refreshTokens)
-      .set({ revokedAt: at })
-      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
-  },
 };

@@ -161,7 +161,10 @@ export async function authRoutes(
     },
     async (request, reply) => {
       try {
-        return sendSession(await auth.refresh(cookie.read(request), attemptOf(request)), reply);
+        return sendSession(
+          await auth.refresh(cookie.read(request), attemptOf(request), securityContextOf(request)),
+          reply,
+        );
       } catch (error) {
         if (error instanceof AppError && error.code === 'SESSION_EXPIRED') cookie.clear(reply);
         throw error;
@@ -172,18 +175,22 @@ export async function authRoutes(
   r.post(
     '/user/auth/logout',
     {
-      config: { ...limited, auth: 'required' },
+      config: { ...limited, auth: 'optional' },
       onRequest: sameOrigin,
       schema: {
         tags,
         summary:
-          'Sign out: revoke the refresh cookie’s session (needs X-Requested-With: XMLHttpRequest)',
-        security: bearer,
-        response: { 200: messageResponseSchema, ...errorResponses(401, 403, 429) },
+          'Sign out: end the sign-in of the th_rt cookie (enough on its own) and of the bearer token, at once on every instance (needs X-Requested-With: XMLHttpRequest)',
+        security: [{}, ...bearer],
+        response: { 200: messageResponseSchema, ...errorResponses(403, 429) },
       },
     },
     async (request, reply) => {
-      const result = await auth.logout(currentUser(request).id, cookie.read(request));
+      const result = await auth.logout(
+        cookie.read(request),
+        request.user,
+        securityContextOf(request),
+      );
       cookie.clear(reply);
       return result;
     },

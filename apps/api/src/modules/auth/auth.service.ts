@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   REFRESH_RETRY_MS,
   SUCCESS_MESSAGES,
+  TELEGRAM_PURPOSES,
+  type SecurityEventKind,
   type Language,
   type MessageResponse,
   type SecondFactorChallenge,
@@ -28,7 +30,12 @@ import { toUserResponse } from '../../db/user-response.ts';
 import { referrals } from '../../db/referrals.ts';
 import { userRepository } from '../../db/users.ts';
 import { securityLog, type SecurityContext } from '../../db/security-events.ts';
+import { sessionsRepository, type SessionsToEnd } from '../../db/sessions.ts';
+import { stepUp } from '../../db/step-up.ts';
+import { telegramChatsRepository } from '../../db/telegram-chats.ts';
 import { notify } from '../../integrations/mail/notify.ts';
+import { tokenReuseMail } from '../../integrations/mail/session-templates.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
 import { authRepository } from './auth.repository.ts';
 import { createSecondFactorSignIn } from './second-factor-sign-in.ts';
 import { createSignInCheck } from './sign-in-check.ts';
@@ -72,7 +79,7 @@ const plus = (date: Date, ms: number) => new Date(date.getTime() + ms);
 export type AuthService = ReturnType<typeof createAuthService>;
 
 /** Sign-up, e-mail confirmation, sign-in, sessions (refresh token rotation) and password reset. */
-export function createAuthService({ db, config, mailer, tokens, now, log }: ServiceDeps) {
+export function createAuthService({ db, config, mailer, tokens, sessions, now, log }: ServiceDeps) {
   const resetCodeHash = (userId: number, code: string) =>
     hmacHex(config.jwtSecret, `password-reset:${userId}:${code}`);
   const signInCheck = createSignInCheck({ db, config, mailer, now, log });
@@ -176,6 +183,47 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
   }
 
   /**
+   * A new sign-in of `user`, whose owner has just proved themselves (the password, and the second
+   * factor where one is on): that proof counts for step-up, and the sign-in is logged.
+   */
+  async function beginSignIn(
+    user: Pick<UserRow, 'id' | 'role'>,
+    context: SecurityContext,
+  ): Promise<Session> {
+    const familyId = randomUUID();
+    const userAgent = context.userAgent?.slice(0, USER_AGENT_MAX) || null;
+    return db.transaction(async (tx) => {
+      const session = await startSession(user, familyId, userAgent, now(), tx);
+      await stepUp.record(tx, familyId, user.id, session.issuedAt);
+      await securityLog.record(tx, user.id, 'sign_in', session.issuedAt, {
+        ...context,
+        sessionId: familyId,
+      });
+      return session;
+    });
+  }
+
+  /**
+   * Ends the sign-ins `which`, records `kind` (when given and something ended) in the security
+   * log in the same transaction, and stops their access tokens on every instance.
+   */
+  async function endSessions(
+    which: SessionsToEnd,
+    kind: SecurityEventKind | null,
+    context: SecurityContext,
+  ): Promise<string[]> {
+    const at = now();
+    const { ended } = await db.transaction(async (tx) => {
+      const result = await sessionsRepository.end(tx, which, at);
+      if (kind && result.ended.length > 0)
+        await securityLog.record(tx, which.userId, kind, at, context);
+      return result;
+    });
+    await sessions.revoke(ended);
+    return ended;
+  }
+
+  /**
    * Checks a reset code under a row lock so attempts are counted one at a time.
    * A wrong code counts an attempt (committed even though the answer is an error);
    * after 5 the code is dead. `onValid` runs in the same transaction.
@@ -251,6 +299,7 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       // the per-account limit and the password, told apart from an unknown e-mail by nothing
       const user = await signInCheck.check(email, password, context);
       if (!user.emailVerifiedAt) {
+        await signInCheck.succeeded(user.id);
         // the right password proves the person: send a fresh link (at most one per 5 minutes)
         const at = now();
         const last = await authRepository.lastEmailVerificationAt(db, user.id);
@@ -260,9 +309,10 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
         throw new AppError(403, 'EMAIL_NOT_VERIFIED');
       }
       // with a second factor on, the password opens only the second step (a half-session)
+      // (the try stays counted against the account's limit until that step succeeds)
       if (await secondStep.isOn(user.id)) return secondStep.begin(user.id, context);
-      const userAgent = context.userAgent?.slice(0, USER_AGENT_MAX) || null;
-      return startSession(user, randomUUID(), userAgent, now());
+      await signInCheck.succeeded(user.id);
+      return beginSignIn(user, context);
     },
 
     /** The sign-in's second step: the half-session's token and a factor; then the session. */
@@ -272,8 +322,8 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     ): Promise<Session> {
       const user = await userRepository.findById(db, await secondStep.complete(body, context));
       if (!user) throw new AppError(401, 'SIGN_IN_PENDING_EXPIRED');
-      const userAgent = context.userAgent?.slice(0, USER_AGENT_MAX) || null;
-      return startSession(user, randomUUID(), userAgent, now());
+      await signInCheck.succeeded(user.id);
+      return beginSignIn(user, context);
     },
 
     /** Passkey options for the half-session `token` (its account's passkeys, a challenge). */
@@ -285,7 +335,11 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
      * refresh sent again (its answer lost with a reloaded page, or shared by another tab),
      * which gets a session of its own in the family.
      */
-    async refresh(refreshToken: string | undefined, attempt?: string): Promise<Session> {
+    async refresh(
+      refreshToken: string | undefined,
+      attempt?: string,
+      context: SecurityContext = {},
+    ): Promise<Session> {
       if (!refreshToken) throw sessionExpired();
       const tokenHash = sha256Hex(refreshToken);
       const attemptHash = attempt ? sha256Hex(attempt) : null;
@@ -310,22 +364,51 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
       });
       if (session) return session;
       const known = await authRepository.findRefreshToken(db, tokenHash);
-      if (known && known.rotatedAt) {
-        log.warn(
+      if (known) {
+        const reused = known.rotatedAt !== null && known.revokedAt === null;
+        const ended = await endSessions(
           { userId: known.userId, familyId: known.familyId },
-          'refresh token reused: family revoked',
+          reused ? 'token_reuse' : null,
+          { ...context, sessionId: known.familyId },
         );
+        if (reused && ended.length > 0) {
+          log.warn(
+            { userId: known.userId, familyId: known.familyId },
+            'refresh token reused: family revoked',
+          );
+          const owner = await userRepository.findById(db, known.userId);
+          if (owner)
+            await notify(mailer, log, owner, (language) =>
+              tokenReuseMail(language, {
+                name: owner.name,
+                at: now(),
+                resetLink: `${config.publicUrl}/forgot-password`,
+              }),
+            );
+        }
       }
-      if (known) await authRepository.revokeRefreshFamily(db, known.familyId, now());
       throw sessionExpired();
     },
 
-    async logout(userId: number, refreshToken: string | undefined): Promise<MessageResponse> {
-      if (refreshToken) {
-        const known = await authRepository.findRefreshToken(db, sha256Hex(refreshToken));
-        if (known && known.userId === userId)
-          await authRepository.revokeRefreshFamily(db, known.familyId, now());
-      }
+    /**
+     * Ends the sign-in of the refresh cookie (the cookie alone is enough: it is the sign-in) and
+     * of the bearer token. With a bearer token of another user than the cookie's, only the
+     * bearer's own sign-in ends: a cookie carried along is not the caller's to end.
+     */
+    async logout(
+      refreshToken: string | undefined,
+      bearer: AuthUser | null,
+      context: SecurityContext = {},
+    ): Promise<MessageResponse> {
+      const known = refreshToken
+        ? await authRepository.findRefreshToken(db, sha256Hex(refreshToken))
+        : undefined;
+      const toEnd: { userId: number; familyId: string }[] = [];
+      if (bearer?.sessionId) toEnd.push({ userId: bearer.id, familyId: bearer.sessionId });
+      if (known && (!bearer || known.userId === bearer.id) && known.familyId !== bearer?.sessionId)
+        toEnd.push({ userId: known.userId, familyId: known.familyId });
+      for (const which of toEnd)
+        await endSessions(which, 'sign_out', { ...context, sessionId: which.familyId });
       return done('LOGGED_OUT');
     },
 
@@ -388,17 +471,22 @@ export function createAuthService({ db, config, mailer, tokens, now, log }: Serv
     ): Promise<MessageResponse> {
       // before the code: a refused password does not use up one of its tries
       await passwordPolicy.check(password);
+      let ended: string[] = [];
       let resetAt = now();
       const user = await withResetCode(email, code, async (tx, userId, codeId, at) => {
         resetAt = at;
         await userRepository.setPasswordHash(tx, userId, await hashPassword(password));
         await authRepository.useResetCode(tx, codeId, at);
-        await authRepository.revokeUserRefreshTokens(tx, userId, at);
+        // every sign-in ends, and the chats linked to the bot with them: whoever took the
+        // account over must not keep reading it in Telegram
+        ended = (await sessionsRepository.end(tx, { userId, all: true }, at)).ended;
+        await telegramChatsRepository.unlink(tx, { userId, purposes: [...TELEGRAM_PURPOSES] });
         await userRepository.markEmailVerified(tx, userId, at);
         // the owner proved themselves by the mailed code: a sign-in lock ends
         await signInCheck.unlock(tx, userId);
         await securityLog.record(tx, userId, 'password_reset', at, context);
       });
+      await sessions.revoke(ended);
       await notify(mailer, log, user, (language) =>
         passwordResetMail(language, {
           name: user.name,

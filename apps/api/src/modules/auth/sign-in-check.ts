@@ -22,7 +22,8 @@ const notFound = () => new AppError(401, 'LOGIN_NOT_FOUND');
 
 /**
  * The start of a sign-in: the account of the e-mail, its limit (sign-in-guard.ts) and the
- * password. Answers the account when the password is right; otherwise throws 401
+ * password. Answers the account when the password is right (the try stays counted as a failure
+ * until `succeeded`: the second factor may still be to come); otherwise throws 401
  * LOGIN_NOT_FOUND, or 429 LOGIN_THROTTLED / LOGIN_LOCKED, the same for an unknown e-mail as for
  * an account, after the same work: one lookup statement, one claim statement, one argon2
  * verification (against a dummy hash for an unknown e-mail), one log statement (which adds no
@@ -65,10 +66,10 @@ export function createSignInCheck({
       const right = user
         ? await verifyPassword(user.passwordHash, password)
         : (await verifyDummyPassword(password), false);
-      if (user && right) {
-        await repo.clear(db, user.id);
-        return user;
-      }
+      // the try stays counted until the whole sign-in succeeds (`succeeded`): with a second
+      // factor on, the password alone only opens the second step, and a thief who knows it must
+      // not get a fresh half-session (5 code tries) on every try without ever meeting the lock
+      if (user && right) return user;
       const userId = user?.id ?? null;
       await repo.record(db, userId, 'sign_in_failed', at, context, { failures: claimed.failures });
       if (!claimed.lockedUntil) throw notFound();
@@ -88,6 +89,9 @@ export function createSignInCheck({
       }
       throw new SignInRefusedError('locked', until.getTime() - at.getTime());
     },
+
+    /** The sign-in succeeded (the password, and the second factor where one is on): forgets the failures. */
+    succeeded: (userId: number) => repo.clear(db, userId),
 
     /** Forgets the account's failures and ends its lock (a completed password reset). */
     unlock: (executor: Executor, userId: number) => repo.clear(executor, userId),

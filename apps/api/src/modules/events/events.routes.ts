@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { bindLive } from '../../db/live.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { SessionRevocations } from '../../lib/session-revocations.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
@@ -19,6 +20,8 @@ export interface EventsOptions {
   config: Config;
   /** Tests shorten the heartbeat. */
   heartbeatMs?: number;
+  /** Ended sign-ins: a stream of one ends before it would write again. */
+  sessions: Pick<SessionRevocations, 'has'>;
 }
 
 export const userChannel = (userId: number) => `user:${userId}`;
@@ -37,7 +40,10 @@ export function sseEvent({ event, data }: LiveEvent): string {
  * keeps polling. Also binds publishLive of app.db to app.pubsub: every module publishes through
  * db/live.ts, none imports this one.
  */
-export async function eventsRoutes(app: FastifyInstance, { config, heartbeatMs }: EventsOptions) {
+export async function eventsRoutes(
+  app: FastifyInstance,
+  { config, heartbeatMs, sessions }: EventsOptions,
+) {
   const { pubsub, log } = app;
   bindLive(app.db, {
     toUser(userId, event) {
@@ -83,8 +89,15 @@ export async function eventsRoutes(app: FastifyInstance, { config, heartbeatMs }
       const user = currentUser(request);
       const stream = new PassThrough();
       let unsubscribe: (() => Promise<void>) | undefined;
+      // a signed-out (or otherwise ended) sign-in hears nothing more: the stream ends instead
+      const signedOut = () => {
+        if (!user.sessionId || !sessions.has(user.sessionId)) return false;
+        end();
+        return true;
+      };
       try {
         unsubscribe = await pubsub.subscribe(userChannel(user.id), (message) => {
+          if (signedOut()) return;
           const event = message as Partial<LiveEvent> | null;
           if (!event || !isLiveEventName(event.event) || typeof event.data !== 'object') return;
           stream.write(sseEvent(event as LiveEvent));
@@ -94,10 +107,9 @@ export async function eventsRoutes(app: FastifyInstance, { config, heartbeatMs }
         throw new AppError(503, 'SERVICE_BUSY');
       }
 
-      const heartbeat = setInterval(
-        () => stream.write(': heartbeat\n\n'),
-        heartbeatMs ?? HEARTBEAT_MS,
-      );
+      const heartbeat = setInterval(() => {
+        if (!signedOut()) stream.write(': heartbeat\n\n');
+      }, heartbeatMs ?? HEARTBEAT_MS);
       let ended = false;
       const end = () => {
         if (ended) return;

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import type { Paging } from '../../db/paging.ts';
 import { refreshTokens, users, type UserRow } from '../../db/schema/index.ts';
@@ -95,35 +95,5 @@ export const profileRepository = {
           userAgent: row.user_agent,
         })),
     };
-  },
-
-  /**
-   * Revokes every sign-in of the user but `keepFamilyId` (all of them when it is null) and returns
-   * how many of them were live. Revoking a family's every token also stops a token being issued
-   * to it meanwhile (rotateRefreshToken checks the family).
-   */
-  async revokeOtherSessions(
-    db: Executor,
-    userId: number,
-    keepFamilyId: string | null,
-    at: Date,
-  ): Promise<number> {
-    const revoked = await db
-      .update(refreshTokens)
-      .set({ revokedAt: at })
-      .where(
-        and(
-          eq(refreshTokens.userId, userId),
-          isNull(refreshTokens.revokedAt),
-          keepFamilyId === null ? undefined : ne(refreshTokens.familyId, keepFamilyId),
-        ),
-      )
-      .returning({
-        familyId: refreshTokens.familyId,
-        rotatedAt: refreshTokens.rotatedAt,
-        expiresAt: refreshTokens.expiresAt,
-      });
-    const live = revoked.filter((token) => token.rotatedAt === null && token.expiresAt > at);
-    return new Set(live.map((token) => token.familyId)).size;
   },
 };

@@ -1,5 +1,7 @@
 import multipart from '@fastify/multipart';
 import {
+  securityEventsQuerySchema,
+  securityEventsResponseSchema,
   AVATAR_MAX_BYTES,
   changeNameRequestSchema,
   changePasswordRequestSchema,
@@ -14,6 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
+import { securityContextOf } from '../../db/security-events.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
@@ -182,7 +185,8 @@ export async function profileRoutes(
         response: { 200: messageResponseSchema, ...errorResponses(401, 403, 422, 429) },
       },
     },
-    async (request) => profile.changePassword(currentUser(request), request.body),
+    async (request) =>
+      profile.changePassword(currentUser(request), request.body, securityContextOf(request)),
   );
 
   r.get(
@@ -214,6 +218,40 @@ export async function profileRoutes(
         response: { 200: signOutOthersResponseSchema, ...errorResponses(401, 403, 429) },
       },
     },
-    async (request) => profile.signOutOthers(currentUser(request)),
+    async (request) => profile.signOutOthers(currentUser(request), securityContextOf(request)),
+  );
+
+  r.delete(
+    '/user/sessions/:id',
+    {
+      // a stolen session must not end the owner's: a fresh proof first
+      config: { ...routeConfig, stepUp: true },
+      schema: {
+        tags,
+        summary:
+          'End one sign-in of the account (its access tokens stop at once, on every instance); needs a fresh proof (403 STEP_UP_REQUIRED); 404 when it is not live',
+        security,
+        params: z.object({ id: z.uuid() }),
+        response: { 200: messageResponseSchema, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) =>
+      profile.endSession(currentUser(request), request.params.id, securityContextOf(request)),
+  );
+
+  r.get(
+    '/user/activity',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'Account activity: the security log (sign-ins and failures, locks, factor, password and e-mail changes, session ends, token reuse, step-ups, reveals), newest first, a page at a time',
+        security,
+        querystring: securityEventsQuerySchema,
+        response: { 200: securityEventsResponseSchema, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => profile.activity(currentUser(request), request.query),
   );
 }

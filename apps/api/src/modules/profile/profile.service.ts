@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   SUCCESS_MESSAGES,
+  TELEGRAM_PURPOSES,
   type ChangePasswordRequest,
+  type SecurityEventKind,
+  type SecurityEventsQuery,
+  type SecurityEventsResponse,
   type MessageResponse,
   type SignOutOthersResponse,
   type User,
@@ -21,6 +25,9 @@ import type { AuthUser } from '../../plugins/auth.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { toUserResponse } from '../../db/user-response.ts';
 import { userRepository } from '../../db/users.ts';
+import { securityLog, type SecurityContext } from '../../db/security-events.ts';
+import { sessionsRepository } from '../../db/sessions.ts';
+import { telegramChatsRepository } from '../../db/telegram-chats.ts';
 import { toAvatarWebp } from './avatar-image.ts';
 import { profileRepository } from './profile.repository.ts';
 import { describeUserAgent } from './user-agent.ts';
@@ -52,7 +59,9 @@ export function createProfileService({
   now,
   log,
   storage,
+  sessions,
 }: ServiceDeps & { storage: Storage }) {
+  const contextOf = (user: AuthUser): SecurityContext => ({ sessionId: user.sessionId });
   const passwordPolicy = passwordPolicyOf(config, log);
 
   /** A file no row points to any more; a failure leaves an orphan behind, never a broken avatar. */
@@ -119,7 +128,11 @@ export function createProfileService({
      * Checks the current password, sets the new one, signs out every other session (the one
      * asking stays) and mails the owner, in their language, that it happened.
      */
-    async changePassword(user: AuthUser, input: ChangePasswordRequest): Promise<MessageResponse> {
+    async changePassword(
+      user: AuthUser,
+      input: ChangePasswordRequest,
+      requestContext: SecurityContext = {},
+    ): Promise<MessageResponse> {
       const row = await userRepository.findById(db, user.id);
       if (!row) throw unauthorized();
       if (!(await verifyPassword(row.passwordHash, input.current_password)))
@@ -130,10 +143,20 @@ export function createProfileService({
       await passwordPolicy.check(input.password);
       const passwordHash = await hashPassword(input.password);
       const at = now();
-      const signedOut = await db.transaction(async (tx) => {
+      const context = { ...contextOf(user), ...requestContext };
+      const { ended, live: signedOut } = await db.transaction(async (tx) => {
         await userRepository.setPasswordHash(tx, user.id, passwordHash);
-        return profileRepository.revokeOtherSessions(tx, user.id, user.sessionId, at);
+        const result = await sessionsRepository.end(
+          tx,
+          { userId: user.id, except: user.sessionId },
+          at,
+        );
+        await securityLog.record(tx, user.id, 'password_changed', at, context, {
+          signed_out: result.live,
+        });
+        return result;
       });
+      await sessions.revoke(ended);
       await notify(mailer, log, row, (language) =>
         passwordChangedMail(language, {
           name: row.name,
@@ -169,15 +192,90 @@ export function createProfileService({
       };
     },
 
-    /** Signs out every session but the one asking. */
-    async signOutOthers(user: AuthUser): Promise<SignOutOthersResponse> {
-      const revoked = await profileRepository.revokeOtherSessions(
-        db,
-        user.id,
-        user.sessionId,
-        now(),
-      );
-      return { message: SUCCESS_MESSAGES.SESSIONS_REVOKED, code: 'SESSIONS_REVOKED', revoked };
+    /**
+     * Signs out every session but the one asking ("sign out everywhere else"), and unlinks the
+     * chats linked to the bot: whoever else was in must not keep reading the account in Telegram.
+     */
+    async signOutOthers(
+      user: AuthUser,
+      requestContext: SecurityContext = {},
+    ): Promise<SignOutOthersResponse> {
+      const at = now();
+      const { ended, live } = await db.transaction(async (tx) => {
+        const result = await sessionsRepository.end(
+          tx,
+          { userId: user.id, except: user.sessionId },
+          at,
+        );
+        const chats = await telegramChatsRepository.unlink(tx, {
+          userId: user.id,
+          purposes: [...TELEGRAM_PURPOSES],
+        });
+        await securityLog.record(
+          tx,
+          user.id,
+          'sessions_ended',
+          at,
+          { ...contextOf(user), ...requestContext },
+          { signed_out: result.live, telegram_unlinked: chats.length },
+        );
+        return result;
+      });
+      await sessions.revoke(ended);
+      return {
+        message: SUCCESS_MESSAGES.SESSIONS_REVOKED,
+        code: 'SESSIONS_REVOKED',
+        revoked: live,
+      };
+    },
+
+    /** Ends one sign-in of the user's (404 when it is not theirs or has ended already). */
+    async endSession(
+      user: AuthUser,
+      sessionId: string,
+      requestContext: SecurityContext = {},
+    ): Promise<MessageResponse> {
+      const at = now();
+      const ended = await db.transaction(async (tx) => {
+        const result = await sessionsRepository.end(
+          tx,
+          { userId: user.id, familyId: sessionId },
+          at,
+        );
+        if (result.live === 0) return null;
+        await securityLog.record(
+          tx,
+          user.id,
+          'session_ended',
+          at,
+          { ...contextOf(user), ...requestContext },
+          { session: sessionId },
+        );
+        return result.ended;
+      });
+      if (ended === null) throw new AppError(404, 'NOT_FOUND');
+      await sessions.revoke(ended);
+      return { message: SUCCESS_MESSAGES.SESSION_ENDED, code: 'SESSION_ENDED' };
+    },
+
+    /** A page of the account's security log ("Account activity"), newest first. */
+    async activity(
+      user: AuthUser,
+      { page, per_page: perPage }: SecurityEventsQuery,
+    ): Promise<SecurityEventsResponse> {
+      const { rows, total } = await securityLog.page(db, user.id, pagingOf(page, perPage));
+      return {
+        meta: pageMeta(page, perPage, total),
+        data: rows.map((row) => ({
+          id: row.id,
+          kind: row.kind as SecurityEventKind,
+          at: row.at.toISOString(),
+          ip: row.ip,
+          ...describeUserAgent(row.userAgent),
+          current_session: row.sessionId !== null && row.sessionId === user.sessionId,
+          detail: row.detail,
+        })),
+      };
     },
   };
 }

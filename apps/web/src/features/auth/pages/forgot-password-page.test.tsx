@@ -194,7 +194,7 @@ describe('forgot password page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Send the code again' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'A new code has been sent to ada@example.com.',
+      'If ada@example.com has an account, a new code has been sent to it.',
     );
     expect(bodiesSentTo(api, '/user/auth/forgot-password-code')).toHaveLength(2);
 
