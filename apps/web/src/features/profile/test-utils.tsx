@@ -3,6 +3,8 @@
  * global fetch (the avatar upload, a multipart body, answered raw), and fixtures.
  */
 import {
+  type FactorsResponse,
+  type PasskeyItem,
   SECURITY_EVENTS_PER_PAGE,
   SESSIONS_PER_PAGE,
   type SecurityEvent,
@@ -107,6 +109,23 @@ export const activityAnswer =
     };
   };
 
+/** The second factor of an account that has none (GET /user/factors). */
+export const NO_FACTORS: FactorsResponse = {
+  totp: { enabled: false, since: null },
+  passkeys: [],
+  recovery_codes: { left: 0, created_at: null },
+};
+
+export function passkeyItem(overrides: Partial<PasskeyItem> = {}): PasskeyItem {
+  return {
+    id: 7,
+    name: 'Work laptop',
+    created_at: '2026-11-21T09:00:00.000Z',
+    last_used_at: null,
+    ...overrides,
+  };
+}
+
 /** The chat-bot section's status when no bot is configured (its own tests: chat-bot-section.test.tsx). */
 const TELEGRAM_OFF = {
   enabled: false,
@@ -134,6 +153,7 @@ export function stubProfileApi(
     'GET /user/sessions': sessionsAnswer(() => SESSIONS),
     'GET /user/activity': activityAnswer(() => ACTIVITY),
     'GET /user/telegram': { body: TELEGRAM_OFF },
+    'GET /user/factors': { body: NO_FACTORS },
     ...routes,
   });
   const uploads: File[] = [];

@@ -18,6 +18,7 @@ import {
   useUnlinkTelegramMutation,
 } from '../api/telegram-api';
 import styles from './chat-bot-section.module.css';
+import profileStyles from './profile.module.css';
 import { ProfileSection } from './profile-section';
 
 /** How often the status is asked while a deep link waits for the user's Start in Telegram. */
@@ -50,9 +51,9 @@ function PurposeRow(props: PurposeRowProps) {
   // the words on the button come first, so that saying them still finds it
   const purposeName = { purpose: t(`chatBot.purposes.${purpose}.for`) };
   return (
-    <li className={styles.purpose} aria-labelledby={headingId}>
-      <div className={styles.head}>
-        <h3 id={headingId} className={styles.title}>
+    <li className={profileStyles.part} aria-labelledby={headingId}>
+      <div className={profileStyles.partHead}>
+        <h3 id={headingId} className={profileStyles.partTitle}>
           {t(`chatBot.purposes.${purpose}.title`)}
         </h3>
         {chat.linked ? (
@@ -216,7 +217,7 @@ export function ChatBotSection({ pollMs = LINK_POLL_MS }: { pollMs?: number }) {
   else if (!data.enabled) body = <EmptyState>{t('chatBot.off')}</EmptyState>;
   else
     body = (
-      <ul className={styles.purposes} aria-label={t('chatBot.title')}>
+      <ul className={profileStyles.parts} aria-label={t('chatBot.title')}>
         {TELEGRAM_PURPOSES.map((purpose) => (
           <PurposeRow
             key={purpose}

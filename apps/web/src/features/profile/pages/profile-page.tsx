@@ -8,6 +8,7 @@ import { ActivitySection } from '../components/activity-section';
 import { AvatarSection } from '../components/avatar-section';
 import { ChatBotSection } from '../components/chat-bot-section';
 import { PasswordSection } from '../components/password-section';
+import { SecondFactorSection } from '../components/second-factor-section';
 import { SessionsSection } from '../components/sessions-section';
 import styles from '../components/profile.module.css';
 
@@ -38,6 +39,7 @@ export function Component() {
         <AvatarSection user={user} />
         <AccountSection user={user} />
         <PasswordSection email={user.email} />
+        <SecondFactorSection email={user.email} />
         <ChatBotSection />
         <SessionsSection />
         <ActivitySection />
