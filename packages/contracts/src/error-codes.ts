@@ -47,6 +47,8 @@ export const ERROR_MESSAGES = {
   STEP_UP_REQUIRED: 'Confirm it is you to continue',
   STEP_UP_PROOF_INVALID: 'The password or code is wrong',
   STEP_UP_METHOD_NOT_ALLOWED: 'Confirm with your second factor: the password alone is not enough',
+  /** The console's own: the owner closed the step-up dialog, so the call was not made again. */
+  STEP_UP_CANCELLED: 'Not done: you did not confirm it is you',
   // account security: the second factor
   SECOND_FACTOR_INVALID: 'The code is wrong or was already used',
   SECOND_FACTOR_PROOF_REQUIRED: 'Give one code, recovery code or passkey',

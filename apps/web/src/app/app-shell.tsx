@@ -5,13 +5,14 @@ import { selectScrollLocked, windowResized } from '../shared/model/ui-slice';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
 import { Toaster } from '../shared/ui/toast/toaster';
 import { useAppDispatch, useAppSelector } from './hooks';
+import { StepUpHost } from './step-up-host';
 
 /** The browser bar colour of each theme (its header surface). */
 const THEME_COLORS = { light: '#ffffff', dark: '#151c23' } as const;
 
 /**
  * What every screen shares, outside the router: the theme and language on <html>, the window
- * size in the store, the page scroll lock, the toasts and the global loader.
+ * size in the store, the page scroll lock, the toasts, the global loader and the step-up dialog.
  */
 export function AppShell({ children }: { children: ReactNode }) {
   const dispatch = useAppDispatch();
@@ -67,6 +68,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       {children}
       {displayLoader ? <FullScreenSpinner /> : null}
       <Toaster theme={theme} closeLabel={t('toast.close')} />
+      <StepUpHost />
     </>
   );
 }
