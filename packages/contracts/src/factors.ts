@@ -38,7 +38,9 @@ export const passkeyAssertionSchema = z.object({
   response: z.object({
     clientDataJSON: base64url(4096),
     authenticatorData: base64url(4096),
-    signature: base64url(1024),
+    // an ML-DSA-44 signature is 2,420 bytes (3,227 characters): @simplewebauthn offers ML-DSA-44
+    // first where the runtime has it, and Chromium's authenticators take it
+    signature: base64url(4096),
     userHandle: z.optional(base64url(256)),
   }),
   clientExtensionResults: z._default(z.record(z.string(), z.unknown()), {}),
