@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { generate } from 'otplib';
+import { createVerifiedUser, PASSWORD, signIn } from '../support/app.ts';
+import { seriousViolations } from '../support/axe.ts';
+
+/**
+ * The second factor in the browser against the real server: the authenticator app set up from
+ * Profile (its code computed here from the key the page shows), then signing in with it and with
+ * a recovery code.
+ */
+
+const STEP_S = 30;
+
+/** The authenticator app's code of `secret` for the 30-second step `step`. */
+const codeAt = (secret: string, step: number) => generate({ secret, epoch: step * STEP_S });
+const stepNow = () => Math.floor(Date.now() / 1000 / STEP_S);
+
+const secondFactor = (page: Page) => page.getByRole('region', { name: 'Second factor' });
+const part = (section: Locator, name: string) => section.getByRole('listitem', { name });
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Log out' }).first().click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+/** The password step of the sign-in: the second step is asked for next. */
+async function passwordStep(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeFocused();
+}
+
+test('a trader turns on the authenticator app in Profile, then signs in with its code and with a recovery code', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const trader = await createVerifiedUser(request, { name: 'Tom Totp' });
+  await signIn(page, trader.email);
+  await page.goto('/profile');
+  const section = secondFactor(page);
+  await expect(part(section, 'Authenticator app')).toContainText('Off');
+  expect(await seriousViolations(page), 'the second factor, off').toEqual([]);
+
+  // the set-up: the QR code and the key; the code is the app's, computed here from the key
+  await section.getByRole('button', { name: 'Set up the authenticator app' }).click();
+  await expect(
+    section.getByRole('heading', { name: 'Set up the authenticator app' }),
+  ).toBeFocused();
+  const qr = section.getByRole('img', {
+    name: 'QR code that adds your TradeHost account to an authenticator app',
+  });
+  await expect(qr).toHaveAttribute('src', /^data:image\/svg\+xml/);
+  const secret = ((await section.locator('code').textContent()) ?? '').replace(/\s/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  expect(await seriousViolations(page), 'the set-up').toEqual([]);
+
+  const code = section.getByLabel('Code from the app');
+  // a wrong code is refused on its field
+  await code.fill('000000');
+  await section.getByRole('button', { name: 'Turn on' }).click();
+  await expect(code).toHaveAccessibleDescription('The code is wrong or was already used');
+  let usedStep = stepNow();
+  await code.fill(await codeAt(secret, usedStep));
+  await section.getByRole('button', { name: 'Turn on' }).click();
+
+  // the ten recovery codes, once: downloaded, then the view closes once they are saved
+  await expect(section.getByRole('heading', { name: 'Save your recovery codes' })).toBeFocused();
+  const listed = section.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem');
+  await expect(listed).toHaveCount(10);
+  const codes = await listed.allTextContents();
+  expect(await seriousViolations(page), 'the recovery codes').toEqual([]);
+  const downloading = page.waitForEvent('download');
+  await section.getByRole('button', { name: 'Download (.txt)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('tradehost-recovery-codes.txt');
+  const file = await readFile(await download.path(), 'utf8');
+  expect(file).toContain(trader.email);
+  expect(file).toContain(codes.join('\n'));
+  await section.getByRole('checkbox', { name: 'I have saved these codes' }).check();
+  await section.getByRole('button', { name: 'Done' }).click();
+  await expect(section.getByText('Your recovery codes are saved.')).toBeVisible();
+  await expect(section.getByRole('list', { name: 'Your recovery codes' })).toHaveCount(0);
+  await expect(part(section, 'Authenticator app')).toContainText('On since');
+  await expect(part(section, 'Recovery codes')).toContainText('10 of 10 left');
+
+  // the password alone no longer signs in: the app's code does. A code works once: this one is
+  // of the step after the one just used (the server takes one step of drift either side)
+  await signOut(page);
+  await passwordStep(page, trader.email);
+  expect(await seriousViolations(page), 'the sign-in’s second step').toEqual([]);
+  usedStep = Math.max(stepNow(), usedStep + 1);
+  await page.getByLabel('Code from the app').fill(await codeAt(secret, usedStep));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/vps$/);
+
+  // a lost phone: a recovery code, once
+  await signOut(page);
+  await passwordStep(page, trader.email);
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(codes[0]!);
+  expect(await seriousViolations(page), 'the recovery code step').toEqual([]);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/vps$/);
+  await page.goto('/profile');
+  await expect(part(secondFactor(page), 'Recovery codes')).toContainText('9 of 10 left');
+});
