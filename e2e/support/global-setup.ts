@@ -78,7 +78,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const webDist = join(dataDir, 'web');
   cpSync(builtConsole, webDist, { recursive: true });
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // localhost, not 127.0.0.1: WebAuthn takes its relying party (PUBLIC_URL's host) from a domain,
+  // never an IP address, and localhost is a secure context over http (the passkey journeys)
+  const baseUrl = `http://localhost:${port}`;
   const pgPort = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['apps/api/src/server.ts'], {

@@ -7,7 +7,8 @@ import { seriousViolations } from '../support/axe.ts';
 /**
  * The second factor in the browser against the real server: the authenticator app set up from
  * Profile (its code computed here from the key the page shows), then signing in with it and with
- * a recovery code.
+ * a recovery code; and a passkey made and used through Chromium's virtual authenticator (WebAuthn
+ * over CDP), on http://localhost, the host of the server's PUBLIC_URL (the passkeys' relying party).
  */
 
 const STEP_S = 30;
@@ -107,4 +108,51 @@ test('a trader turns on the authenticator app in Profile, then signs in with its
   await expect(page).toHaveURL(/\/vps$/);
   await page.goto('/profile');
   await expect(part(secondFactor(page), 'Recovery codes')).toContainText('9 of 10 left');
+});
+
+test('a trader adds a passkey in Profile and signs in with it after the password', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  // Chromium's virtual authenticator stands for the device: it holds the passkey, and says the
+  // user is there and verified without a prompt
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  const trader = await createVerifiedUser(request, { name: 'Pat Passkey' });
+  await signIn(page, trader.email);
+  await page.goto('/profile');
+  const section = secondFactor(page);
+  await expect(part(section, 'Passkeys')).toContainText('No passkeys yet.');
+
+  await section.getByRole('button', { name: 'Add a passkey' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
+  await dialog.getByLabel('Name').fill('Test laptop');
+  expect(await seriousViolations(page), 'the passkey’s name').toEqual([]);
+  await dialog.getByRole('button', { name: 'Create the passkey' }).click();
+  await expect(section.getByText('The passkey “Test laptop” is added.')).toBeVisible();
+  const keys = part(section, 'Passkeys').getByRole('list', { name: 'Your passkeys' });
+  await expect(keys.getByRole('listitem')).toHaveCount(1);
+  await expect(keys.getByRole('listitem')).toContainText(/Test laptop.*Last used:\s*not yet/);
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(await seriousViolations(page), 'the passkeys').toEqual([]);
+
+  await signOut(page);
+  await passwordStep(page, trader.email);
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(page).toHaveURL(/\/vps$/);
+  await page.goto('/profile');
+  await expect(
+    part(secondFactor(page), 'Passkeys').getByRole('list', { name: 'Your passkeys' }),
+  ).not.toContainText('not yet');
 });
