@@ -40,8 +40,11 @@ test('a trader turns on the authenticator app in Profile, then signs in with its
 }) => {
   test.setTimeout(120_000);
   const trader = await createVerifiedUser(request, { name: 'Tom Totp' });
+  // in the dark theme (the passkey journey is in the light one): axe judges both
+  await page.emulateMedia({ colorScheme: 'dark' });
   await signIn(page, trader.email);
   await page.goto('/profile');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   const section = secondFactor(page);
   await expect(part(section, 'Authenticator app')).toContainText('Off');
   expect(await seriousViolations(page), 'the second factor, off').toEqual([]);
