@@ -87,19 +87,24 @@ describe('live updates (GET /api/user/events)', () => {
     expect(await stream.next('balance')).toEqual({ balance: 1.5 });
   });
 
-  it('ends the stream of a signed-out sign-in instead of sending it anything more', async () => {
+  it('sends a signed-out sign-in’s stream nothing more, while another sign-in’s stream hears on', async () => {
     const sender = await quickUser(t);
     await fund(t, sender.id, 5_000);
-    const { browser, token, email } = await signIn(t);
+    const { browser, token, email, password } = await signIn(t);
+    const other = await t.client().post('/api/user/auth/login', { email, password });
     const stream = await tab(token);
-    expect(stream.status).toBe(200);
+    const otherStream = await tab(other.body.token as string);
+    expect([stream.status, otherStream.status]).toEqual([200, 200]);
     const logout = await browser.post('/api/user/auth/logout', undefined, {
       token,
       headers: XHR,
     });
     expect(logout.status).toBe(200);
     expect((await transfer(t, sender, email, 2)).status).toBe(201);
-    await eventually(() => stream.ended());
+    expect(await otherStream.next('balance')).toEqual({ balance: 2 });
+    // the heartbeats go on (the console closes it once it finds its session refused)
+    const beats = stream.text().match(/^: heartbeat$/gm)?.length ?? 0;
+    await eventually(() => (stream.text().match(/^: heartbeat$/gm)?.length ?? 0) > beats);
     expect(stream.events).toEqual([]);
   });
 

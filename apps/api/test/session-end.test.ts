@@ -116,6 +116,9 @@ describe('an ended sign-in’s access token stops at once', () => {
     );
     expect(change.status).toBe(200);
     expect((await other.browser.get(ME, { token: other.token })).status).toBe(401);
+    // its refresh is refused at once too (and again, as a console retrying would)
+    expect((await other.browser.post(REFRESH, undefined, { headers: XHR })).status).toBe(401);
+    expect((await other.browser.post(REFRESH, undefined, { headers: XHR })).status).toBe(401);
     expect((await browser.get(ME, { token })).status).toBe(200);
     expect(await kindsOf(t, await userIdOf(t, email))).toContain('password_changed');
   });

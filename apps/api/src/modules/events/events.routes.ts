@@ -89,12 +89,10 @@ export async function eventsRoutes(
       const user = currentUser(request);
       const stream = new PassThrough();
       let unsubscribe: (() => Promise<void>) | undefined;
-      // a signed-out (or otherwise ended) sign-in hears nothing more: the stream ends instead
-      const signedOut = () => {
-        if (!user.sessionId || !sessions.has(user.sessionId)) return false;
-        end();
-        return true;
-      };
+      // a signed-out (or otherwise ended) sign-in hears nothing more; the stream stays open, as
+      // quiet as a heartbeat, until the console, finding its session refused, closes it (an
+      // ended stream would only be opened again, refused, by the browser's retry)
+      const signedOut = () => user.sessionId !== null && sessions.has(user.sessionId);
       try {
         unsubscribe = await pubsub.subscribe(userChannel(user.id), (message) => {
           if (signedOut()) return;
@@ -108,7 +106,7 @@ export async function eventsRoutes(
       }
 
       const heartbeat = setInterval(() => {
-        if (!signedOut()) stream.write(': heartbeat\n\n');
+        stream.write(': heartbeat\n\n');
       }, heartbeatMs ?? HEARTBEAT_MS);
       let ended = false;
       const end = () => {
