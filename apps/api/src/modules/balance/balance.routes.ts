@@ -27,6 +27,7 @@ import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
 import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import { transferFailure, type BalanceService } from './balance.service.ts';
+import { recipientLookups } from './recipient-lookups.ts';
 
 /** The transfer's body after validation: the amount in cents. */
 type TransferRequestBody = z.output<typeof transferRequestSchema>;
@@ -51,6 +52,8 @@ export async function balanceRoutes(
   const routeConfig = { ...perMinute(config.rateLimitUserMax), auth: 'required' as const };
   const security = [{ bearer: [] }];
   const tags = ['balance'];
+  // unknown recipients named, per user: the answers that tell whether an e-mail has an account
+  const lookups = recipientLookups(app);
 
   r.get(
     '/user/balance/methods',
@@ -149,7 +152,14 @@ export async function balanceRoutes(
         response: { 200: transferPreviewResponseSchema, ...errorResponses(401, 422, 429) },
       },
     },
-    async (request) => balance.previewTransfer(currentUser(request).id, request.body),
+    async (request, reply) => {
+      lookups.check(request, reply);
+      try {
+        return await balance.previewTransfer(currentUser(request).id, request.body);
+      } catch (error) {
+        throw await lookups.counted(request, reply, error);
+      }
+    },
   );
 
   r.post(
@@ -175,6 +185,7 @@ export async function balanceRoutes(
       },
     },
     async (request, reply) => {
+      lookups.check(request, reply);
       try {
         return await idempotency.respondInOne(
           request,
@@ -184,7 +195,7 @@ export async function balanceRoutes(
           (facts) => balance.transferred(facts),
         );
       } catch (error) {
-        throw transferFailure(error);
+        throw await lookups.counted(request, reply, transferFailure(error));
       }
     },
   );
