@@ -99,13 +99,11 @@ export const errorHandlerPlugin = fp(
         return reply.code(503).send(errorBody('SERVICE_BUSY'));
       }
       if (error instanceof AppError) {
-        return reply
-          .code(error.statusCode)
-          .send({
-            ...errorBody(error.code, error.errors),
-            message: error.message,
-            ...(error instanceof StepUpRequiredError ? { methods: error.methods } : {}),
-          });
+        return reply.code(error.statusCode).send({
+          ...errorBody(error.code, error.errors),
+          message: error.message,
+          ...(error instanceof StepUpRequiredError ? { methods: error.methods } : {}),
+        });
       }
       if (Array.isArray((error as FastifyError).validation)) {
         // a path that names nothing there can be
