@@ -27,6 +27,23 @@ export type SecondFactorProof =
 
 export type SecondFactorMethod = 'totp' | 'recovery_code' | 'passkey';
 
+/**
+ * The proof a request body gives (its first of `code`, `recovery_code`, `passkey`), with the
+ * field a wrong one is reported on; null when it gives none.
+ */
+export function proofOf(body: {
+  code?: string | undefined;
+  recovery_code?: string | undefined;
+  passkey?: unknown;
+}): [SecondFactorProof, 'code' | 'recovery_code' | 'passkey'] | null {
+  if (body.code !== undefined) return [{ code: body.code }, 'code'];
+  if (body.recovery_code !== undefined)
+    return [{ recovery_code: body.recovery_code }, 'recovery_code'];
+  if (body.passkey !== undefined)
+    return [{ passkey: body.passkey as AuthenticationResponseJSON }, 'passkey'];
+  return null;
+}
+
 /** Where the factors live: built once from the config by secondFactorSettings. */
 export interface SecondFactorSettings {
   /** WebAuthn's relying party: PUBLIC_URL's hostname. */

@@ -8,26 +8,11 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/serv
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { pendingSignIns, type PendingSignInRow } from '../../db/schema/index.ts';
-import {
-  secondFactor,
-  secondFactorSettings,
-  type SecondFactorProof,
-} from '../../db/second-factor.ts';
+import { proofOf, secondFactor, secondFactorSettings } from '../../db/second-factor.ts';
 import { securityLog, type SecurityContext } from '../../db/security-events.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
 import type { ServiceDeps } from '../deps.ts';
-
-/** The proof a second step gives, and the field a wrong one is reported on. */
-function proofOf(body: SecondFactorSignInRequest): [SecondFactorProof, string] {
-  if (body.code !== undefined) return [{ code: body.code }, 'code'];
-  if (body.recovery_code !== undefined)
-    return [{ recovery_code: body.recovery_code }, 'recovery_code'];
-  return [
-    { passkey: body.passkey as Extract<SecondFactorProof, { passkey: unknown }>['passkey'] },
-    'passkey',
-  ];
-}
 
 const pendingExpired = () => new AppError(401, 'SIGN_IN_PENDING_EXPIRED');
 
@@ -110,7 +95,8 @@ export function createSecondFactorSignIn({
      * last try, an unknown, used or expired token are 401 SIGN_IN_PENDING_EXPIRED.
      */
     async complete(body: SecondFactorSignInRequest, context: SecurityContext): Promise<number> {
-      const [proof, field] = proofOf(body);
+      // the contract asks for exactly one proof
+      const [proof, field] = proofOf(body)!;
       const at = now();
       const verdict = await db.transaction(async (tx) => {
         const pending = await pendingRepository.lock(tx, sha256Hex(body.token));

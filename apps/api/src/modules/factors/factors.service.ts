@@ -19,6 +19,7 @@ import type { Executor } from '../../db/client.ts';
 import type { PasskeyRow } from '../../db/schema/index.ts';
 import {
   challengeOf,
+  proofOf,
   randomRecoveryCode,
   recoveryCodeHash,
   secondFactor,
@@ -27,7 +28,6 @@ import {
   takeChallenge,
   totpStepOf,
   WEBAUTHN_CHALLENGE_TTL_MS,
-  type SecondFactorProof,
 } from '../../db/second-factor.ts';
 import { securityLog, type SecurityContext } from '../../db/security-events.ts';
 import { stepUp } from '../../db/step-up.ts';
@@ -40,18 +40,6 @@ import { qrDataUrl } from '../../lib/qr.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { factorsRepository } from './factors.repository.ts';
-
-/** The field of a removal request each proof comes in: where a wrong one is reported. */
-const proofField = (proof: SecondFactorProof) =>
-  'code' in proof ? 'code' : 'recovery_code' in proof ? 'recovery_code' : 'passkey';
-
-function proofOf(body: RemoveFactorRequest): SecondFactorProof | null {
-  if (body.code !== undefined) return { code: body.code };
-  if (body.recovery_code !== undefined) return { recovery_code: body.recovery_code };
-  if (body.passkey !== undefined)
-    return { passkey: body.passkey as Extract<SecondFactorProof, { passkey: unknown }>['passkey'] };
-  return null;
-}
 
 const toPasskeyItem = (row: PasskeyRow): PasskeyItem => ({
   id: row.id,
@@ -119,8 +107,8 @@ export function createFactorsService({
       await stepUp.require(db, user, at);
       return false;
     }
-    const proof = proofOf(body);
-    if (body.password === undefined || proof === null)
+    const given = proofOf(body);
+    if (body.password === undefined || given === null)
       throw fieldError(
         422,
         body.password === undefined ? 'password' : 'code',
@@ -130,11 +118,12 @@ export function createFactorsService({
     if (!row) throw new AppError(401, 'UNAUTHORIZED');
     if (!(await verifyPassword(row.passwordHash, body.password)))
       throw fieldError(422, 'password', 'CURRENT_PASSWORD_WRONG');
+    const [proof, field] = given;
     if (!(await secondFactor.verify(db, user.id, proof, at, settings, context))) {
       await securityLog.record(db, user.id, 'second_factor_failed', at, context, {
         purpose: 'remove_factor',
       });
-      throw fieldError(422, proofField(proof), 'SECOND_FACTOR_INVALID');
+      throw fieldError(422, field, 'SECOND_FACTOR_INVALID');
     }
     if (user.sessionId) await stepUp.record(db, user.sessionId, user.id, at);
     return true;
