@@ -1,5 +1,5 @@
 import type { SecurityEventKind } from '@tradehost/contracts';
-import { and, count, desc, eq, gt } from 'drizzle-orm';
+import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
 import type { Executor } from './client.ts';
 import type { Paging } from './paging.ts';
 import { securityEvents, type SecurityEventRow } from './schema/index.ts';
@@ -68,6 +68,23 @@ export const securityLog = {
     return { rows, total: totals?.total ?? 0 };
   },
 
+  /**
+   * How many events of `kind` the user has had that also meet `conditions`: one count for the
+   * daily caps (countSince) and a sign-in's step-ups failed in a row (db/step-up.ts).
+   */
+  async count(
+    db: Executor,
+    userId: number,
+    kind: SecurityEventKind,
+    ...conditions: SQL[]
+  ): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(securityEvents)
+      .where(and(eq(securityEvents.userId, userId), eq(securityEvents.kind, kind), ...conditions));
+    return row?.n ?? 0;
+  },
+
   /** How many events of `kind` the user has had since `since` (the daily caps). */
   async countSince(
     db: Executor,
@@ -75,16 +92,6 @@ export const securityLog = {
     kind: SecurityEventKind,
     since: Date,
   ): Promise<number> {
-    const [row] = await db
-      .select({ n: count() })
-      .from(securityEvents)
-      .where(
-        and(
-          eq(securityEvents.userId, userId),
-          eq(securityEvents.kind, kind),
-          gt(securityEvents.at, since),
-        ),
-      );
-    return row?.n ?? 0;
+    return securityLog.count(db, userId, kind, gt(securityEvents.at, since));
   },
 };

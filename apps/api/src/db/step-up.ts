@@ -1,5 +1,5 @@
 import { STEP_UP_WINDOW_MS, type StepUpMethod } from '@tradehost/contracts';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { StepUpRequiredError } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
 import {
@@ -9,6 +9,7 @@ import {
   sessionProofs,
   userTotp,
 } from './schema/index.ts';
+import { securityLog } from './security-events.ts';
 
 /**
  * The advisory-lock class of a sign-in's step-up attempts (pg_advisory_xact_lock's first int key;
@@ -60,20 +61,15 @@ export const stepUp = {
    * lockAttempts, so that concurrent attempts are counted one at a time.
    */
   async failuresInARow(db: Executor, userId: number, sessionId: string): Promise<number> {
-    const [row] = await db
-      .select({ n: count() })
-      .from(securityEvents)
-      .where(
-        and(
-          eq(securityEvents.userId, userId),
-          eq(securityEvents.sessionId, sessionId),
-          eq(securityEvents.kind, 'step_up_failed'),
-          sql`${securityEvents.id} > coalesce((select max(last.id) from ${securityEvents} last
-            where last.user_id = ${userId} and last.session_id = ${sessionId}
-              and last.kind = 'step_up'), 0)`,
-        ),
-      );
-    return row?.n ?? 0;
+    return securityLog.count(
+      db,
+      userId,
+      'step_up_failed',
+      eq(securityEvents.sessionId, sessionId),
+      sql`${securityEvents.id} > coalesce((select max(last.id) from ${securityEvents} last
+        where last.user_id = ${userId} and last.session_id = ${sessionId}
+          and last.kind = 'step_up'), 0)`,
+    );
   },
 
   /** Holds the sign-in's step-up attempts to this transaction: one is checked at a time. */
