@@ -13,6 +13,7 @@ import {
   startTestApp,
   XHR,
   type ApiClient,
+  type ApiResponse,
   type TestApp,
 } from './helpers.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
@@ -93,6 +94,35 @@ async function eventsOf(userId: number, kind: string) {
   );
   return rows;
 }
+
+/**
+ * The answer to a fifth wrong proof in a row: the sign-in is over, its access token and its
+ * refresh cookie stop at once.
+ */
+async function expectSignInEnded(who: Trader, answer: ApiResponse) {
+  expect(answer.status).toBe(401);
+  expect(answer.body).toEqual(refusal('SESSION_EXPIRED'));
+  expect(await eventsOf(who.id, 'session_ended')).toEqual([
+    expect.objectContaining({ detail: { reason: 'step_up_failed' } }),
+  ]);
+  expect((await t.api.get('/api/user/auth', { token: who.token })).status).toBe(401);
+  expect(
+    (await who.browser.post('/api/user/auth/refresh-token', undefined, { headers: XHR })).status,
+  ).toBe(401);
+}
+
+/** Turns on an authenticator app for the user; its secret, for codes computed here (totpNow). */
+async function withTotp(who: Trader): Promise<string> {
+  const secret = generateSecret();
+  await t.sql.query(
+    'insert into user_totp (user_id, secret, created_at, confirmed_at) values ($1, $2, now(), now())',
+    [who.id, sealSecret(factorSettings().totpKey, secret)],
+  );
+  return secret;
+}
+
+const totpNow = (secret: string) =>
+  generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) });
 
 async function countOf(sql: string, params: unknown[]): Promise<number> {
   const { rows } = await t.sql.query<{ n: string }>(sql, params);
@@ -336,18 +366,7 @@ describe('the proof', () => {
       expect.objectContaining({ detail: { method: 'password' } }),
     ]);
 
-    const fifth = await stepUp(owner, { password: 'still not it' });
-    expect(fifth.status).toBe(401);
-    expect(fifth.body).toEqual(refusal('SESSION_EXPIRED'));
-    expect(await eventsOf(owner.id, 'session_ended')).toEqual([
-      expect.objectContaining({ detail: { reason: 'step_up_failed' } }),
-    ]);
-    // the sign-in is over: its access token stops at once, its refresh cookie is refused
-    expect((await t.api.get('/api/user/auth', { token: owner.token })).status).toBe(401);
-    expect(
-      (await owner.browser.post('/api/user/auth/refresh-token', undefined, { headers: XHR }))
-        .status,
-    ).toBe(401);
+    await expectSignInEnded(owner, await stepUp(owner, { password: 'still not it' }));
     expect((await stepUp(owner, { password: owner.password })).status).toBe(401);
     // the proof of before (within its 5 minutes) no longer counts either
     expect(
@@ -408,13 +427,9 @@ describe('the proof', () => {
 
   it('with a second factor on: a TOTP code, a recovery code or a passkey proves, once each', async () => {
     const owner = await trader();
-    const secret = generateSecret();
+    const secret = await withTotp(owner);
     const recovery = 'abcde-23456';
     const { passkey } = authenticator().register('unused');
-    await t.sql.query(
-      'insert into user_totp (user_id, secret, created_at, confirmed_at) values ($1, $2, now(), now())',
-      [owner.id, sealSecret(factorSettings().totpKey, secret)],
-    );
     await t.sql.query(
       'insert into recovery_codes (user_id, code_hash, created_at) values ($1, $2, now())',
       [owner.id, recoveryCodeHash(factorSettings(), owner.id, recovery)],
@@ -435,7 +450,7 @@ describe('the proof', () => {
     // TOTP: a wrong code is counted, the right one proves, and works once
     const wrong = await stepUp(owner, { code: '000000' });
     expect(wrong.body).toEqual(fieldRefusal('code', 'STEP_UP_PROOF_INVALID'));
-    const code = await generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) });
+    const code = await totpNow(secret);
     expect((await stepUp(owner, { code })).status).toBe(200);
     expect((await reveal()).status).toBe(200);
     await later(owner);
@@ -490,6 +505,77 @@ describe('the proof', () => {
     // and it counts as one: a secret may leave for the next 5 minutes
     const server = await serverOf(owner);
     expect((await post(owner, `/api/user/vps/servers/${server}/credentials`)).status).toBe(200);
+  });
+});
+
+describe('a password change’s current password', () => {
+  const CHANGE_PASSWORD = '/api/user/change_password';
+  const NEW_PASSWORD = 'a new horse staple 7';
+  const change = (who: Trader, current: string) =>
+    post(who, CHANGE_PASSWORD, {
+      current_password: current,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    });
+  const signsIn = async (email: string, password: string) =>
+    (await t.client().post('/api/user/auth/login', { email, password })).status === 200;
+
+  it('is a strike when wrong, as a step-up proof is: the fifth wrong one in a row ends the sign-in', async () => {
+    const owner = await trader();
+    for (let i = 1; i <= 4; i += 1) {
+      const wrong = await change(owner, `guess ${i}`);
+      expect(wrong.status).toBe(422);
+      expect(wrong.body).toEqual(fieldRefusal('current_password', 'CURRENT_PASSWORD_WRONG'));
+    }
+    const failed = await eventsOf(owner.id, 'step_up_failed');
+    expect(failed.map((e) => e.detail)).toEqual(
+      [1, 2, 3, 4].map((failures) => ({ method: 'password', failures })),
+    );
+    expect(failed.at(-1)).toMatchObject({ ip: '127.0.0.1', session_id: expect.any(String) });
+
+    await expectSignInEnded(owner, await change(owner, 'guess 5'));
+    // and the password stays what it was
+    expect((await change(owner, owner.password)).status).toBe(401);
+    expect(await signsIn(owner.email, owner.password)).toBe(true);
+    expect(await eventsOf(owner.id, 'password_changed')).toEqual([]);
+  });
+
+  it('counts with the step-up’s wrong proofs, and a right one starts the count again', async () => {
+    const owner = await trader();
+    t.clock.advance(STALE);
+    for (let i = 1; i <= 3; i += 1)
+      expect((await stepUp(owner, { password: `not it ${i}` })).status).toBe(422);
+    expect((await change(owner, 'not it either')).status).toBe(422);
+    // the right one changes the password and, as the step-up's proof, starts the count again
+    expect((await change(owner, owner.password)).status).toBe(200);
+    expect((await eventsOf(owner.id, 'step_up')).map((e) => e.detail)).toEqual([
+      { method: 'password' },
+    ]);
+    for (let i = 1; i <= 4; i += 1)
+      expect((await stepUp(owner, { password: `wrong again ${i}` })).status).toBe(422);
+    await expectSignInEnded(owner, await change(owner, 'wrong again 5'));
+    expect((await eventsOf(owner.id, 'step_up_failed')).map((e) => e.detail.failures)).toEqual([
+      1, 2, 3, 4, 1, 2, 3, 4, 5,
+    ]);
+  });
+
+  it('with a second factor on: counted after the factor’s proof, and a right one proves nothing more', async () => {
+    const owner = await trader();
+    const secret = await withTotp(owner);
+    await later(owner);
+    expect((await stepUp(owner, { code: await totpNow(secret) })).status).toBe(200);
+    for (let i = 1; i <= 2; i += 1)
+      expect((await change(owner, `guess ${i}`)).body).toEqual(
+        fieldRefusal('current_password', 'CURRENT_PASSWORD_WRONG'),
+      );
+    expect((await change(owner, owner.password)).status).toBe(200);
+    // the factor was the proof: the password is no step-up once a factor is on
+    expect((await eventsOf(owner.id, 'step_up')).map((e) => e.detail)).toEqual([
+      { method: 'totp' },
+    ]);
+    for (let i = 3; i <= 4; i += 1) expect((await change(owner, `guess ${i}`)).status).toBe(422);
+    await expectSignInEnded(owner, await change(owner, 'guess 5'));
+    expect(await signsIn(owner.email, NEW_PASSWORD)).toBe(true);
   });
 });
 

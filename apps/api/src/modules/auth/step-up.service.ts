@@ -12,21 +12,13 @@ import {
   secondFactorSettings,
   type SecondFactorProof,
 } from '../../db/second-factor.ts';
-import { securityLog, type SecurityContext } from '../../db/security-events.ts';
-import { sessionsRepository } from '../../db/sessions.ts';
+import type { SecurityContext } from '../../db/security-events.ts';
 import { stepUp } from '../../db/step-up.ts';
 import { userRepository } from '../../db/users.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import type { ServiceDeps } from '../deps.ts';
-
-/**
- * Wrong proofs in a row after which the sign-in is ended, as an exchange signs a session out
- * after a few wrong confirmations: whoever holds a stolen session gets this many guesses at the
- * password or code, then has to sign in again (where the account's own sign-in limits apply).
- */
-export const STEP_UP_MAX_FAILURES = 5;
 
 /** The field of the request each proof comes in: where a wrong one is reported. */
 const FIELD_OF: Record<StepUpMethod, string> = {
@@ -35,8 +27,6 @@ const FIELD_OF: Record<StepUpMethod, string> = {
   recovery_code: 'recovery_code',
   passkey: 'passkey',
 };
-
-type Verdict = 'proved' | 'wrong' | 'not-allowed' | 'ended';
 
 export type StepUpService = ReturnType<typeof createStepUpService>;
 
@@ -84,9 +74,10 @@ export function createStepUpService({
      * Checks one proof of the sign-in `user`. Right: the sign-in may let money and secrets leave
      * for the next 5 minutes (`step_up` in the security log). Wrong: 422 STEP_UP_PROOF_INVALID
      * on the proof's field (`step_up_failed`); the STEP_UP_MAX_FAILURES-th wrong one in a row
-     * ends the sign-in (401 SESSION_EXPIRED). A kind of proof the account does not take (the
-     * password once a second factor is on, a factor while none is) is 422
-     * STEP_UP_METHOD_NOT_ALLOWED, not checked and not counted.
+     * (db/step-up.ts: a password change's wrong current password counts too) ends the sign-in
+     * (401 SESSION_EXPIRED). A kind of proof the account does not take (the password once a
+     * second factor is on, a factor while none is) is 422 STEP_UP_METHOD_NOT_ALLOWED, not
+     * checked and not counted.
      */
     async prove(
       user: AuthUser,
@@ -99,39 +90,26 @@ export function createStepUpService({
       const method = stepUpMethodOf(body);
       const at = now();
       const where = { ...context, sessionId };
-      let ended: string[] = [];
-      const verdict = await db.transaction(async (tx): Promise<Verdict> => {
-        await stepUp.lockAttempts(tx, sessionId);
-        if ((await stepUp.failuresInARow(tx, user.id, sessionId)) >= STEP_UP_MAX_FAILURES)
-          return 'ended';
-        // the password proves only without a second factor, a factor only with one (a used-up
-        // recovery code or a code of a factor the account lacks is then a wrong proof)
-        const withFactor = !(await stepUp.methods(tx, user.id)).includes('password');
-        if ((method === 'password') === withFactor) return 'not-allowed';
-        if (await verify(tx, user.id, method, body, at, where)) {
-          await stepUp.record(tx, sessionId, user.id, at);
-          await securityLog.record(tx, user.id, 'step_up', at, where, { method });
-          return 'proved';
-        }
-        const failures = (await stepUp.failuresInARow(tx, user.id, sessionId)) + 1;
-        await securityLog.record(tx, user.id, 'step_up_failed', at, where, { method, failures });
-        if (failures < STEP_UP_MAX_FAILURES) return 'wrong';
-        // too many wrong proofs: this sign-in ends, and its proof no longer counts
-        await stepUp.forget(tx, sessionId);
-        ({ ended } = await sessionsRepository.end(
-          tx,
-          { userId: user.id, familyId: sessionId },
-          at,
-        ));
-        await securityLog.record(tx, user.id, 'session_ended', at, where, {
-          reason: 'step_up_failed',
-        });
-        return 'ended';
-      });
+      const { verdict, ended } = await stepUp.attempt(
+        db,
+        { id: user.id, sessionId },
+        method,
+        at,
+        context,
+        async (tx) => {
+          // the password proves only without a second factor, a factor only with one (a used-up
+          // recovery code or a code of a factor the account lacks is then a wrong proof)
+          const withFactor = !(await stepUp.methods(tx, user.id)).includes('password');
+          if ((method === 'password') === withFactor) return 'not-allowed';
+          if (!(await verify(tx, user.id, method, body, at, where))) return 'wrong';
+          await stepUp.proved(tx, user.id, sessionId, method, at, context);
+          return 'right';
+        },
+      );
       // its access tokens stop at once, on every instance
       if (ended.length > 0) await sessions.revoke(ended);
       switch (verdict) {
-        case 'proved':
+        case 'right':
           return { message: SUCCESS_MESSAGES.STEP_UP_DONE, code: 'STEP_UP_DONE' };
         case 'wrong':
           throw fieldError(422, FIELD_OF[method], 'STEP_UP_PROOF_INVALID');

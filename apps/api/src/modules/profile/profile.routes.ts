@@ -179,7 +179,7 @@ export async function profileRoutes(
       schema: {
         tags,
         summary:
-          'Change the password: the current one (422 CURRENT_PASSWORD_WRONG on current_password), the new one twice (at least 8). Signs out every other session and mails the owner. With a second factor on, needs a fresh proof (403 STEP_UP_REQUIRED)',
+          'Change the password: the current one (422 CURRENT_PASSWORD_WRONG on current_password; a wrong one counts as a wrong step-up proof, and the 5th in a row ends the sign-in, 401), the new one twice (at least 8). Signs out every other session and mails the owner. With a second factor on, needs a fresh proof (403 STEP_UP_REQUIRED)',
         security,
         body: changePasswordRequestSchema,
         response: { 200: messageResponseSchema, ...errorResponses(401, 403, 422, 429) },

@@ -95,6 +95,43 @@ export function createProfileService({
     return row;
   }
 
+  /**
+   * A password change's current password, counted as a step-up proof is (db/step-up.ts): else a
+   * stolen sign-in could guess the password here without limit. A wrong one is 422
+   * CURRENT_PASSWORD_WRONG and a strike, the STEP_UP_MAX_FAILURES-th in a row ends the sign-in
+   * (401 SESSION_EXPIRED). A right one is the step-up's proof while no second factor is on
+   * (plugins/step-up.ts, 'with-factor'); with one on, the factor was, and the password proves
+   * nothing more.
+   */
+  async function checkCurrentPassword(
+    user: AuthUser,
+    row: UserRow,
+    password: string,
+    context: SecurityContext,
+  ): Promise<void> {
+    const { sessionId } = user;
+    // the strikes are kept per sign-in: a token without one has nowhere to keep them
+    if (!sessionId) throw unauthorized();
+    const at = now();
+    const { verdict, ended } = await stepUp.attempt(
+      db,
+      { id: user.id, sessionId },
+      'password',
+      at,
+      context,
+      async (tx) => {
+        if (!(await verifyPassword(row.passwordHash, password))) return 'wrong';
+        if ((await stepUp.methods(tx, user.id)).includes('password'))
+          await stepUp.proved(tx, user.id, sessionId, 'password', at, context);
+        return 'right';
+      },
+    );
+    // its access tokens stop at once, on every instance
+    if (ended.length > 0) await sessions.revoke(ended);
+    if (verdict === 'ended') throw new AppError(401, 'SESSION_EXPIRED');
+    if (verdict === 'wrong') throw fieldError(422, 'current_password', 'CURRENT_PASSWORD_WRONG');
+  }
+
   return {
     async changeName(userId: number, name: string): Promise<User> {
       const row = await profileRepository.setName(db, userId, name);
@@ -125,8 +162,9 @@ export function createProfileService({
     },
 
     /**
-     * Checks the current password, sets the new one, signs out every other session (the one
-     * asking stays) and mails the owner, in their language, that it happened.
+     * Checks the current password (checkCurrentPassword: a wrong one counts toward ending the
+     * sign-in), sets the new one, signs out every other session (the one asking stays) and mails
+     * the owner, in their language, that it happened.
      */
     async changePassword(
       user: AuthUser,
@@ -135,15 +173,11 @@ export function createProfileService({
     ): Promise<MessageResponse> {
       const row = await userRepository.findById(db, user.id);
       if (!row) throw unauthorized();
-      if (!(await verifyPassword(row.passwordHash, input.current_password)))
-        throw fieldError(422, 'current_password', 'CURRENT_PASSWORD_WRONG');
-      // without a second factor the current password is the step-up's proof (plugins/step-up.ts)
-      if (user.sessionId && (await stepUp.methods(db, user.id)).includes('password'))
-        await stepUp.record(db, user.sessionId, user.id, now());
+      const context = { ...contextOf(user), ...requestContext };
+      await checkCurrentPassword(user, row, input.current_password, context);
       await passwordPolicy.check(input.password);
       const passwordHash = await hashPassword(input.password);
       const at = now();
-      const context = { ...contextOf(user), ...requestContext };
       const { ended, live: signedOut } = await db.transaction(async (tx) => {
         await userRepository.setPasswordHash(tx, user.id, passwordHash);
         const result = await sessionsRepository.end(
