@@ -1,8 +1,9 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Config } from './config.ts';
+import { isLoopback } from './lib/client-address.ts';
 import { AppError } from './lib/errors.ts';
 import { createSessionRevocations } from './lib/session-revocations.ts';
 import { sessionsRepository } from './db/sessions.ts';
@@ -104,6 +105,16 @@ export interface AppDeps {
   live?: { heartbeatMs?: number };
 }
 
+/** Answers 404 to a client on another machine, as if the route were not there. */
+async function loopbackClientsOnly(request: FastifyRequest) {
+  if (!isLoopback(request.ip)) throw new AppError(404, 'NOT_FOUND');
+}
+
+/** Trusts the `hops` proxies nearest to the API (proxy-addr counts the socket's peer as hop 0). */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 /** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
 export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   const app = Fastify({
@@ -120,7 +131,9 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // a number of hops as Fastify's own function for it (its types take no number)
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // a server URL typed with a trailing '/' (a publisher posting to //api/ingest/...) still works
     routerOptions: { ignoreDuplicateSlashes: true },
   });
@@ -169,7 +182,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   app.addHook('onClose', () => sessions.close());
   // config.stepUp: the routes that let money or secrets leave ask for a fresh proof
   app.register(stepUpPlugin, { now });
-  app.register(docsPlugin, { publicUrl: config.publicUrl });
+  app.register(docsPlugin, { publicUrl: config.publicUrl, ui: config.docsServed });
   // app.jobs (after the db plugin): pg-boss, on which the modules' plugins define their queues
   app.register(jobsPlugin, { config, now });
   // app.vpsJobs: `app.vpsJobs.operations` is the OperationQueue for services
@@ -280,8 +293,13 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
         app.monitoringJobs.alerts.engine,
       );
       await api.register(monitoringIngestRoutes, { ingest, config });
-      if (devMailbox) await api.register(devMailboxRoutes, { mailbox: devMailbox });
-      if (shouldServeSandboxGateway(config)) await api.register(sandboxGatewayRoutes, { config });
+      // development's helpers (every reset code, a gateway where anyone "pays"): for this
+      // machine's own clients unless DEV_ROUTES_PUBLIC, and never in production
+      await api.register(async (dev) => {
+        if (!config.devRoutesPublic) dev.addHook('onRequest', loopbackClientsOnly);
+        if (devMailbox) await dev.register(devMailboxRoutes, { mailbox: devMailbox });
+        if (shouldServeSandboxGateway(config)) await dev.register(sandboxGatewayRoutes, { config });
+      });
     },
     { prefix: '/api' },
   );

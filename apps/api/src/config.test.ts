@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, developmentExposure, loadConfig } from './config.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -15,9 +15,12 @@ afterEach(() => {
 });
 
 const SECRET = 's'.repeat(32);
+/** Secrets of the production fixture: made up, of the kind `openssl rand` gives (160 bits by the estimate). */
+const STRONG_JWT_SECRET = 'Zq3vT8xK1mW6rB0nY4hF7jL2cP9sD5gA';
+const STRONG_VPS_SECRET = 'h7Gk2NwQ9rXc4Vb8Mz1Lp6Td3Sy0Fj5E';
 const PRODUCTION = {
   NODE_ENV: 'production',
-  JWT_SECRET: SECRET,
+  JWT_SECRET: STRONG_JWT_SECRET,
   SMTP_URL: 'smtp://mail.example.com:587',
   DATABASE_URL: 'postgres://app:pw@db.example.com:5432/tradehost',
   PUBLIC_URL: 'https://console.example.com',
@@ -28,7 +31,7 @@ const PRODUCTION = {
   PROXMOX_NODE: 'pve1',
   PROXMOX_RDP_HOST: 'rdp.example.com',
   PROXMOX_RDP_PORT_BASE: '40000',
-  VPS_SECRET_KEY: 'v'.repeat(40),
+  VPS_SECRET_KEY: STRONG_VPS_SECRET,
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -49,7 +52,7 @@ describe('loadConfig', () => {
       nodeEnv: 'development',
       isProduction: false,
       port: 8080,
-      host: '0.0.0.0',
+      host: 'localhost',
       publicUrl: 'http://localhost:8080',
       dataDir: join(cwd, 'data'),
       databaseUrl: undefined,
@@ -64,6 +67,8 @@ describe('loadConfig', () => {
       rateLimitAuthMax: 10,
       rateLimitUserMax: 120,
       trustProxy: false,
+      devRoutesPublic: false,
+      docsServed: true,
       logLevel: 'info',
     });
     expect(config.webDist).toMatch(/apps[\\/]web[\\/]dist$/);
@@ -105,7 +110,7 @@ describe('loadConfig', () => {
         PORT: '3000',
         ACCESS_TOKEN_TTL: '60',
         RATE_LIMIT_AUTH_MAX: '5',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: '1',
         LOG_LEVEL: 'debug',
       },
       tempDir(),
@@ -114,7 +119,7 @@ describe('loadConfig', () => {
       port: 3000,
       accessTokenTtl: 60,
       rateLimitAuthMax: 5,
-      trustProxy: true,
+      trustProxy: 1,
       logLevel: 'debug',
     });
   });
@@ -135,8 +140,10 @@ describe('loadConfig', () => {
     const config = loadConfig(PRODUCTION, tempDir());
     expect(config).toMatchObject({
       isProduction: true,
-      jwtSecret: SECRET,
+      host: '0.0.0.0',
+      jwtSecret: STRONG_JWT_SECRET,
       publicUrl: 'https://console.example.com',
+      docsServed: false,
     });
   });
 
@@ -146,6 +153,7 @@ describe('loadConfig', () => {
     ['DATABASE_URL', /DATABASE_URL: is required in production/],
     ['HYPERVISOR_DRIVER', /HYPERVISOR_DRIVER: is required in production/],
     ['VPS_SECRET_KEY', /VPS_SECRET_KEY: is required in production/],
+    ['PUBLIC_URL', /PUBLIC_URL: is required in production: the console's https:\/\/ address/],
   ])('refuses production without %s', (variable, message) => {
     const env: Record<string, string> = { ...PRODUCTION };
     delete env[variable];
@@ -162,7 +170,75 @@ describe('loadConfig', () => {
   });
 
   it('lists every production refusal at once', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toHaveLength(5);
+    expect(problemsOf({ NODE_ENV: 'production' })).toHaveLength(6);
+  });
+
+  it.each([
+    [{ PUBLIC_URL: 'http://console.example.com' }, 'PUBLIC_URL: must be https:// in production'],
+    [{ PROXMOX_URL: 'http://pve.example.com:8006/api2/json' }, 'PROXMOX_URL: must be https://'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY: true lets any client choose its own address'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY: true lets any client choose its own address'],
+    [{ VPS_SECRET_KEY: STRONG_JWT_SECRET }, 'VPS_SECRET_KEY: is the same as JWT_SECRET'],
+    [
+      { TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: STRONG_VPS_SECRET },
+      'TELEGRAM_WEBHOOK_SECRET: is the same as VPS_SECRET_KEY',
+    ],
+    [{ PAYEER_SECRET_KEY: STRONG_JWT_SECRET }, 'PAYEER_SECRET_KEY: is the same as JWT_SECRET'],
+    [{ JWT_SECRET: SECRET }, 'JWT_SECRET: looks guessable (about 0 bits of the 128 needed)'],
+    [{ VPS_SECRET_KEY: 'our-vps-secret-key-for-production' }, 'VPS_SECRET_KEY: looks guessable'],
+  ])('refuses in production %o', (change, message) => {
+    const problems = problemsOf({ ...PRODUCTION, ...change });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(message);
+    // and says what to set instead
+    expect(problems[0]).toMatch(/https:\/\/|set |openssl rand|its own secret/);
+  });
+
+  it('accepts a proxy setting that names the proxies, and serves the docs when told', () => {
+    const config = loadConfig(
+      {
+        ...PRODUCTION,
+        TRUST_PROXY: '10.0.0.5, 10.0.1.0/24',
+        DOCS_PUBLIC: 'true',
+        HOST: '10.0.0.9',
+      },
+      tempDir(),
+    );
+    expect(config).toMatchObject({
+      trustProxy: ['10.0.0.5', '10.0.1.0/24'],
+      docsServed: true,
+      host: '10.0.0.9',
+    });
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['1', 1],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.5,10.0.1.0/24', ['10.0.0.5', '10.0.1.0/24']],
+    [' 127.0.0.1 , fd00::/8 , uniquelocal ', ['127.0.0.1', 'fd00::/8', 'uniquelocal']],
+  ])('reads %s outside production', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }, tempDir()).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    '11',
+    '-1',
+    '1.5',
+    'proxy.example.com',
+    '10.0.0.0/33',
+    'fd00::/129',
+    '10.0.0.1/8/2',
+    ',',
+  ])('refuses %s, saying what it takes', (value) => {
+    expect(problemsOf({ TRUST_PROXY: value })).toEqual([
+      'TRUST_PROXY: false, the number of proxies in front of the API (1 behind one nginx), or their addresses and networks, such as 10.0.0.5,10.0.1.0/24',
+    ]);
   });
 });
 
@@ -275,7 +351,7 @@ describe('loadConfig: VPS', () => {
   it('reads the Proxmox settings with the driver', () => {
     const config = loadConfig(PRODUCTION, tempDir());
     expect(config.vps.hypervisor).toBe('proxmox');
-    expect(config.vps.secretKey).toBe('v'.repeat(40));
+    expect(config.vps.secretKey).toBe(STRONG_VPS_SECRET);
     expect(config.vps.proxmox).toMatchObject({
       baseUrl: 'https://pve.example.com:8006/api2/json',
       tokenId: 'tradehost@pve!console',
@@ -347,7 +423,7 @@ describe('the chat-bot settings', () => {
     expect(problemsOf({ ...PRODUCTION, TELEGRAM_BOT_TOKEN: '1:a' })).toEqual([
       'TELEGRAM_WEBHOOK_SECRET: is required in production when a bot token is set',
     ]);
-    const secret = 'w'.repeat(32);
+    const secret = 'Tg5Wk2Hq8Zr1Nc7Vx4Bm0Js6Pd3Fy9La';
     const config = loadConfig(
       { ...PRODUCTION, TELEGRAM_BOT_TOKEN: '1:a', TELEGRAM_WEBHOOK_SECRET: secret },
       tempDir(),
@@ -490,5 +566,23 @@ describe('the Redis settings', () => {
     expect(
       loadConfig({ ...PRODUCTION, REDIS_URL: 'rediss://redis.example.com' }, tempDir()).redis,
     ).toEqual({ url: 'rediss://redis.example.com', prefix: 'th:' });
+  });
+});
+
+describe('developmentExposure', () => {
+  it('is silent on the loopback and in production, loud otherwise', () => {
+    expect(developmentExposure(loadConfig({}, tempDir()))).toBeUndefined();
+    expect(developmentExposure(loadConfig({ HOST: '127.0.0.1' }, tempDir()))).toBeUndefined();
+    expect(developmentExposure(loadConfig({ HOST: '::1' }, tempDir()))).toBeUndefined();
+    expect(developmentExposure(loadConfig(PRODUCTION, tempDir()))).toBeUndefined();
+    const lan = developmentExposure(loadConfig({ HOST: '0.0.0.0' }, tempDir()));
+    expect(lan).toMatch(
+      /^!!! NOT FOR PRODUCTION: a development server listening on 0\.0\.0\.0:8080/,
+    );
+    expect(lan).toContain('still answer this machine only');
+    const open = developmentExposure(
+      loadConfig({ HOST: '0.0.0.0', DEV_ROUTES_PUBLIC: 'true' }, tempDir()),
+    );
+    expect(open).toContain('DEV_ROUTES_PUBLIC=true: the development mailbox');
   });
 });

@@ -1,17 +1,20 @@
 import type { WithdrawalMethodId } from '@tradehost/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ProxmoxSettings } from './integrations/hypervisor/proxmox.ts';
 import type { S3StorageOptions } from './integrations/storage/s3.ts';
+import { estimatedSecretBits, SECRET_BITS_MIN } from './lib/secret-strength.ts';
 
 /** The API's settings, read once from the environment at start-up. */
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
   port: number;
+  /** HOST; unset: every interface in production, this machine's loopback only otherwise. */
   host: string;
   /** The console's address as users reach it, without a trailing slash; used in e-mail links. */
   publicUrl: string;
@@ -44,7 +47,15 @@ export interface Config {
   passwordBreachCheck: { url: string } | undefined;
   /** Per minute, per activation key, per ingestion route. */
   ingestRateLimitMax: number;
-  trustProxy: boolean;
+  /** Whom Fastify believes about X-Forwarded-For (TRUST_PROXY, see `parseTrustProxy`). */
+  trustProxy: TrustProxy;
+  /**
+   * Outside production: the development mailbox and the sandbox gateway answer other machines
+   * too (DEV_ROUTES_PUBLIC); by default only clients on this machine.
+   */
+  devRoutesPublic: boolean;
+  /** The OpenAPI document and its UI at /api/docs: always outside production, there with DOCS_PUBLIC. */
+  docsServed: boolean;
   payments: PaymentsConfig;
   vps: VpsConfig;
   monitoring: {
@@ -148,6 +159,45 @@ export interface VpsConfig {
 }
 
 export const VPS_SECRET_MIN = 32;
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` takes it: `false` (X-Forwarded-For is ignored), a number
+ * of proxies in front of the API (the client is the address the farthest of them saw), or the
+ * proxies' addresses and networks (the client is the first address, from the right, that is not
+ * one of them). `true` believes the whole header, which the client itself writes: refused in
+ * production.
+ */
+export type TrustProxy = boolean | number | string[];
+
+/** What proxy-addr names besides addresses and CIDRs. */
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const TRUST_PROXY_HOPS_MAX = 10;
+
+/** TRUST_PROXY's text as a `TrustProxy`; undefined when it is none of the forms. */
+export function parseTrustProxy(value: string): TrustProxy | undefined {
+  const text = value.trim().toLowerCase();
+  if (['false', 'no', 'off', '0'].includes(text)) return false;
+  if (['true', 'yes', 'on'].includes(text)) return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= TRUST_PROXY_HOPS_MAX ? hops : undefined;
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : undefined;
+}
+
+/** An address, a CIDR network (10.0.0.0/8, fd00::/8) or one of proxy-addr's names. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const [address = '', bits, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+const TRUST_PROXY_FORMS =
+  'false, the number of proxies in front of the API (1 behind one nginx), or their addresses and networks, such as 10.0.0.5,10.0.1.0/24';
 export const HYPERVISOR_DRIVERS = ['simulated', 'proxmox'] as const;
 /** The simulated hypervisor's default: a slow call takes 1-2 minutes, like a real one. */
 export const DEFAULT_SIM_DELAY_MS = { min: 60_000, max: 120_000 };
@@ -206,7 +256,7 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: port.default(8080),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    HOST: z.string().min(1).optional(),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -234,7 +284,12 @@ const envSchema = z
         'a comma list such as USDT-TRC20=20,BTC=50,PAYEER=10 (methods and their minimums in dollars)',
       )
       .default('USDT-TRC20=20,BTC=50,PAYEER=10'),
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: z
+      .string()
+      .refine((value) => parseTrustProxy(value) !== undefined, TRUST_PROXY_FORMS)
+      .optional(),
+    DEV_ROUTES_PUBLIC: flag.default(false),
+    DOCS_PUBLIC: flag.default(false),
     PAYMENT_DRIVERS: z
       .string()
       .regex(/^(sandbox|payeer)(,(sandbox|payeer))*$/, 'a comma list of sandbox, payeer')
@@ -377,6 +432,21 @@ const envSchema = z
         'VPS_SECRET_KEY',
         `is required in production (at least ${VPS_SECRET_MIN} characters; it seals the servers' passwords)`,
       );
+    if (!env.PUBLIC_URL)
+      refuse(
+        'PUBLIC_URL',
+        "is required in production: the console's https:// address as users reach it (mail links, Secure cookies and HSTS follow it)",
+      );
+    else if (!env.PUBLIC_URL.startsWith('https:'))
+      refuse('PUBLIC_URL', 'must be https:// in production (cookies and tokens travel over it)');
+    if (env.PROXMOX_URL && !env.PROXMOX_URL.startsWith('https:'))
+      refuse('PROXMOX_URL', 'must be https:// in production (it carries the API token)');
+    if (env.TRUST_PROXY !== undefined && parseTrustProxy(env.TRUST_PROXY) === true)
+      refuse(
+        'TRUST_PROXY',
+        `true lets any client choose its own address with X-Forwarded-For; set ${TRUST_PROXY_FORMS}`,
+      );
+    for (const problem of secretProblems(env)) refuse(problem.name, problem.message);
   })
   .superRefine((env, ctx) => {
     if (env.TELEGRAM_MON_BOT_TOKEN && !env.TELEGRAM_BOT_TOKEN)
@@ -457,6 +527,48 @@ const envSchema = z
         message: `proxmox needs ${missing.join(', ')}`,
       });
   });
+
+/** The secrets of the settings, in the order a reuse is reported (the later one is named). */
+const SECRET_SETTINGS = [
+  'JWT_SECRET',
+  'VPS_SECRET_KEY',
+  'TELEGRAM_WEBHOOK_SECRET',
+  'SANDBOX_GATEWAY_SECRET',
+  'PAYEER_SECRET_KEY',
+  'PROXMOX_TOKEN_SECRET',
+  'S3_SECRET_ACCESS_KEY',
+] as const;
+/** The secrets we choose (the others come from a provider, as the provider makes them). */
+const CHOSEN_SECRETS = new Set<string>(['JWT_SECRET', 'VPS_SECRET_KEY', 'TELEGRAM_WEBHOOK_SECRET']);
+
+/**
+ * Production's rules for secrets: each purpose its own (a leak of one must not open the others),
+ * and ours hard to guess (`estimatedSecretBits`).
+ */
+function secretProblems(
+  env: Partial<Record<(typeof SECRET_SETTINGS)[number], string>>,
+): { name: string; message: string }[] {
+  const problems: { name: string; message: string }[] = [];
+  const seen = new Map<string, string>();
+  for (const name of SECRET_SETTINGS) {
+    const value = env[name];
+    if (value === undefined) continue;
+    const first = seen.get(value);
+    if (first)
+      problems.push({
+        name,
+        message: `is the same as ${first}: each purpose needs its own secret (openssl rand -hex 32)`,
+      });
+    else seen.set(value, name);
+    const bits = estimatedSecretBits(value);
+    if (CHOSEN_SECRETS.has(name) && bits < SECRET_BITS_MIN)
+      problems.push({
+        name,
+        message: `looks guessable (about ${Math.floor(bits)} bits of the ${SECRET_BITS_MIN} needed): generate one with openssl rand -hex 32`,
+      });
+  }
+  return problems;
+}
 
 /** Proxmox: how often a task is read, and how long one call may take before it is a timeout. */
 const PROXMOX_POLL_MS = 2000;
@@ -615,7 +727,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
     port: e.PORT,
-    host: e.HOST,
+    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : 'localhost'),
     publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
@@ -634,7 +746,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     passwordBreachCheck:
       e.PASSWORD_BREACH_CHECK === 'hibp' ? { url: e.PWNED_PASSWORDS_URL } : undefined,
     ingestRateLimitMax: e.INGEST_RATE_LIMIT_MAX,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY === undefined ? false : parseTrustProxy(e.TRUST_PROXY)!,
+    devRoutesPublic: e.DEV_ROUTES_PUBLIC,
+    docsServed: e.NODE_ENV !== 'production' || e.DOCS_PUBLIC,
     payments: paymentsConfig(e, publicUrl, jwtSecret),
     vps,
     monitoring: {
@@ -662,6 +776,26 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     redis: redisConfig(e),
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/** HOST values that keep the server to this machine. */
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/;
+
+/**
+ * The loud line a development server prints when it listens beyond this machine (HOST set to an
+ * interface others reach): everything in it is meant for its developer alone, and what
+ * DEV_ROUTES_PUBLIC opens is said by name. Undefined in production or on the loopback.
+ */
+export function developmentExposure(config: Config): string | undefined {
+  if (config.isProduction || LOOPBACK_HOSTS.test(config.host)) return undefined;
+  const opened = config.devRoutesPublic
+    ? 'DEV_ROUTES_PUBLIC=true: the development mailbox (every sign-up and reset code) and the sandbox gateway (anyone can "pay") answer them too'
+    : 'the development mailbox and the sandbox gateway still answer this machine only (DEV_ROUTES_PUBLIC)';
+  return (
+    `!!! NOT FOR PRODUCTION: a ${config.nodeEnv} server listening on ${config.host}:${config.port}, ` +
+    `so other machines reach it; ${opened}. Set NODE_ENV=production for a real installation, ` +
+    'or unset HOST to stay on this machine.'
+  );
 }
 
 /** A random secret kept in `file` (mode 0600), created on first use. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, developmentExposure, loadConfig, type Config } from './config.ts';
 import { createPool, endPool } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
@@ -73,8 +73,10 @@ async function main() {
     app = buildApp(config, { pool });
     await app.listen({ host: config.host, port: config.port });
     app.log.info(`Console: ${config.publicUrl}`);
-    app.log.info(`API docs: ${config.publicUrl}/api/docs`);
+    if (config.docsServed) app.log.info(`API docs: ${config.publicUrl}/api/docs`);
     if (!config.smtpUrl) app.log.info(`Development mailbox: ${config.publicUrl}/api/dev/mailbox`);
+    const exposure = developmentExposure(config);
+    if (exposure) app.log.warn(exposure);
   } catch (error) {
     (app?.log ?? console).error(error);
     await shutdown('start-up failed', 1);

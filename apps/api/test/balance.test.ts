@@ -199,7 +199,10 @@ describe('GET /api/user/balance/methods', () => {
 
   describe('without card and e-wallet gateways', () => {
     // outside production an empty PAYMENT_DRIVERS means "unset" (the sandbox); production has none
-    const bare = useTestApp({ env: { NODE_ENV: 'production' } });
+    // (production also wants an https PUBLIC_URL)
+    const bare = useTestApp({
+      env: { NODE_ENV: 'production', PUBLIC_URL: 'https://console.example' },
+    });
 
     it('marks card, e-wallet and crypto unavailable and refuses a card top-up', async () => {
       const user = await quickUser(bare);

@@ -690,9 +690,9 @@ describe('alerts and reports', () => {
 });
 
 describe('the publisher’s address behind a proxy', () => {
-  const t = useTestApp({ env: { TRUST_PROXY: 'true' } });
+  const t = useTestApp({ env: { TRUST_PROXY: '1' } });
 
-  it('is the forwarded client address when TRUST_PROXY is set', async () => {
+  it('is the forwarded client address behind a proxy (TRUST_PROXY=1)', async () => {
     const who = await publisherOf(t);
     const res = await t.api.post(SNAPSHOT, snapshot({ time: new Date().toISOString() }), {
       headers: { authorization: `Bearer ${who.key}`, 'x-forwarded-for': '198.51.100.7' },

@@ -27,6 +27,11 @@ describe('HTTP basics', () => {
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('x-powered-by')).toBeNull();
+    // features the console never uses are off; passkeys and the clipboard keep their default
+    const policy = res.headers.get('permissions-policy') ?? '';
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb'])
+      expect(policy).toContain(`${feature}=()`);
+    expect(policy).not.toMatch(/publickey-credentials|clipboard/);
   });
 
   it('the API docs page sends the docs UI’s own CSP in place of the console’s', async () => {

@@ -7,7 +7,10 @@ import { createProxyServer } from 'http-proxy-3';
  * free loopback port that hands each request to the next of its targets in turn (round robin),
  * through http-proxy-3. It does what the README asks of a real proxy in front of the API:
  * - sets X-Forwarded-For to the client's address (what it claims is dropped, as nginx's
- *   `proxy_set_header X-Forwarded-For $remote_addr` does), for instances with TRUST_PROXY=true;
+ *   `proxy_set_header X-Forwarded-For $remote_addr` does), for instances with TRUST_PROXY=1; or,
+ *   with `forwardedFor: 'append'`, adds it after what the client sent (nginx's
+ *   `$proxy_add_x_forwarded_for`, the usual setting, and the one where a forged header reaches
+ *   the API);
  * - passes every answer on as it arrives, unbuffered: the live-updates stream
  *   (GET /api/user/events) flows through it event by event.
  * Every request is recorded with the target that got it, so a test can tell where each went.
@@ -40,6 +43,8 @@ export interface RoundRobinOptions {
    * client (e.g. 127.0.0.2: every 127.x address is the loopback on Linux).
    */
   localAddress?: string;
+  /** `replace` (the default) or `append`: what becomes of the client's own X-Forwarded-For. */
+  forwardedFor?: 'replace' | 'append';
 }
 
 export async function startRoundRobinProxy(
@@ -65,7 +70,10 @@ export async function startRoundRobinProxy(
     const target = targets[turn % targets.length]!;
     turn += 1;
     served.push({ method: req.method ?? 'GET', path: req.url ?? '/', target });
-    req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    const peer = req.socket.remoteAddress ?? '';
+    const claimed = req.headers['x-forwarded-for'];
+    req.headers['x-forwarded-for'] =
+      options.forwardedFor === 'append' && claimed ? `${String(claimed)}, ${peer}` : peer;
     req.headers['x-forwarded-proto'] = 'http';
     proxy.web(req, res, { target }, (error) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });

@@ -104,7 +104,7 @@ describe.runIf(TEST_REDIS_URL)('two instances behind a round-robin proxy', () =>
     const env = {
       REDIS_URL: TEST_REDIS_URL ?? '',
       REDIS_PREFIX: prefix,
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       RATE_LIMIT_AUTH_MAX: String(AUTH_MAX),
       JOBS_ENABLED: 'true',
       PAYMENT_NOTIFY_BASE_URL: proxy.url,

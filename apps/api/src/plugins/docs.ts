@@ -5,9 +5,13 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 export const DOCS_PREFIX = '/api/docs';
 
-/** OpenAPI 3 from the routes' zod schemas: UI at /api/docs, document at /api/docs/json. */
+/**
+ * OpenAPI 3 from the routes' zod schemas (`app.swagger()`); with `ui`, served: the UI at /api/docs,
+ * the document at /api/docs/json. Production serves them only with DOCS_PUBLIC=true: the document
+ * maps every route, the operators' too, for whoever asks.
+ */
 export const docsPlugin = fp(
-  async (app, { publicUrl }: { publicUrl: string }) => {
+  async (app, { publicUrl, ui }: { publicUrl: string; ui: boolean }) => {
     await app.register(swagger, {
       openapi: {
         openapi: '3.0.3',
@@ -28,6 +32,7 @@ export const docsPlugin = fp(
       },
       transform: jsonSchemaTransform,
     });
+    if (!ui) return;
     await app.register(swaggerUi, {
       routePrefix: DOCS_PREFIX,
       // the UI needs inline scripts/styles: its own CSP, on its routes only

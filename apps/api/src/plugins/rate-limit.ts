@@ -6,6 +6,7 @@ import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
+import { rateLimitKeyOf } from '../lib/client-address.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Redis } from '../lib/redis.ts';
 // `app.redis`, wherever this file is compiled from (the scripts too)
@@ -13,8 +14,9 @@ import type {} from './redis.ts';
 
 /**
  * Rate limits, only on routes that set `config.rateLimit` (see `perMinute`). Each such route has
- * its own counters keyed by client IP (or what the route's keyGenerator says), checked in
- * onRequest: before the body is parsed and before any password hashing.
+ * its own counters keyed by client (or what the route's keyGenerator says), checked in
+ * onRequest: before the body is parsed and before any password hashing. A client is its address
+ * as TRUST_PROXY lets Fastify read it, an IPv6 one by its /64 (`rateLimitKeyOf`).
  *
  * Without REDIS_URL the counters live in this process. With it they live in Redis
  * (`<REDIS_PREFIX>rate-limit:<METHOD><route>-<key>`, expiring with their window), so a limit of N
@@ -29,6 +31,7 @@ export const rateLimitPlugin = fp(
     await app.register(rateLimit, {
       global: false,
       hook: 'onRequest',
+      keyGenerator: (request) => rateLimitKeyOf(request.ip),
       errorResponseBuilder: (_request, context) =>
         context.ban ? new AppError(403, 'FORBIDDEN') : new AppError(429, 'TOO_MANY_REQUESTS'),
       ...(shared

@@ -5,6 +5,33 @@ import helmet from 'helmet';
 const isApiPath = (url: string) => /^\/api(?:[/?#]|$)/.test(url);
 
 /**
+ * The browser features the console never uses, switched off for it and anything it embeds, so an
+ * injected script could not reach them either. Kept: passkeys (publickey-credentials-*), the
+ * clipboard the copy buttons write, fullscreen; their default is this origin alone.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'bluetooth',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/**
  * Helmet's headers with a CSP fitted to the console: everything from our own
  * origin, inline styles (React style props, Radix), images from data:/blob:
  * (avatars previews). /api/docs sets its own, looser CSP (plugins/docs.ts).
@@ -13,7 +40,7 @@ const isApiPath = (url: string) => /^\/api(?:[/?#]|$)/.test(url);
  * per request (as @fastify/helmet does), parsing the CSP cost more than a
  * publisher's whole snapshot call.
  *
- * And `Cache-Control: no-store` on every /api answer whose route sets no Cache-Control.
+ * With them `Permissions-Policy`, and `Cache-Control: no-store` on every /api answer whose route sets no Cache-Control.
  */
 export const securityPlugin = fp(
   async (app, { publicUrl, formTargets = [] }: { publicUrl: string; formTargets?: string[] }) => {
@@ -52,6 +79,7 @@ export const securityPlugin = fp(
       recorder as unknown as Parameters<typeof headers>[1],
       () => {},
     );
+    set.push(['permissions-policy', PERMISSIONS_POLICY]);
     app.addHook('onRequest', (_request, reply, done) => {
       const raw = reply.raw;
       for (const name of removed) raw.removeHeader(name);

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
+import { rateLimitKeyOf } from '../../lib/client-address.ts';
 import { AppError } from '../../lib/errors.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import type { Ingest } from './monitoring.ingest.ts';
@@ -48,7 +49,7 @@ export async function monitoringIngestRoutes(
       max: config.ingestRateLimitMax,
       timeWindow: 60_000,
       // per key; calls without a well-formed key (refused anyway) per address
-      keyGenerator: (request: FastifyRequest) => keyHashOf(request) ?? `no key ${request.ip}`,
+      keyGenerator: (request: FastifyRequest) => keyHashOf(request) ?? `no key ${rateLimitKeyOf(request.ip)}`,
     },
   };
   const tags = ['ingestion'];
