@@ -2,12 +2,11 @@ import {
   stepUpMethodOf,
   SUCCESS_MESSAGES,
   type MessageResponse,
-  type StepUpMethod,
   type StepUpRequest,
 } from '@tradehost/contracts';
-import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Executor } from '../../db/client.ts';
 import {
+  proofOf,
   secondFactor,
   secondFactorSettings,
   type SecondFactorProof,
@@ -19,14 +18,6 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import type { ServiceDeps } from '../deps.ts';
-
-/** The field of the request each proof comes in: where a wrong one is reported. */
-const FIELD_OF: Record<StepUpMethod, string> = {
-  password: 'password',
-  totp: 'code',
-  recovery_code: 'recovery_code',
-  passkey: 'passkey',
-};
 
 export type StepUpService = ReturnType<typeof createStepUpService>;
 
@@ -45,28 +36,22 @@ export function createStepUpService({
 
   /**
    * Whether the proof is the owner's (only the methods the account allows get here): the
-   * password, or a second factor (db/second-factor.ts: a TOTP step or a recovery code is used up
-   * by success, a passkey's challenge by any answer).
+   * password when the body gives no second factor's proof, else the factor's proof as the
+   * factor removal and the sign-in's second step read it (proofOf; db/second-factor.ts: a TOTP
+   * step or a recovery code is used up by success, a passkey's challenge by any answer).
    */
   async function verify(
     tx: Executor,
     userId: number,
-    method: StepUpMethod,
     body: StepUpRequest,
+    factor: SecondFactorProof | undefined,
     at: Date,
     context: SecurityContext,
   ): Promise<boolean> {
-    if (method === 'password') {
-      const user = await userRepository.findById(tx, userId);
-      return user !== undefined && (await verifyPassword(user.passwordHash, body.password!));
-    }
-    const proof: SecondFactorProof =
-      method === 'totp'
-        ? { code: body.code! }
-        : method === 'recovery_code'
-          ? { recovery_code: body.recovery_code! }
-          : { passkey: body.passkey as AuthenticationResponseJSON };
-    return (await secondFactor.verify(tx, userId, proof, at, settings, context)) === method;
+    if (factor !== undefined)
+      return (await secondFactor.verify(tx, userId, factor, at, settings, context)) !== null;
+    const user = await userRepository.findById(tx, userId);
+    return user !== undefined && (await verifyPassword(user.passwordHash, body.password!));
   }
 
   return {
@@ -88,6 +73,8 @@ export function createStepUpService({
       // a proof is kept per sign-in: a token without one has nowhere to keep it
       if (!sessionId) throw new AppError(401, 'UNAUTHORIZED');
       const method = stepUpMethodOf(body);
+      // a factor's proof and the field a wrong one is reported on; none: the password
+      const [factor, field] = proofOf(body) ?? [undefined, 'password'];
       const at = now();
       const where = { ...context, sessionId };
       const { verdict, ended } = await stepUp.attempt(
@@ -101,7 +88,7 @@ export function createStepUpService({
           // recovery code or a code of a factor the account lacks is then a wrong proof)
           const withFactor = !(await stepUp.methods(tx, user.id)).includes('password');
           if ((method === 'password') === withFactor) return 'not-allowed';
-          if (!(await verify(tx, user.id, method, body, at, where))) return 'wrong';
+          if (!(await verify(tx, user.id, body, factor, at, where))) return 'wrong';
           await stepUp.proved(tx, user.id, sessionId, method, at, context);
           return 'right';
         },
@@ -112,9 +99,9 @@ export function createStepUpService({
         case 'right':
           return { message: SUCCESS_MESSAGES.STEP_UP_DONE, code: 'STEP_UP_DONE' };
         case 'wrong':
-          throw fieldError(422, FIELD_OF[method], 'STEP_UP_PROOF_INVALID');
+          throw fieldError(422, field, 'STEP_UP_PROOF_INVALID');
         case 'not-allowed':
-          throw fieldError(422, FIELD_OF[method], 'STEP_UP_METHOD_NOT_ALLOWED');
+          throw fieldError(422, field, 'STEP_UP_METHOD_NOT_ALLOWED');
         case 'ended':
           throw new AppError(401, 'SESSION_EXPIRED');
       }
