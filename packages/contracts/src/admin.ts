@@ -6,9 +6,13 @@ import {
   PAYMENT_STATUSES,
   signedAmountSchema,
 } from './balance.ts';
-import { personSchema, reasonField } from './input.ts';
+import { operatorRoleSchema } from './auth.ts';
+import { idSchema, personSchema, reasonField } from './input.ts';
 
-/** The operator area (role admin): the crypto review queue, users' ledgers, adjustments, audit. */
+/**
+ * The operator area: the crypto review queue, users' ledgers, adjustments, audit, and who the
+ * operators are. Which operator role reaches which route: README, "Operators and their roles".
+ */
 
 const reasonSchema = reasonField();
 
@@ -113,6 +117,13 @@ export const AUDIT_ACTIONS = [
   'balance.adjust',
   'payment.mismatch',
   'payment.expired',
+  // who may act as an operator: `details.role`, and `details.by: 'cli'` (actor null) when the
+  // command line did it
+  'operator.grant',
+  'operator.revoke',
+  // an operator's sign-in and step-up (copied from the security log)
+  'operator.sign_in',
+  'operator.step_up',
 ] as const;
 export const auditEntrySchema = z.object({
   id: z.int(),
@@ -128,3 +139,33 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditQuerySchema = z.object(pagingFields(50));
 export const auditPageSchema = pageOf(auditEntrySchema);
+
+/** One role an operator holds: who gave it (null: the command line or the move to roles) and when. */
+export const operatorRoleGrantSchema = z.object({
+  role: operatorRoleSchema,
+  granted_by: z.nullable(userRefSchema),
+  granted_at: z.iso.datetime(),
+});
+export type OperatorRoleGrant = z.infer<typeof operatorRoleGrantSchema>;
+
+/** A user who holds operator roles; `second_factor`: without one the operator area refuses them. */
+export const operatorSchema = z.object({
+  user: userRefSchema,
+  roles: z.array(operatorRoleGrantSchema),
+  second_factor: z.boolean(),
+});
+export type Operator = z.infer<typeof operatorSchema>;
+export const operatorsResponseSchema = z.object({ data: z.array(operatorSchema) });
+export type OperatorsResponse = z.infer<typeof operatorsResponseSchema>;
+
+/** POST /api/admin/operators/:id/roles (step-up): gives the user a role. */
+export const grantRoleRequestSchema = z.object({ role: operatorRoleSchema });
+export type GrantRoleRequest = z.infer<typeof grantRoleRequestSchema>;
+/** DELETE /api/admin/operators/:id/roles/:role (step-up). */
+export const operatorRoleParamsSchema = z.object({
+  id: idSchema('bigserial'),
+  role: operatorRoleSchema,
+});
+/** The user's roles after a grant or a revoke (unchanged when they already held it, or did not). */
+export const operatorResponseSchema = z.object({ operator: operatorSchema });
+export type OperatorResponse = z.infer<typeof operatorResponseSchema>;

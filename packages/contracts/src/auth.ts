@@ -148,8 +148,23 @@ export const LANGUAGES = ['en', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const languageSchema = z.enum(LANGUAGES);
 
+/**
+ * `role` of a user payload: 'admin' for anyone holding any operator role (the console's gate to
+ * the operator area), 'user' otherwise. Which parts of the area are theirs: OPERATOR_ROLES.
+ */
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * An operator's roles; a user may hold several. `support`: tickets, canned replies, departments,
+ * FAQ. `billing`: payments and crypto confirmations, balance corrections, partner withdrawals,
+ * partner settings and promocodes, monitoring prices. `vps`: rates, servers, operations, test
+ * servers. `monitoring`: monitoring accounts and subscriptions. `admin`: everything, and granting
+ * and revoking roles.
+ */
+export const OPERATOR_ROLES = ['support', 'billing', 'vps', 'monitoring', 'admin'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+export const operatorRoleSchema = z.enum(OPERATOR_ROLES, { error: 'OPERATOR_ROLE_INVALID' });
 
 /** Money goes over the wire as dollars with at most two decimals. */
 export const userSchema = z.object({
@@ -159,6 +174,11 @@ export const userSchema = z.object({
   name: z.string(),
   language: languageSchema,
   role: z.enum(ROLES),
+  /**
+   * The signed-in user's operator roles (empty for a customer), always sent by the API; optional
+   * here only so a payload without it reads as no roles.
+   */
+  operator_roles: z.optional(z.array(operatorRoleSchema)),
   email_verified_at: z.nullable(z.iso.datetime()),
   referral_code: z.string(),
   photo_path: z.nullable(z.string()),

@@ -199,6 +199,12 @@ export const ERROR_MESSAGES = {
   FAQ_SLUG_TAKEN: 'This link name is already used',
   FAQ_TEXT_REQUIRED: 'Enter the question and the answer in both languages',
   FAQ_TEXT_TOO_LONG: 'The question or the answer is too long',
+  // operators
+  OPERATOR_SECOND_FACTOR_REQUIRED:
+    'Turn on a second factor (an authenticator app or a passkey) in your profile to use the operator area',
+  OPERATOR_SELF_ACTION: 'Operators cannot act on their own account',
+  OPERATOR_LAST_ADMIN: 'Keep at least one admin: this is the last admin role',
+  OPERATOR_ROLE_INVALID: 'Choose a role: support, billing, vps, monitoring or admin',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
