@@ -1,5 +1,5 @@
 import type { Language } from '@tradehost/contracts';
-import { userMail, utc, type RenderedMail } from './templates.ts';
+import { safetyLetter, utc, type RenderedMail } from './templates.ts';
 
 /** The profile's letters. */
 
@@ -11,12 +11,9 @@ export function passwordChangedMail(
   language: Language,
   input: { name: string; at: Date; signedOut: number; resetLink: string },
 ): RenderedMail {
-  const { at, signedOut, resetLink } = input;
-  const to = { name: input.name, link: resetLink };
-  if (language === 'ru') {
-    return userMail(
-      language,
-      to,
+  const { at, signedOut } = input;
+  return safetyLetter(language, input, {
+    ru: [
       'пароль изменён',
       [
         `Пароль вашего аккаунта изменён ${utc(at)} на странице профиля.`,
@@ -25,20 +22,16 @@ export function passwordChangedMail(
           : 'Других активных сеансов не было.',
         'Если это были не вы, сразу сбросьте пароль по коду из письма и напишите в поддержку.',
       ],
-      { href: resetLink, label: 'Сбросить пароль' },
-    );
-  }
-  return userMail(
-    language,
-    to,
-    'your password was changed',
-    [
-      `The password of your account was changed on the profile page at ${utc(at)}.`,
-      signedOut > 0
-        ? 'Every other session has been signed out: sign in with the new password on your other devices.'
-        : 'There were no other sessions to sign out.',
-      'If this was not you, reset your password with an e-mailed code at once and write to support.',
     ],
-    { href: resetLink, label: 'Reset the password' },
-  );
+    en: [
+      'your password was changed',
+      [
+        `The password of your account was changed on the profile page at ${utc(at)}.`,
+        signedOut > 0
+          ? 'Every other session has been signed out: sign in with the new password on your other devices.'
+          : 'There were no other sessions to sign out.',
+        'If this was not you, reset your password with an e-mailed code at once and write to support.',
+      ],
+    ],
+  });
 }

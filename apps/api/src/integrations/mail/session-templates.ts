@@ -1,5 +1,5 @@
 import type { Language } from '@tradehost/contracts';
-import { userMail, utc, type RenderedMail } from './templates.ts';
+import { safetyLetter, utc, type RenderedMail } from './templates.ts';
 
 /** The letters about sign-ins (sessions). */
 
@@ -11,28 +11,21 @@ export function tokenReuseMail(
   language: Language,
   input: { name: string; at: Date; resetLink: string },
 ): RenderedMail {
-  const { at, resetLink } = input;
-  const to = { name: input.name, link: resetLink };
-  if (language === 'ru') {
-    return userMail(
-      language,
-      to,
+  const { at } = input;
+  return safetyLetter(language, input, {
+    ru: [
       'сеанс завершён для защиты',
       [
         `${utc(at)} ключ одного из ваших сеансов был предъявлен повторно: так бывает, когда его копия попала к кому-то ещё. Мы завершили этот сеанс.`,
         'Если вы просто открыли консоль в двух окнах, войдите снова. Если нет, смените пароль: это завершит все сеансы, и напишите в поддержку.',
       ],
-      { href: resetLink, label: 'Сбросить пароль' },
-    );
-  }
-  return userMail(
-    language,
-    to,
-    'a session was ended to protect you',
-    [
-      `At ${utc(at)} the key of one of your sessions was presented a second time: this happens when someone else holds a copy of it. We have ended that session.`,
-      'If you simply had the console open in two windows, sign in again. If not, reset your password, which ends every session, and write to support.',
     ],
-    { href: resetLink, label: 'Reset the password' },
-  );
+    en: [
+      'a session was ended to protect you',
+      [
+        `At ${utc(at)} the key of one of your sessions was presented a second time: this happens when someone else holds a copy of it. We have ended that session.`,
+        'If you simply had the console open in two windows, sign in again. If not, reset your password, which ends every session, and write to support.',
+      ],
+    ],
+  });
 }

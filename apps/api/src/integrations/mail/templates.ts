@@ -137,6 +137,23 @@ export function userMail(
   };
 }
 
+/**
+ * A letter about the account's safety (a lock, a reset, a changed password, an ended session):
+ * `texts` gives each language's subject and paragraphs, and its button resets the password by an
+ * e-mailed code, the one thing to do when it was not the owner.
+ */
+export function safetyLetter(
+  language: Language,
+  to: { name: string; resetLink: string },
+  texts: Record<Language, [subject: string, paragraphs: string[]]>,
+): RenderedMail {
+  const [subject, paragraphs] = texts[language];
+  return userMail(language, { name: to.name, link: to.resetLink }, subject, paragraphs, {
+    href: to.resetLink,
+    label: language === 'ru' ? 'Сбросить пароль' : 'Reset the password',
+  });
+}
+
 /** The server is created and running; the password is only shown in the console. */
 export function vpsReadyMail(
   language: Language,
