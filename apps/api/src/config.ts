@@ -21,6 +21,11 @@ export interface Config {
   dataDir: string;
   /** Unset: an embedded PostgreSQL is started in `${dataDir}/postgres`. */
   databaseUrl: string | undefined;
+  /**
+   * The owner's connection, for the migrations (DATABASE_MIGRATION_URL); unset, DATABASE_URL's
+   * role migrates too (see db/roles.ts).
+   */
+  databaseMigrationUrl: string | undefined;
   embeddedPgPort: number;
   /** Unset (development only): mail goes to the development mailbox at /api/dev/mailbox. */
   smtpUrl: string | undefined;
@@ -260,6 +265,7 @@ const envSchema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATABASE_MIGRATION_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     EMBEDDED_PG_PORT: port.default(54_329),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().min(3).default('TradeHost <no-reply@localhost>'),
@@ -501,6 +507,15 @@ const envSchema = z
       });
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_MIGRATION_URL && !env.DATABASE_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_MIGRATION_URL'],
+        message:
+          "needs DATABASE_URL (the application's role); the embedded PostgreSQL makes both roles itself",
+      });
+  })
+  .superRefine((env, ctx) => {
     // a prefix alone would mean nothing: limits and updates stay in this process without REDIS_URL
     if (env.REDIS_PREFIX !== undefined && !env.REDIS_URL)
       ctx.addIssue({
@@ -731,6 +746,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

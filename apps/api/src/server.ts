@@ -5,7 +5,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, developmentExposure, loadConfig, type Config } from './config.ts';
 import { createPool, endPool } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded.ts';
-import { runMigrations } from './db/migrate.ts';
+import { migrateAsOwner } from './db/migrate.ts';
+import { ownsTables } from './db/roles.ts';
 import { seed } from './db/seed.ts';
 
 /** Entry point: database (embedded or DATABASE_URL), migrations, seed, HTTP; stops cleanly on SIGINT/SIGTERM. */
@@ -53,6 +54,7 @@ async function main() {
 
   try {
     let databaseUrl = config.databaseUrl;
+    let ownerUrl = config.databaseMigrationUrl ?? databaseUrl;
     if (!databaseUrl) {
       const dir = join(config.dataDir, 'postgres');
       console.info(
@@ -64,10 +66,12 @@ async function main() {
         database: 'tradehost',
         onNotice: (line) => console.info(line),
       });
-      databaseUrl = embedded.url;
+      databaseUrl = embedded.appUrl;
+      ownerUrl = embedded.url;
     }
+    await migrateAsOwner(ownerUrl!, databaseUrl);
     pool = createPool(databaseUrl);
-    await runMigrations(pool);
+    const owned = await ownsTables(pool);
     await seed(pool);
 
     app = buildApp(config, { pool });
@@ -75,6 +79,12 @@ async function main() {
     app.log.info(`Console: ${config.publicUrl}`);
     if (config.docsServed) app.log.info(`API docs: ${config.publicUrl}/api/docs`);
     if (!config.smtpUrl) app.log.info(`Development mailbox: ${config.publicUrl}/api/dev/mailbox`);
+    if (owned > 0)
+      app.log.warn(
+        `The server's database role owns ${owned} of the product's tables, so it could switch off the ` +
+          "ledger's and the audit's append-only triggers: set DATABASE_MIGRATION_URL to the owner " +
+          'and DATABASE_URL to a role that owns nothing (README: Database roles).',
+      );
     const exposure = developmentExposure(config);
     if (exposure) app.log.warn(exposure);
   } catch (error) {

@@ -55,6 +55,10 @@ export function binariesCopyDirectory(version: string, persistentRoot = PERSISTE
   return join(persistentRoot, `postgresql-${version}-${process.platform}-${process.arch}`);
 }
 
-/** The files kept next to a cluster: its superuser password and the process that runs it. */
+/**
+ * The files kept next to a cluster: its superuser password, the application role's password
+ * (db/roles.ts) and the process that runs it.
+ */
 export const passwordFile = (cluster: string) => `${cluster}.password`;
+export const appPasswordFile = (cluster: string) => `${cluster}.app-password`;
 export const ownerFile = (cluster: string) => `${cluster}.owner`;

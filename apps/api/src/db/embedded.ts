@@ -18,6 +18,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { readOrCreateSecret } from '../config.ts';
+import { APP_ROLE, ensureLoginRole } from './roles.ts';
 import {
   binariesCopyDirectory,
   closedAncestor,
@@ -25,6 +26,7 @@ import {
   fallbackClusterDirectory,
   isRootUser,
   ownerFile,
+  appPasswordFile,
   passwordFile,
   PERSISTENT_ROOT,
   temporaryClusterDirectory,
@@ -54,8 +56,10 @@ export interface EmbeddedPostgresOptions {
 }
 
 export interface EmbeddedPostgresHandle {
-  /** Connection string of `database`. */
+  /** Connection string of `database`, as its owner (the superuser): for the migrations. */
   url: string;
+  /** Connection string of `database` as the application's role (db/roles.ts), which owns no table. */
+  appUrl: string;
   /** Connection string of the `postgres` maintenance database (for CREATE DATABASE). */
   adminUrl: string;
   /** Where the cluster's files are. */
@@ -213,7 +217,8 @@ async function placeCluster(
     }
     await clearLeftover(before, notice);
     move(before, cluster, owner);
-    if (existsSync(passwordFile(before))) move(passwordFile(before), passwordFile(cluster), {});
+    for (const file of [passwordFile, appPasswordFile])
+      if (existsSync(file(before))) move(file(before), file(cluster), {});
     rmSync(ownerFile(before), { force: true });
     notice(`Moved the embedded PostgreSQL cluster: ${before} -> ${cluster}`);
   }
@@ -459,6 +464,7 @@ export async function startEmbeddedPostgres(
       const found = await client.query('select 1 from pg_database where datname = $1', [database]);
       if (found.rowCount === 0)
         await client.query(`create database ${client.escapeIdentifier(database)}`);
+      await ensureLoginRole(client, APP_ROLE, appPassword(cluster));
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -468,6 +474,7 @@ export async function startEmbeddedPostgres(
   }
   return {
     url: embeddedUrl(cluster, port, database),
+    appUrl: embeddedAppUrl(cluster, port, database),
     adminUrl,
     cluster,
     async stop() {
@@ -475,6 +482,17 @@ export async function startEmbeddedPostgres(
       rmSync(ownerFile(cluster), { force: true });
     },
   };
+}
+
+/** The application role's password of `cluster`, made on first use. */
+function appPassword(cluster: string): string {
+  return readOrCreateSecret(appPasswordFile(cluster), 16);
+}
+
+/** The connection string of a database in the embedded cluster of `dir` as the application's role. */
+export function embeddedAppUrl(dir: string, port: number, database: string): string {
+  const password = appPassword(clusterDirectory(dir));
+  return `postgres://${APP_ROLE}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
 /** The connection string of a database in the embedded cluster of `dir` (running or not). */

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db, Executor } from '../db/client.ts';
 import { afterCommit, sessionOf } from '../db/live.ts';
 import { createHousekeeping, type Housekeeping } from './housekeeping.ts';
+import { PGBOSS_SCHEMA } from '../db/roles.ts';
 
 export type { HousekeepingReport } from './housekeeping.ts';
 
@@ -21,7 +22,6 @@ export type { HousekeepingReport } from './housekeeping.ts';
  */
 
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
-export const PGBOSS_SCHEMA = 'pgboss';
 /** How long stop() waits for running jobs before leaving them to pg-boss's expiry. */
 const STOP_TIMEOUT_MS = 30_000;
 
