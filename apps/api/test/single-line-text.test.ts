@@ -13,7 +13,10 @@ import { DAY, seedServer } from './vps-fixtures.ts';
 
 const t = useTestApp();
 
-/** What a single line may not hold: a line break, a separator, an escape, a C1 control, a tab. */
+/**
+ * What a single line may not hold: a line break, a separator, an escape, a C1 control, a tab, a
+ * right-to-left override (it shows "Ann live.com" as "Ann moc.evil") and a zero-width space.
+ */
 const NOT_ONE_LINE = [
   'Ann\nSmith',
   'Ann\r\nSmith',
@@ -21,6 +24,8 @@ const NOT_ONE_LINE = [
   'Ann\u001b[31mSmith',
   'Ann\u0085Smith',
   'Ann\tSmith',
+  'Ann \u202emoc.evil',
+  'Ann\u200bSmith',
 ];
 const PHISHING = [
   'YOUR ACCOUNT IS LOCKED. Unlock at https://evil.example',

@@ -21,14 +21,24 @@ export const isStorableText = (text: string): boolean =>
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 /** What breaks a line or spaces it out: tab, line feed, carriage return, U+2028 and U+2029. */
 const LINE_BREAK = /[\t\n\r\u2028\u2029]/;
+/**
+ * What changes how a line reads without showing: the bidirectional controls (the embeddings and
+ * overrides U+202A-U+202E, the isolates U+2066-U+2069, the marks LRM, RLM and ALM), which can
+ * turn "live.com" into "moc.evil" on screen, and the invisible zero-width space, word joiner,
+ * BOM and the rest of U+2060-U+206F, which can make two names look alike or hide a web address
+ * from looksLikeWebAddress's eye. The zero-width (non-)joiners U+200C and U+200D stay: Persian
+ * and Indic words, and emoji sequences like 👩‍💻, need them.
+ */
+const BIDI_OR_INVISIBLE = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\ufeff]/;
 
 /**
  * Whether a text is one line: no control character (C0, DEL, C1), no tab, no line break, no line
- * or paragraph separator. Names, labels, subjects and codes are; a mail's header, a CSV cell or
- * a log line a stored one lands in cannot be split or spoofed by it.
+ * or paragraph separator, no bidirectional control or invisible space (BIDI_OR_INVISIBLE). Names,
+ * labels, subjects and codes are; a mail's header, a CSV cell or a log line a stored one lands in
+ * cannot be split or spoofed by it.
  */
 export const isSingleLineText = (text: string): boolean =>
-  !CONTROL_CHARACTER.test(text) && !LINE_BREAK.test(text);
+  !CONTROL_CHARACTER.test(text) && !LINE_BREAK.test(text) && !BIDI_OR_INVISIBLE.test(text);
 
 /** Whether a text of several lines (a ticket's message) holds no control character but tab, LF, CR. */
 export const isMultiLineText = (text: string): boolean => !CONTROL_CHARACTER.test(text);
@@ -39,13 +49,21 @@ export const isMultiLineText = (text: string): boolean => !CONTROL_CHARACTER.tes
  * followed by a path (`evil.com/`). "J. R. R. Tolkien", "Dr.Who" and "A/B test" stay names.
  */
 const WEB_ADDRESS = /:\/\/|www\.|[\p{L}\p{N}-]\.\p{L}{2,}\//iu;
+/** What a text holds but does not show (joiners, soft hyphens, variation selectors...). */
+const NOT_SHOWN = /\p{Default_Ignorable_Code_Point}/gu;
 
-export const looksLikeWebAddress = (text: string): boolean => WEB_ADDRESS.test(text);
+/**
+ * Whether the text names a web address as it shows: a joiner or a soft hyphen inside `www.`
+ * hides nothing from the reader, so nothing from this check either.
+ */
+export const looksLikeWebAddress = (text: string): boolean =>
+  WEB_ADDRESS.test(text.replace(NOT_SHOWN, ''));
 
 /**
  * The shared rule of every single-line text a request carries (names, labels, subjects,
- * wallets...): a check refusing what isSingleLineText refuses, with TEXT_NOT_SINGLE_LINE. Put it
- * after `z.trim()`: the line breaks around a text are trimmed, those inside refused.
+ * wallets...): a check refusing what isSingleLineText refuses (a bidirectional control as any
+ * other control character), with TEXT_NOT_SINGLE_LINE. Put it after `z.trim()`: the line breaks
+ * (and a BOM) around a text are trimmed, those inside refused.
  */
 export const singleLine = () =>
   z.refine<string>((text) => typeof text !== 'string' || isSingleLineText(text), {

@@ -30,6 +30,19 @@ const CONTROLS = [
   '\u2029',
 ];
 
+/**
+ * The bidirectional controls (embeddings, overrides, isolates, LRM, RLM, ALM) and the invisible
+ * spaces and joiners a single line refuses.
+ */
+const BIDI_AND_INVISIBLE = [
+  ...['\u202a', '\u202b', '\u202c', '\u202d', '\u202e'],
+  ...['\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'],
+  ...['\u200b', '\u2060', '\ufeff'],
+];
+
+/** Text of scripts that need what looks invisible: Persian's ZWNJ, a Devanagari ZWJ, emoji. */
+const JOINED = ['می‌خواهم', 'क्‍ष', '👩‍💻 desk', '🏳️‍🌈', 'محمد علی', 'שלום', 'สมชาย', 'Анна-Мария'];
+
 const codesOf = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   (result.error?.issues ?? []).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 
@@ -42,6 +55,16 @@ describe('isSingleLineText and isMultiLineText', () => {
   it('a single line refuses every control character, tab, line break and separator', () => {
     for (const c of CONTROLS)
       expect(isSingleLineText(`a${c}b`), c.codePointAt(0)!.toString(16)).toBe(false);
+  });
+
+  it('a single line refuses bidirectional controls and invisible spaces: an override shows "moc.evil" for "live.com"', () => {
+    for (const c of BIDI_AND_INVISIBLE)
+      expect(isSingleLineText(`a${c}b`), c.codePointAt(0)!.toString(16)).toBe(false);
+    expect(isSingleLineText('Support \u202emoc.evil')).toBe(false);
+  });
+
+  it('a single line keeps the joiners Persian, Indic scripts and emoji need, and every script', () => {
+    for (const text of JOINED) expect(isSingleLineText(text), text).toBe(true);
   });
 
   it('several lines take tab, LF, CR and the separators, and refuse every other control', () => {
@@ -60,6 +83,10 @@ describe('looksLikeWebAddress', () => {
       'WWW.EVIL.COM',
       'go to evil.com/unlock',
       'пример.рф/вход',
+      // as it shows: joiners and soft hyphens hide nothing
+      'ww\u200dw.evil.com',
+      'https:\u200c//evil.example',
+      'evil\u00ad.com/unlock',
     ])
       expect(looksLikeWebAddress(text), text).toBe(true);
   });
@@ -74,6 +101,9 @@ describe('the shared rules in a schema', () => {
   it('refuse with their code after the field trims, the other checks of the field still run', () => {
     const field = z.string({ error: 'REQUIRED' }).check(z.trim(), z.maxLength(3), singleLine());
     expect(field.parse('  ab\n')).toBe('ab');
+    // a BOM around a pasted text is trimmed, one inside refused
+    expect(field.parse('\ufeffab')).toBe('ab');
+    expect(codesOf(field.safeParse('a\ufeffb'))).toEqual([': TEXT_NOT_SINGLE_LINE']);
     expect(codesOf(field.safeParse('a\nb'))).toEqual([': TEXT_NOT_SINGLE_LINE']);
     expect(codesOf(field.safeParse(5))).toEqual([': REQUIRED']);
     const lines = z.string().check(multiLine());
@@ -151,7 +181,19 @@ describe('every single-line request field takes the rule', () => {
 
   it.each(cases)('%s: one line', (_, schema, valid, field) => {
     expect(codesOf(schema.safeParse(valid))).toEqual([]);
-    for (const bad of ['a\nb', 'a\tb', 'a\u0000b', 'a\u001bb', 'a\u0085b', 'a\u2028b'])
+    for (const good of ['Мой счёт', 'می‌خواهم'])
+      expect(codesOf(schema.safeParse({ ...valid, [field]: good })), good).toEqual([]);
+    for (const bad of [
+      'a\nb',
+      'a\tb',
+      'a\u0000b',
+      'a\u001bb',
+      'a\u0085b',
+      'a\u2028b',
+      'a\u202eb',
+      'a\u2066b\u2069',
+      'a\u200bb',
+    ])
       expect(codesOf(schema.safeParse({ ...valid, [field]: bad })), JSON.stringify(bad)).toEqual([
         `${field}: TEXT_NOT_SINGLE_LINE`,
       ]);
