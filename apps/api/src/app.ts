@@ -208,6 +208,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
         mailer,
         tokens,
         sessions,
+        redis: app.redis,
         now,
         log: app.log,
       };

@@ -79,10 +79,19 @@ const plus = (date: Date, ms: number) => new Date(date.getTime() + ms);
 export type AuthService = ReturnType<typeof createAuthService>;
 
 /** Sign-up, e-mail confirmation, sign-in, sessions (refresh token rotation) and password reset. */
-export function createAuthService({ db, config, mailer, tokens, sessions, now, log }: ServiceDeps) {
+export function createAuthService({
+  db,
+  config,
+  mailer,
+  tokens,
+  sessions,
+  redis,
+  now,
+  log,
+}: ServiceDeps) {
   const resetCodeHash = (userId: number, code: string) =>
     hmacHex(config.jwtSecret, `password-reset:${userId}:${code}`);
-  const signInCheck = createSignInCheck({ db, config, mailer, now, log });
+  const signInCheck = createSignInCheck({ db, config, mailer, redis, now, log });
   const passwordPolicy = passwordPolicyOf(config, log);
   const secondStep = createSecondFactorSignIn({ db, config, now });
 

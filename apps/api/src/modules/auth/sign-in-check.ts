@@ -6,16 +6,11 @@ import { signInLockedMail } from '../../integrations/mail/sign-in-templates.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyDummyPassword, verifyPassword } from '../../lib/password.ts';
 import type { ServiceDeps } from '../deps.ts';
-import {
-  SignInRefusedError,
-  UnknownEmails,
-  verdict,
-  type ThrottleState,
-  type Verdict,
-} from './sign-in-guard.ts';
+import { SignInRefusedError, verdict, type ThrottleState, type Verdict } from './sign-in-guard.ts';
 import { signInGuardRepository as repo } from './sign-in-guard.repository.ts';
+import { createUnknownEmailThrottles, type UnknownEmailTally } from './unknown-email-throttles.ts';
 
-/** Concurrent tries of one account that lose the compare-and-set look again this often. */
+/** Concurrent tries of one e-mail that lose the compare-and-set look again this often. */
 const CLAIM_ROUNDS = 3;
 
 const notFound = () => new AppError(401, 'LOGIN_NOT_FOUND');
@@ -25,44 +20,49 @@ const notFound = () => new AppError(401, 'LOGIN_NOT_FOUND');
  * password. Answers the account when the password is right (the try stays counted as a failure
  * until `succeeded`: the second factor may still be to come); otherwise throws 401
  * LOGIN_NOT_FOUND, or 429 LOGIN_THROTTLED / LOGIN_LOCKED, the same for an unknown e-mail as for
- * an account, after the same work: one lookup statement, one claim statement, one argon2
- * verification (against a dummy hash for an unknown e-mail), one log statement (which adds no
- * row for an unknown e-mail) and, on a lock, one more; the lock's mail is sent without waiting.
+ * an account, after the same work: one lookup statement (and, beside it, one read of the unknown
+ * e-mails' counts), one claim statement (and one claim of the unknown e-mails' counts, which
+ * writes nothing for an account), one argon2 verification (against a dummy hash for an unknown
+ * e-mail), one log statement (which adds no row for an unknown e-mail) and, on a lock, one
+ * more; the lock's mail is sent without waiting.
  */
 export function createSignInCheck({
   db,
   config,
   mailer,
+  redis,
   now,
   log,
-}: Pick<ServiceDeps, 'db' | 'config' | 'mailer' | 'now' | 'log'>) {
-  const unknownEmails = new UnknownEmails();
+}: Pick<ServiceDeps, 'db' | 'config' | 'mailer' | 'redis' | 'now' | 'log'>) {
+  const unknownEmails = createUnknownEmailThrottles({ redis, config, log });
 
-  /** Counts the try (before the password is checked) or refuses it. */
+  /**
+   * Counts the try (before the password is checked) or refuses it. An account's count is its
+   * row, an unknown e-mail's the tally; both are asked either way, in parallel.
+   */
   async function admit(
     email: string,
-    found: { user: UserRow | undefined; state: ThrottleState },
+    tally: UnknownEmailTally,
   ): Promise<{ user: UserRow | undefined; claimed: ThrottleState; at: Date }> {
-    let { user, state } = found;
     for (let round = 1; ; round += 1) {
+      const [{ user, state }, kept] = await Promise.all([repo.lookup(db, email), tally.read()]);
+      const seen = user ? state : kept;
       const at = now();
-      const seen = user ? state : unknownEmails.get(email);
       const decided: Verdict = verdict(seen, at);
       if (decided.kind !== 'try') throw new SignInRefusedError(decided.kind, decided.retryAfterMs);
-      // set before anything is awaited, so that a concurrent try sees it (as an account's sees
-      // the claimed row)
-      if (!user) unknownEmails.set(email, decided.claimed);
-      const won = await repo.claim(db, user?.id ?? null, seen, decided.claimed);
-      if (!user || won) return { user, claimed: decided.claimed, at };
-      // another try of this account counted itself first: look at the state it left
+      const [rowSet, keptSet] = await Promise.all([
+        repo.claim(db, user?.id ?? null, seen, decided.claimed),
+        tally.claim(user ? null : seen, decided.claimed),
+      ]);
+      if (user ? rowSet : keptSet) return { user, claimed: decided.claimed, at };
+      // another try of this e-mail counted itself first: look at the state it left
       if (round >= CLAIM_ROUNDS) throw new SignInRefusedError('throttled', 1000);
-      ({ user, state } = await repo.lookup(db, email));
     }
   }
 
   return {
     async check(email: string, password: string, context: SecurityContext): Promise<UserRow> {
-      const { user, claimed, at } = await admit(email, await repo.lookup(db, email));
+      const { user, claimed, at } = await admit(email, unknownEmails.tally(email));
       const right = user
         ? await verifyPassword(user.passwordHash, password)
         : (await verifyDummyPassword(password), false);

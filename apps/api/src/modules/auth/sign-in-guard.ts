@@ -20,12 +20,19 @@ import { AppError } from '../../lib/errors.ts';
  *
  * The answers must not tell whether an e-mail has an account: an unknown e-mail goes through the
  * very same steps (the same `verdict`, the same statements against no row, the same one argon2
- * verification against a dummy hash), its failures being counted in memory by `UnknownEmails`.
- * The residue, accepted: that memory is of one instance and is lost on restart, while an
- * account's count is in the database (shared and kept). Behind several instances, someone who has
- * locked an address through one instance and tries it through another sees "locked" for an
- * account and a plain refusal for an unknown e-mail. A count kept in Redis would close that; until
- * then the memory holds the 50,000 most recently tried unknown e-mails for a day.
+ * verification against a dummy hash). Its failures are counted, with REDIS_URL, in Redis, shared
+ * by the instances as an account's row is (unknown-email-throttles.ts: under a keyed hash of the
+ * e-mail, kept a day; an account's try makes the same Redis calls, which write nothing); without
+ * Redis, in this process by `UnknownEmails` (the 50,000 most recently tried for a day).
+ *
+ * The residue, accepted: a count in memory is one instance's and is lost on restart, while an
+ * account's is in the database. So behind several instances without Redis, someone who has locked
+ * an address through one instance and tries it through another sees "locked" for an account and a
+ * plain refusal for an unknown e-mail. With Redis that gap opens only around an outage of Redis:
+ * a try Redis does not answer is counted in the instance's memory (which also keeps what the
+ * instance counted in Redis itself, so a lock made through it still shows there), and what was
+ * counted in memory is not carried into Redis once it is back. Seeing the difference needs both
+ * an outage and tries through several instances; a sign-in never fails for want of Redis.
  */
 export const SIGN_IN_FREE_FAILURES = 4;
 export const SIGN_IN_LOCK_AFTER = 10;
