@@ -273,6 +273,54 @@ describe('sign-in limited per account', () => {
     expect(mail.text).toContain('Сбросить пароль: http://localhost:5173/forgot-password');
   });
 
+  it('mails at most 3 lock notices a day: a 4th lock is logged but mails nothing', async () => {
+    const { email } = await createVerifiedUser(t);
+    const lockMails = () =>
+      t.smtp
+        .to(email)
+        .filter((m) => m.subject === 'TradeHost: sign-in to your account is locked for a while');
+    const mailedOfLocks = async () =>
+      (await eventsOf(email, 'sign_in_locked')).map((e) => e.detail.mailed);
+    let moved = 0;
+    const advance = (ms: number) => {
+      t.clock.advance(ms);
+      moved += ms;
+    };
+    try {
+      const first = await failInARow(email, 10);
+      moved += first.moved;
+      expect(first.answers.at(-1)).toMatchObject({ status: 429, body: LOCKED });
+      await vi.waitFor(() => expect(lockMails()).toHaveLength(1));
+      // once a lock is over, one more failure locks again at once: locks 2, 3 and 4
+      for (const lock of [2, 3, 4]) {
+        advance(15 * MINUTE);
+        expect(shown(await tryLogin(email, WRONG))).toMatchObject({
+          status: 429,
+          body: LOCKED,
+          retryAfter: '900',
+        });
+        if (lock <= 3) await vi.waitFor(() => expect(lockMails()).toHaveLength(lock));
+      }
+      // every lock is logged; the 4th says it was not mailed (decided before it was answered)
+      expect(await mailedOfLocks()).toEqual([true, true, true, false]);
+      // a mail sent after the 4th lock arrives, and still no 4th lock mail came before it
+      const before = t.smtp.to(email).length;
+      expect((await t.api.post(FORGOT, { email })).status).toBe(200);
+      expect((await t.smtp.next(email, before)).subject).toContain('reset code');
+      expect(lockMails()).toHaveLength(3);
+
+      // a day after those locks, a new lock is mailed again
+      advance(24 * 60 * MINUTE);
+      const later = await failInARow(email, 10);
+      moved += later.moved;
+      expect(later.answers.at(-1)).toMatchObject({ status: 429, body: LOCKED });
+      await vi.waitFor(() => expect(lockMails()).toHaveLength(4));
+      expect(await mailedOfLocks()).toEqual([true, true, true, false, true]);
+    } finally {
+      t.clock.advance(-moved);
+    }
+  });
+
   it('counts concurrent tries one by one: a burst checks at most the free tries', async () => {
     const { email } = await createVerifiedUser(t);
     const before = passwordStats.verifies;

@@ -6,12 +6,20 @@ import { signInLockedMail } from '../../integrations/mail/sign-in-templates.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyDummyPassword, verifyPassword } from '../../lib/password.ts';
 import type { ServiceDeps } from '../deps.ts';
-import { SignInRefusedError, verdict, type ThrottleState, type Verdict } from './sign-in-guard.ts';
+import {
+  SIGN_IN_LOCK_MAILS_PER_DAY,
+  SignInRefusedError,
+  verdict,
+  type ThrottleState,
+  type Verdict,
+} from './sign-in-guard.ts';
 import { signInGuardRepository as repo } from './sign-in-guard.repository.ts';
 import { createUnknownEmailThrottles, type UnknownEmailTally } from './unknown-email-throttles.ts';
 
 /** Concurrent tries of one e-mail that lose the compare-and-set look again this often. */
 const CLAIM_ROUNDS = 3;
+/** The span the lock mails are capped in (SIGN_IN_LOCK_MAILS_PER_DAY). */
+const LOCK_MAILS_SPAN_MS = 24 * 3600_000;
 
 const notFound = () => new AppError(401, 'LOGIN_NOT_FOUND');
 
@@ -23,8 +31,8 @@ const notFound = () => new AppError(401, 'LOGIN_NOT_FOUND');
  * an account, after the same work: one lookup statement (and, beside it, one read of the unknown
  * e-mails' counts), one claim statement (and one claim of the unknown e-mails' counts, which
  * writes nothing for an account), one argon2 verification (against a dummy hash for an unknown
- * e-mail), one log statement (which adds no row for an unknown e-mail) and, on a lock, one
- * more; the lock's mail is sent without waiting.
+ * e-mail), one log statement (which adds no row for an unknown e-mail) and, on a lock, a count
+ * of the earlier locks and one more log statement; the lock's mail is sent without waiting.
  */
 export function createSignInCheck({
   db,
@@ -60,6 +68,38 @@ export function createSignInCheck({
     }
   }
 
+  /**
+   * Logs the lock and mails the owner, unless the account was locked SIGN_IN_LOCK_MAILS_PER_DAY
+   * times in the last 24 hours already (decided before the answer, so the log says whether it
+   * was mailed); for an unknown e-mail the same statements, against no row.
+   */
+  async function locked(
+    user: UserRow | undefined,
+    until: Date,
+    at: Date,
+    context: SecurityContext,
+  ) {
+    const userId = user?.id ?? null;
+    const since = new Date(at.getTime() - LOCK_MAILS_SPAN_MS);
+    const earlier = await repo.locksSince(db, userId, since);
+    const mailed = user !== undefined && earlier < SIGN_IN_LOCK_MAILS_PER_DAY;
+    await repo.record(db, userId, 'sign_in_locked', at, context, {
+      until: until.toISOString(),
+      mailed,
+    });
+    if (!user || !mailed) return;
+    // not awaited: the answer must come as soon as an unknown e-mail's (notify never throws)
+    void notify(mailer, log, user, (language) =>
+      signInLockedMail(language, {
+        name: user.name,
+        at,
+        until,
+        ip: context.ip ?? null,
+        resetLink: `${config.publicUrl}/forgot-password`,
+      }),
+    );
+  }
+
   return {
     async check(email: string, password: string, context: SecurityContext): Promise<UserRow> {
       const { user, claimed, at } = await admit(email, unknownEmails.tally(email));
@@ -73,21 +113,8 @@ export function createSignInCheck({
       const userId = user?.id ?? null;
       await repo.record(db, userId, 'sign_in_failed', at, context, { failures: claimed.failures });
       if (!claimed.lockedUntil) throw notFound();
-      const until = claimed.lockedUntil;
-      await repo.record(db, userId, 'sign_in_locked', at, context, { until: until.toISOString() });
-      if (user) {
-        // not awaited: the answer must come as soon as an unknown e-mail's (notify never throws)
-        void notify(mailer, log, user, (language) =>
-          signInLockedMail(language, {
-            name: user.name,
-            at,
-            until,
-            ip: context.ip ?? null,
-            resetLink: `${config.publicUrl}/forgot-password`,
-          }),
-        );
-      }
-      throw new SignInRefusedError('locked', until.getTime() - at.getTime());
+      await locked(user, claimed.lockedUntil, at, context);
+      throw new SignInRefusedError('locked', claimed.lockedUntil.getTime() - at.getTime());
     },
 
     /** The sign-in succeeded (the password, and the second factor where one is on): forgets the failures. */

@@ -2,7 +2,7 @@ import type { SecurityEventKind } from '@tradehost/contracts';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { loginThrottle, users, type UserRow } from '../../db/schema/index.ts';
-import type { SecurityContext } from '../../db/security-events.ts';
+import { securityLog, type SecurityContext } from '../../db/security-events.ts';
 import { NO_FAILURES, type ThrottleState } from './sign-in-guard.ts';
 
 /** The user id no account has: the statements of an unknown e-mail's sign-in run against it. */
@@ -68,6 +68,13 @@ export const signInGuardRepository = {
   async clear(db: Executor, userId: number): Promise<void> {
     await db.delete(loginThrottle).where(eq(loginThrottle.userId, userId));
   },
+
+  /**
+   * How often the account was locked since `since` (what caps the lock mails), or, for no
+   * account, the same count of no row's events (0).
+   */
+  locksSince: (db: Executor, userId: number | null, since: Date): Promise<number> =>
+    securityLog.countSince(db, userId ?? NO_USER, 'sign_in_locked', since),
 
   /**
    * A security event of the account, or, for no account, the same insert that adds no row

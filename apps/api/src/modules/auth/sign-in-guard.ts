@@ -11,7 +11,9 @@ import { AppError } from '../../lib/errors.ts';
  * - the 10th failure locks the account for 15 minutes: every sign-in, even with the right
  *   password, is answered 429 LOGIN_LOCKED with Retry-After, and the owner is mailed (in their
  *   language, with the address and the time, and a link to reset the password). After the lock
- *   the owner signs in as usual; one more failure locks again at once;
+ *   the owner signs in as usual; one more failure locks again at once. An attacker could so lock
+ *   an account 96 times a day: the owner is mailed for the first SIGN_IN_LOCK_MAILS_PER_DAY locks
+ *   of any 24 hours only (each lock is still in the security log, with `mailed`);
  * - a successful sign-in, or a completed password reset, forgets the failures; so does a day
  *   without any (a typo a month ago does not count).
  *
@@ -38,6 +40,8 @@ export const SIGN_IN_FREE_FAILURES = 4;
 export const SIGN_IN_LOCK_AFTER = 10;
 export const SIGN_IN_LOCK_MS = 15 * 60_000;
 export const SIGN_IN_DELAY_CAP_MS = 60_000;
+/** Lock mails an account's owner gets at most in 24 hours (an attacker could cause 96). */
+export const SIGN_IN_LOCK_MAILS_PER_DAY = 3;
 /** Failures older than this are forgotten. */
 export const SIGN_IN_FAILURE_MEMORY_MS = 24 * 3600_000;
 /** Unknown e-mails remembered at most (the least recently tried are forgotten first). */
