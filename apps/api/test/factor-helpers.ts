@@ -37,18 +37,31 @@ export async function enrolTotp(t: TestApp, browser: ApiClient, token: string) {
   return { secret, recoveryCodes: confirmed.body.recovery_codes as string[] };
 }
 
-/** Adds a passkey through the API with a software authenticator. */
+/**
+ * Adds a passkey through the API with a software authenticator; `recoveryCodes` are the ten the
+ * answer brings when this passkey turned the second factor on (undefined otherwise).
+ */
 export async function addPasskey(
   t: TestApp,
   browser: ApiClient,
   token: string,
   name = 'Laptop',
-): Promise<{ soft: SoftAuthenticator; passkey: SoftPasskey; id: number }> {
+): Promise<{
+  soft: SoftAuthenticator;
+  passkey: SoftPasskey;
+  id: number;
+  recoveryCodes: string[] | undefined;
+}> {
   const soft = softAuthenticatorOf(t);
   const options = await browser.post('/api/user/factors/passkeys/options', undefined, { token });
   if (options.status !== 200) throw new Error(`options: ${options.status} ${options.text}`);
   const { response, passkey } = soft.register(options.body.challenge);
   const added = await browser.post('/api/user/factors/passkeys', { name, response }, { token });
   if (added.status !== 201) throw new Error(`passkey: ${added.status} ${added.text}`);
-  return { soft, passkey, id: added.body.id as number };
+  return {
+    soft,
+    passkey,
+    id: added.body.id as number,
+    recoveryCodes: added.body.recovery_codes as string[] | undefined,
+  };
 }

@@ -307,6 +307,83 @@ describe('passkeys', () => {
     ]);
   });
 
+  it('the first one brings ten recovery codes, shown once, that sign in without the device', async () => {
+    const { browser, token, email, password } = await signIn(t);
+    const soft = softAuthenticatorOf(t);
+    const options = await browser.post('/api/user/factors/passkeys/options', undefined, {
+      token,
+    });
+    const added = await browser.post(
+      '/api/user/factors/passkeys',
+      { name: 'Phone', response: soft.register(options.body.challenge).response },
+      { token },
+    );
+    expect(added.status).toBe(201);
+    expect(added.headers.get('cache-control')).toBe('no-store');
+    expect(added.body).toEqual({
+      id: expect.any(Number),
+      name: 'Phone',
+      created_at: expect.any(String),
+      last_used_at: null,
+      recovery_codes: expect.any(Array),
+    });
+    const codes: string[] = added.body.recovery_codes;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    const left = async () =>
+      (await browser.get('/api/user/factors', { token })).body.recovery_codes.left;
+    expect(await left()).toBe(10);
+
+    // a second passkey turns nothing on: no new set, the first one stays good
+    const second = await addPasskey(t, browser, token, 'Key');
+    expect(second.recoveryCodes).toBeUndefined();
+    expect(await left()).toBe(10);
+    expect(await factorKinds(email)).toEqual([
+      'passkey_added',
+      'recovery_codes_created',
+      'passkey_added',
+    ]);
+
+    // the devices are lost: the password and a recovery code still sign in
+    const stranded = t.client();
+    const login = await stranded.post('/api/user/auth/login', { email, password });
+    expect(login.body.second_factor.methods).toEqual(['passkey', 'recovery_code']);
+    const done = await stranded.post('/api/user/auth/second-factor', {
+      token: login.body.second_factor.token,
+      recovery_code: codes[0],
+    });
+    expect(done.status).toBe(200);
+    expect(await left()).toBe(9);
+  });
+
+  it('beside the authenticator app it brings no codes; after the last factor went, it does again', async () => {
+    const { browser, token, password } = await signIn(t);
+    const { recoveryCodes } = await enrolTotp(t, browser, token);
+    const beside = await addPasskey(t, browser, token, 'Phone');
+    expect(beside.recoveryCodes).toBeUndefined();
+    expect((await browser.get('/api/user/factors', { token })).body.recovery_codes.left).toBe(10);
+
+    // a passkey-only account: its codes go with its last passkey, and a new first passkey makes
+    // a new set (the authenticator's codes are gone with it)
+    await freshProof(t, token);
+    const totpOff = await browser.post('/api/user/factors/totp/disable', {}, { token });
+    expect(totpOff.body.recovery_codes.left).toBe(10);
+    const options = await browser.post('/api/user/factors/passkeys/assertion-options', undefined, {
+      token,
+    });
+    const removed = await browser.post(
+      `/api/user/factors/passkeys/${beside.id}/remove`,
+      { password, passkey: beside.soft.authenticate(beside.passkey, options.body.challenge) },
+      { token },
+    );
+    expect(removed.body.recovery_codes).toEqual({ left: 0, created_at: null });
+    const again = await addPasskey(t, browser, token, 'New phone');
+    expect(again.recoveryCodes).toHaveLength(10);
+    expect(again.recoveryCodes!.some((code) => recoveryCodes.includes(code))).toBe(false);
+    expect((await browser.get('/api/user/factors', { token })).body.recovery_codes.left).toBe(10);
+  });
+
   it('refuses a bad name, another origin, a spent or expired challenge, and changes nothing', async () => {
     const { browser, token } = await signIn(t);
     const soft = softAuthenticatorOf(t);

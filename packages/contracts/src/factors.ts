@@ -205,5 +205,16 @@ export const passkeyRegisterRequestSchema = z.object({
 });
 export type PasskeyRegisterRequest = z.input<typeof passkeyRegisterRequestSchema>;
 
+/**
+ * POST /api/user/factors/passkeys: the passkey added. When it turned the second factor on and the
+ * account had no unused recovery codes, ten are made with it (`recovery_codes`, shown this once,
+ * as after the authenticator app's first code): a passkey-only account is not locked out when its
+ * device is lost.
+ */
+export const passkeyAddedSchema = z.extend(passkeyItemSchema, {
+  recovery_codes: z.optional(z.array(z.string())),
+});
+export type PasskeyAdded = z.infer<typeof passkeyAddedSchema>;
+
 export const passkeyRenameRequestSchema = z.object({ name: passkeyNameSchema });
 export type PasskeyRenameRequest = z.infer<typeof passkeyRenameRequestSchema>;

@@ -6,6 +6,14 @@ export type TotpRow = typeof userTotp.$inferSelect;
 
 /** The second factors' rows: the authenticator, the recovery codes and the passkeys. */
 export const factorsRepository = {
+  /**
+   * Locks the account's row: what decides on a first set of recovery codes (the authenticator's
+   * confirmation, a passkey's registration) goes one at a time, so two never both make a set.
+   */
+  async lockAccount(db: Executor, userId: number): Promise<void> {
+    await db.execute(sql`select id from users where id = ${userId} for update`);
+  },
+
   async totpOf(db: Executor, userId: number): Promise<TotpRow | undefined> {
     const [row] = await db.select().from(userTotp).where(eq(userTotp.userId, userId));
     return row;

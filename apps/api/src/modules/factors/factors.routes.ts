@@ -1,6 +1,7 @@
 import {
   factorsResponseSchema,
   idParamsSchema,
+  passkeyAddedSchema,
   passkeyItemSchema,
   passkeyOptionsSchema,
   passkeyRegisterRequestSchema,
@@ -150,14 +151,15 @@ export async function factorsRoutes(
       schema: {
         tags,
         summary:
-          "Add a passkey: its name and the browser's answer (RegistrationResponseJSON) to the options' challenge. 422 PASSKEY_INVALID when it does not verify",
+          "Add a passkey: its name and the browser's answer (RegistrationResponseJSON) to the options' challenge. When it turns the second factor on and no unused recovery codes are left, ten are made with it (`recovery_codes`, shown this once). 422 PASSKEY_INVALID when it does not verify",
         security,
         body: passkeyRegisterRequestSchema,
-        response: { 201: passkeyItemSchema, ...errorResponses(401, 409, 422, 429) },
+        response: { 201: passkeyAddedSchema, ...errorResponses(401, 409, 422, 429) },
       },
     },
-    async (request, reply) =>
-      reply
+    async (request, reply) => {
+      reply.headers(noStore);
+      return reply
         .code(201)
         .send(
           await factors.registerPasskey(
@@ -166,7 +168,8 @@ export async function factorsRoutes(
             request.body.response,
             securityContextOf(request),
           ),
-        ),
+        );
+    },
   );
 
   r.post(

@@ -1,6 +1,7 @@
 import {
   RECOVERY_CODES_PER_SET,
   type FactorsResponse,
+  type PasskeyAdded,
   type PasskeyAttestation,
   type PasskeyItem,
   type RecoveryCodesResponse,
@@ -21,7 +22,9 @@ import {
   challengeOf,
   proofOf,
   randomRecoveryCode,
+  openTotpSecret,
   recoveryCodeHash,
+  sealTotpSecret,
   secondFactor,
   secondFactorSettings,
   storeChallenge,
@@ -33,7 +36,6 @@ import { securityLog, type SecurityContext } from '../../db/security-events.ts';
 import { stepUp } from '../../db/step-up.ts';
 import { userRepository } from '../../db/users.ts';
 import { BRAND } from '../../integrations/mail/templates.ts';
-import { openSecret, sealSecret } from '../../lib/crypto-box.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { qrDataUrl } from '../../lib/qr.ts';
@@ -165,7 +167,7 @@ export function createFactorsService({
         await factorsRepository.putPendingTotp(
           tx,
           userId,
-          sealSecret(settings.totpKey, secret),
+          sealTotpSecret(settings, userId, secret),
           now(),
         );
       });
@@ -184,10 +186,11 @@ export function createFactorsService({
     ): Promise<RecoveryCodesResponse> {
       const at = now();
       const codes = await db.transaction(async (tx) => {
+        await factorsRepository.lockAccount(tx, userId);
         const current = await factorsRepository.lockTotp(tx, userId);
         if (!current) throw new AppError(409, 'TOTP_NOT_STARTED');
         if (current.confirmedAt) throw new AppError(409, 'TOTP_ALREADY_ON');
-        const secret = openSecret(settings.totpKey, current.secret);
+        const secret = openTotpSecret(settings, userId, current.secret);
         const step = await totpStepOf(secret, code, at, null);
         if (step === null) return null;
         await factorsRepository.confirmTotp(tx, userId, step, at);
@@ -254,13 +257,18 @@ export function createFactorsService({
       return options;
     },
 
-    /** Keeps the passkey the browser made for our challenge, under `name`. */
+    /**
+     * Keeps the passkey the browser made for our challenge, under `name`. When it turns the
+     * second factor on and the account has no unused recovery codes, ten are made with it, shown
+     * this once (as the authenticator app's confirmation does): a passkey-only account that loses
+     * its device can still sign in.
+     */
     async registerPasskey(
       userId: number,
       name: string,
       response: PasskeyAttestation,
       context: SecurityContext,
-    ): Promise<PasskeyItem> {
+    ): Promise<PasskeyAdded> {
       const at = now();
       const challenge = challengeOf(response);
       if (!challenge || !(await takeChallenge(db, userId, challenge, 'register', at)))
@@ -281,6 +289,10 @@ export function createFactorsService({
       const { credential } = verified.registrationInfo;
       try {
         return await db.transaction(async (tx) => {
+          await factorsRepository.lockAccount(tx, userId);
+          const first =
+            (await factorCount(tx, userId)) === 0 &&
+            (await factorsRepository.recoveryState(tx, userId)).left === 0;
           const row = await factorsRepository.insertPasskey(tx, {
             userId,
             credentialId: credential.id,
@@ -292,7 +304,11 @@ export function createFactorsService({
             lastUsedAt: null,
           });
           await securityLog.record(tx, userId, 'passkey_added', at, context, { name });
-          return toPasskeyItem(row);
+          if (!first) return toPasskeyItem(row);
+          return {
+            ...toPasskeyItem(row),
+            recovery_codes: await newRecoveryCodes(tx, userId, at, context),
+          };
         });
       } catch (error) {
         if (isUniqueViolation(error, 'passkeys_credential_id_key'))
