@@ -113,7 +113,7 @@ test('a trader turns on the authenticator app in Profile, then signs in with its
   await expect(part(secondFactor(page), 'Recovery codes')).toContainText('9 of 10 left');
 });
 
-test('a trader adds a passkey in Profile and signs in with it after the password', async ({
+test('a trader adds a passkey in Profile, saves the recovery codes it brings, and signs in with it after the password', async ({
   page,
   request,
 }) => {
@@ -142,7 +142,20 @@ test('a trader adds a passkey in Profile and signs in with it after the password
   await dialog.getByLabel('Name').fill('Test laptop');
   expect(await seriousViolations(page), 'the passkey’s name').toEqual([]);
   await dialog.getByRole('button', { name: 'Create the passkey' }).click();
+
+  // the account's first factor brings its ten recovery codes, shown once as after the app's
+  // set-up: the device lost, they still sign in
+  await expect(section.getByRole('heading', { name: 'Save your recovery codes' })).toBeFocused();
   await expect(section.getByText('The passkey “Test laptop” is added.')).toBeVisible();
+  const listed = section.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem');
+  await expect(listed).toHaveCount(10);
+  expect(new Set(await listed.allTextContents()).size).toBe(10);
+  expect(await seriousViolations(page), 'the recovery codes of a first passkey').toEqual([]);
+  await section.getByRole('checkbox', { name: 'I have saved these codes' }).check();
+  await section.getByRole('button', { name: 'Done' }).click();
+  await expect(section.getByText('Your recovery codes are saved.')).toBeVisible();
+  await expect(section.getByRole('list', { name: 'Your recovery codes' })).toHaveCount(0);
+  await expect(part(section, 'Recovery codes')).toContainText('10 of 10 left');
   const keys = part(section, 'Passkeys').getByRole('list', { name: 'Your passkeys' });
   await expect(keys.getByRole('listitem')).toHaveCount(1);
   await expect(keys.getByRole('listitem')).toContainText(/Test laptop.*Last used:\s*not yet/);
@@ -152,6 +165,8 @@ test('a trader adds a passkey in Profile and signs in with it after the password
 
   await signOut(page);
   await passwordStep(page, trader.email);
+  // with no authenticator app, the step asks for a recovery code, or the passkey
+  await expect(page.getByLabel('Recovery code')).toBeVisible();
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page).toHaveURL(/\/vps$/);
   await page.goto('/profile');

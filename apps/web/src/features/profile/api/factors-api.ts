@@ -1,5 +1,6 @@
 import type {
   FactorsResponse,
+  PasskeyAdded,
   PasskeyItem,
   PasskeyRegisterRequest,
   RecoveryCodesResponse,
@@ -52,7 +53,8 @@ export const factorsApi = api.injectEndpoints({
       query: () => ({ url: '/user/factors/passkeys/options', method: 'POST' }),
       extraOptions: SILENT,
     }),
-    addPasskey: build.mutation<PasskeyItem, PasskeyRegisterRequest>({
+    /** The passkey added; the first factor of an account brings its recovery codes, shown once. */
+    addPasskey: build.mutation<PasskeyAdded, PasskeyRegisterRequest>({
       query: (body) => ({ url: '/user/factors/passkeys', method: 'POST', body }),
       invalidatesTags: (result) => (result ? ['Factors', 'Activity'] : []),
       extraOptions: SILENT,

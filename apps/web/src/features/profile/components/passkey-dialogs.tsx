@@ -1,5 +1,6 @@
 import {
   passkeyNameSchema,
+  type PasskeyAdded,
   type PasskeyItem,
   type PasskeyRegisterRequest,
 } from '@tradehost/contracts';
@@ -130,7 +131,8 @@ export function AddPasskeyDialog({
   onAdded,
 }: {
   onClose(): void;
-  onAdded(passkey: PasskeyItem): void;
+  /** The passkey added, with the recovery codes it brought when it turned the second factor on. */
+  onAdded(passkey: PasskeyAdded): void;
 }) {
   const { t } = useTranslation('profile');
   const [registrationOptions] = usePasskeyRegistrationOptionsMutation();

@@ -414,6 +414,47 @@ describe('the second factor', () => {
     ).toBeVisible();
   });
 
+  it('shows the recovery codes a first passkey brought once, as after the app’s set-up', async () => {
+    const server = factorsServer(NO_FACTORS);
+    stubProfileApi({
+      'GET /user/factors': server.handler,
+      'POST /user/factors/passkeys/options': { body: { challenge: 'Y2hhbGxlbmdl' } },
+      'POST /user/factors/passkeys': () => {
+        const added = passkeyItem({ name: 'Phone' });
+        server.state.current = {
+          ...server.state.current,
+          passkeys: [added],
+          recovery_codes: { left: 10, created_at: added.created_at },
+        };
+        return { status: 201, body: { ...added, recovery_codes: CODES } };
+      },
+    });
+    webAuthn.startRegistration.mockResolvedValueOnce(REGISTRATION);
+    const { user } = renderProfile();
+    await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a passkey' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Phone');
+    await user.click(within(dialog).getByRole('button', { name: 'Create the passkey' }));
+
+    expect(await screen.findByRole('heading', { name: 'Save your recovery codes' })).toHaveFocus();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByText('The passkey “Phone” is added.')).toBeVisible();
+    const shown = within(screen.getByRole('list', { name: 'Your recovery codes' }));
+    expect(shown.getAllByRole('listitem').map((li) => li.textContent)).toEqual(CODES);
+    expect(screen.getByRole('button', { name: 'Download (.txt)' })).toBeVisible();
+
+    await user.click(screen.getByRole('checkbox', { name: 'I have saved these codes' }));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(
+      (await screen.findByText('Your recovery codes are saved. Each one works once.')).closest(
+        '[role="status"]',
+      ),
+    ).toHaveFocus();
+    expect(screen.queryByText(CODES[0]!)).toBeNull();
+    await waitFor(() => expect(part('Recovery codes')).toHaveTextContent('10 of 10 left'));
+    expect(within(part('Passkeys')).getAllByRole('listitem')[0]).toHaveTextContent('Phone');
+  });
+
   it('says so when this device already holds a passkey of the account', async () => {
     stubProfileApi({ 'POST /user/factors/passkeys/options': { body: { challenge: 'x' } } });
     webAuthn.startRegistration.mockRejectedValueOnce(

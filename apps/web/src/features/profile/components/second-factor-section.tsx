@@ -322,9 +322,14 @@ export function SecondFactorSection({ email }: { email: string }) {
       {dialog?.kind === 'addPasskey' ? (
         <AddPasskeyDialog
           onClose={() => setDialog(null)}
-          onAdded={(passkey) => {
+          onAdded={({ name, recovery_codes }) => {
             setDialog(null);
-            report('success', t('factors.passkeys.addedNow', { name: passkey.name }));
+            const added = t('factors.passkeys.addedNow', { name });
+            // the account's first factor: its recovery codes, shown once as after the app's set-up
+            if (recovery_codes?.length) {
+              setOutcome(null);
+              setView({ kind: 'codes', codes: recovery_codes, intro: added });
+            } else report('success', added);
           }}
         />
       ) : null}
