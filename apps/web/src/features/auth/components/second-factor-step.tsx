@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { hasErrorCode } from '../../../shared/lib/api-error';
-import { Button, OtpInput, TextField } from '../../../shared/ui/form';
+import { Button, LinkButton, OtpInput, TextField } from '../../../shared/ui/form';
 import {
   useSecondFactorPasskeyOptionsMutation,
   useSecondFactorSignInMutation,
@@ -139,18 +139,18 @@ export function SecondFactorStep({ pending, onRestart }: SecondFactorStepProps) 
         </Button>
       ) : null}
       {mode === 'code' && pending.methods.includes('recovery_code') ? (
-        <button type="button" className={styles.linkButton} onClick={() => switchMode('recovery')}>
+        <LinkButton align="center" onClick={() => switchMode('recovery')}>
           {t('secondFactor.useRecoveryCode')}
-        </button>
+        </LinkButton>
       ) : null}
       {mode === 'recovery' && hasTotp ? (
-        <button type="button" className={styles.linkButton} onClick={() => switchMode('code')}>
+        <LinkButton align="center" onClick={() => switchMode('code')}>
           {t('secondFactor.useCode')}
-        </button>
+        </LinkButton>
       ) : null}
-      <button type="button" className={styles.linkButton} onClick={() => onRestart('')}>
+      <LinkButton align="center" onClick={() => onRestart('')}>
         {t('secondFactor.back')}
-      </button>
+      </LinkButton>
     </form>
   );
 }

@@ -7,7 +7,14 @@ import type { StepUpOutcome } from '../../../shared/api/step-up-gate';
 import { errorText, hasErrorCode } from '../../../shared/lib/api-error';
 import { loggedOut } from '../../../shared/model/session';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import { Button, FormAlert, OtpInput, PasswordField, TextField } from '../../../shared/ui/form';
+import {
+  Button,
+  FormAlert,
+  LinkButton,
+  OtpInput,
+  PasswordField,
+  TextField,
+} from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useStepUpMutation, useStepUpPasskeyOptionsMutation } from '../api/step-up-api';
 import styles from './auth-card.module.css';
@@ -164,18 +171,14 @@ export function StepUpDialog({ methods, onSettled }: StepUpDialogProps) {
           </Button>
         ) : null}
         {mode === 'code' && methods.includes('recovery_code') ? (
-          <button
-            type="button"
-            className={styles.linkButton}
-            onClick={() => switchMode('recovery')}
-          >
+          <LinkButton align="center" onClick={() => switchMode('recovery')}>
             {t('stepUp.useRecoveryCode')}
-          </button>
+          </LinkButton>
         ) : null}
         {mode === 'recovery' && methods.includes('totp') ? (
-          <button type="button" className={styles.linkButton} onClick={() => switchMode('code')}>
+          <LinkButton align="center" onClick={() => switchMode('code')}>
             {t('stepUp.useCode')}
-          </button>
+          </LinkButton>
         ) : null}
         <DialogActions>
           <Button

@@ -7,7 +7,7 @@ import {
   fieldErrorValue,
   isApiRequestError,
 } from '../../../shared/lib/api-error';
-import { OtpInput, PasswordField, TextField } from '../../../shared/ui/form';
+import { LinkButton, OtpInput, PasswordField, TextField } from '../../../shared/ui/form';
 import {
   useDisableTotpMutation,
   usePasskeyAssertionOptionsMutation,
@@ -15,7 +15,6 @@ import {
 } from '../api/factors-api';
 import { FactorFormDialog, useNotice } from './factor-form-dialog';
 import { loadWebAuthn, webAuthnFailure } from './passkey-dialogs';
-import factor from './second-factor.module.css';
 import styles from './profile.module.css';
 
 /** The factor to remove: the authenticator app, or one passkey. */
@@ -219,22 +218,14 @@ export function RemoveFactorDialog({
           />
           {proofField}
           {proof !== 'recovery' && hasCodes ? (
-            <button
-              type="button"
-              className={factor.linkButton}
-              onClick={() => switchProof('recovery')}
-            >
+            <LinkButton onClick={() => switchProof('recovery')}>
               {t('factors.remove.useRecoveryCode')}
-            </button>
+            </LinkButton>
           ) : null}
           {proof === 'recovery' ? (
-            <button
-              type="button"
-              className={factor.linkButton}
-              onClick={() => switchProof(firstProof)}
-            >
+            <LinkButton onClick={() => switchProof(firstProof)}>
               {firstProof === 'code' ? t('factors.remove.useCode') : t('factors.remove.usePasskey')}
-            </button>
+            </LinkButton>
           ) : null}
         </>
       ) : null}

@@ -2,6 +2,7 @@ export { TextField, type TextFieldProps } from './text-field';
 export { PasswordField, type PasswordFieldProps } from './password-field';
 export { Checkbox, type CheckboxProps } from './checkbox';
 export { Button, type ButtonProps } from './button';
+export { LinkButton, type LinkButtonProps } from './link-button';
 export { buttonClassName, type ButtonVariant } from './button-styles';
 export { FormAlert, type FormAlertProps, type FormAlertTone } from './form-alert';
 export { OtpInput, type OtpInputProps } from './otp-input';
