@@ -3,12 +3,13 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { hasErrorCode } from '../../../shared/lib/api-error';
-import { Button, LinkButton, OtpInput, TextField } from '../../../shared/ui/form';
+import { Button, LinkButton } from '../../../shared/ui/form';
 import {
   useSecondFactorPasskeyOptionsMutation,
   useSecondFactorSignInMutation,
 } from '../api/auth-api';
 import { FormMessage } from './auth-fields';
+import { FactorChoice, type TypedFactor } from './factor-choice';
 import { useErrorText } from './use-error-text';
 import { useFocusOnMount } from './use-focus-on-mount';
 import { useFormMessage } from './use-form-message';
@@ -33,7 +34,7 @@ export function SecondFactorStep({ pending, onRestart }: SecondFactorStepProps) 
   const navigate = useNavigate();
   const { message, alertRef, show, clear } = useFormMessage();
   const hasTotp = pending.methods.includes('totp');
-  const [mode, setMode] = useState<'code' | 'recovery'>(hasTotp ? 'code' : 'recovery');
+  const [mode, setMode] = useState<TypedFactor>(hasTotp ? 'code' : 'recovery');
   const [value, setValue] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [signIn, { isLoading }] = useSecondFactorSignInMutation();
@@ -85,7 +86,7 @@ export function SecondFactorStep({ pending, onRestart }: SecondFactorStepProps) 
     }
   };
 
-  const switchMode = (next: 'code' | 'recovery') => {
+  const switchMode = (next: TypedFactor) => {
     setMode(next);
     setValue('');
     setFieldError(undefined);
@@ -99,55 +100,26 @@ export function SecondFactorStep({ pending, onRestart }: SecondFactorStepProps) 
       </h2>
       <p>{mode === 'code' ? t('secondFactor.codeLead') : t('secondFactor.recoveryLead')}</p>
       <FormMessage message={message} alertRef={alertRef} />
-      {mode === 'code' ? (
-        <OtpInput
-          key="code"
-          label={t('secondFactor.code')}
-          name="code"
-          required
-          value={value}
-          error={fieldError}
-          onChange={(event) => setValue(event.target.value)}
-        />
-      ) : (
-        <TextField
-          key="recovery"
-          label={t('secondFactor.recoveryCode')}
-          name="recovery_code"
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          required
-          value={value}
-          error={fieldError}
-          onChange={(event) => setValue(event.target.value)}
-        />
-      )}
-      <Button type="submit" fullWidth loading={isLoading} loadingText={t('secondFactor.checking')}>
-        {t('secondFactor.submit')}
-      </Button>
-      {pending.methods.includes('passkey') ? (
+      <FactorChoice
+        methods={pending.methods}
+        mode={mode}
+        value={value}
+        error={fieldError}
+        onChange={setValue}
+        onSwitch={switchMode}
+        usingPasskey={usingPasskey}
+        onUsePasskey={() => void signInWithPasskey()}
+        text={(key) => t(`secondFactor.${key}`)}
+      >
         <Button
-          type="button"
-          variant="secondary"
+          type="submit"
           fullWidth
-          loading={usingPasskey}
-          loadingText={t('secondFactor.passkeyWaiting')}
-          onClick={() => void signInWithPasskey()}
+          loading={isLoading}
+          loadingText={t('secondFactor.checking')}
         >
-          {t('secondFactor.usePasskey')}
+          {t('secondFactor.submit')}
         </Button>
-      ) : null}
-      {mode === 'code' && pending.methods.includes('recovery_code') ? (
-        <LinkButton align="center" onClick={() => switchMode('recovery')}>
-          {t('secondFactor.useRecoveryCode')}
-        </LinkButton>
-      ) : null}
-      {mode === 'recovery' && hasTotp ? (
-        <LinkButton align="center" onClick={() => switchMode('code')}>
-          {t('secondFactor.useCode')}
-        </LinkButton>
-      ) : null}
+      </FactorChoice>
       <LinkButton align="center" onClick={() => onRestart('')}>
         {t('secondFactor.back')}
       </LinkButton>

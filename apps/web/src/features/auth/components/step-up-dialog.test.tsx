@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseApi } from '../../../shared/api/base-api';
@@ -188,6 +188,43 @@ describe('the step-up dialog', () => {
       { code: '123456' },
       { recovery_code: 'abcde-23456' },
     ]);
+  });
+
+  it('offers the ways the account has, as the sign-in’s second step does', async () => {
+    const methods = ['totp', 'passkey', 'recovery_code'];
+    stubFetch({
+      'POST /probe/transfer': guarded({ proved: false }, methods, { status: 201, body: {} }),
+      'POST /probe/reveal': guarded({ proved: false }, methods, { body: {} }),
+    });
+    const { user } = await open();
+    await user.click(screen.getByRole('button', { name: 'Go' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Confirm it is you' }));
+    await waitFor(() => expect(dialog.getByLabelText('Code')).toHaveFocus());
+    expect(dialog.getByRole('button', { name: 'Use a passkey' })).toBeVisible();
+    expect(dialog.queryByRole('button', { name: 'Use the code from the app' })).toBeNull();
+
+    await user.click(dialog.getByRole('button', { name: 'Use a recovery code' }));
+    expect(dialog.queryByLabelText('Code')).toBeNull();
+    expect(dialog.getByLabelText('Recovery code')).toHaveAttribute('autocomplete', 'off');
+    expect(dialog.queryByRole('button', { name: 'Use a recovery code' })).toBeNull();
+    await user.click(dialog.getByRole('button', { name: 'Use the code from the app' }));
+    expect(dialog.getByLabelText('Code')).toHaveAttribute('autocomplete', 'one-time-code');
+  });
+
+  it('with a passkey alone, offers the passkey and nothing to type', async () => {
+    stubFetch({
+      'POST /probe/transfer': guarded({ proved: false }, ['passkey'], { status: 201, body: {} }),
+      'POST /probe/reveal': guarded({ proved: false }, ['passkey'], { body: {} }),
+    });
+    const { user } = await open();
+    await user.click(screen.getByRole('button', { name: 'Go' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    expect(dialog).toHaveAccessibleDescription('Use your passkey to continue.');
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Use a passkey' })).toHaveFocus(),
+    );
+    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Confirm' })).toBeNull();
   });
 
   it('keeps the dialog while the proof is checked: Escape does nothing then', async () => {

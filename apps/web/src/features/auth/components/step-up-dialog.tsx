@@ -7,19 +7,13 @@ import type { StepUpOutcome } from '../../../shared/api/step-up-gate';
 import { errorText, hasErrorCode } from '../../../shared/lib/api-error';
 import { loggedOut } from '../../../shared/model/session';
 import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import {
-  Button,
-  FormAlert,
-  LinkButton,
-  OtpInput,
-  PasswordField,
-  TextField,
-} from '../../../shared/ui/form';
+import { Button, FormAlert, PasswordField } from '../../../shared/ui/form';
 import { notify } from '../../../shared/ui/toast/notify';
 import { useStepUpMutation, useStepUpPasskeyOptionsMutation } from '../api/step-up-api';
+import { FactorChoice, type TypedFactor } from './factor-choice';
 import styles from './auth-card.module.css';
 
-type Mode = 'password' | 'code' | 'recovery';
+type Mode = 'password' | TypedFactor;
 
 /** The first way the dialog offers: the password, else the app's code, else a recovery code. */
 function firstMode(methods: StepUpMethod[]): Mode | null {
@@ -119,14 +113,6 @@ export function StepUpDialog({ methods, onSettled }: StepUpDialogProps) {
     setFailure(undefined);
   };
 
-  const field = {
-    name: mode ?? 'proof',
-    required: true,
-    value,
-    error: fieldError,
-    onChange: (event: { target: { value: string } }) => setValue(event.target.value),
-  };
-
   return (
     <Dialog
       open
@@ -142,44 +128,26 @@ export function StepUpDialog({ methods, onSettled }: StepUpDialogProps) {
           <PasswordField
             key="password"
             label={t('stepUp.password')}
+            name="password"
             autoComplete="current-password"
             toggleLabel={t('stepUp.showPassword')}
-            {...field}
-          />
-        ) : mode === 'code' ? (
-          <OtpInput key="code" label={t('stepUp.code')} {...field} />
-        ) : mode === 'recovery' ? (
-          <TextField
-            key="recovery"
-            label={t('stepUp.recoveryCode')}
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            {...field}
+            required
+            value={value}
+            error={fieldError}
+            onChange={(event) => setValue(event.target.value)}
           />
         ) : null}
-        {methods.includes('passkey') ? (
-          <Button
-            type="button"
-            variant="secondary"
-            fullWidth
-            loading={usingPasskey}
-            loadingText={t('stepUp.passkeyWaiting')}
-            onClick={() => void proveWithPasskey()}
-          >
-            {t('stepUp.usePasskey')}
-          </Button>
-        ) : null}
-        {mode === 'code' && methods.includes('recovery_code') ? (
-          <LinkButton align="center" onClick={() => switchMode('recovery')}>
-            {t('stepUp.useRecoveryCode')}
-          </LinkButton>
-        ) : null}
-        {mode === 'recovery' && methods.includes('totp') ? (
-          <LinkButton align="center" onClick={() => switchMode('code')}>
-            {t('stepUp.useCode')}
-          </LinkButton>
-        ) : null}
+        <FactorChoice
+          methods={methods}
+          mode={mode === 'password' ? null : mode}
+          value={value}
+          error={fieldError}
+          onChange={setValue}
+          onSwitch={switchMode}
+          usingPasskey={usingPasskey}
+          onUsePasskey={() => void proveWithPasskey()}
+          text={(key) => t(`stepUp.${key}`)}
+        />
         <DialogActions>
           <Button
             type="button"
