@@ -85,6 +85,8 @@ describe('areaOf', () => {
     [src('features/legal/pages/public-offer-page.tsx'), 'public'],
     [PUBLIC_ACCOUNT, 'public'],
     [USERS, 'operator'],
+    [src('features/vps/operator/pages/vps-rates-page.tsx'), 'operator'],
+    [src('features/support/operator/components/reply-form.tsx'), 'operator'],
     [src('app/layouts/require-admin.tsx'), 'operator'],
     [src('app/layouts/signed-in-layout.tsx'), 'app'],
     [VPS, 'app'],

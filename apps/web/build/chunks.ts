@@ -35,7 +35,11 @@ export function areaOf(root: string): Area {
   if (/\/src\/features\/(legal\/|monitoring\/pages\/public-account-page)/.test(path)) {
     return 'public';
   }
-  if (/\/src\/(features\/operator\/|app\/layouts\/require-admin)/.test(path)) return 'operator';
+  // the operator shell (features/operator) and each domain's operator screens beside it
+  // (features/<domain>/operator)
+  if (/\/src\/(features\/([^/]+\/)?operator\/|app\/layouts\/require-admin)/.test(path)) {
+    return 'operator';
+  }
   return 'app';
 }
 

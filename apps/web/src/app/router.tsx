@@ -97,7 +97,10 @@ const operatorRoute: RouteObject = {
     {
       ...adminPage(() => import('../features/operator/pages/operator-layout')),
       children: [
-        { index: true, ...adminPage(() => import('../features/operator/pages/review-queue-page')) },
+        {
+          index: true,
+          ...adminPage(() => import('../features/balance/operator/pages/review-queue-page')),
+        },
         { path: 'users', ...adminPage(() => import('../features/operator/pages/users-page')) },
         {
           path: 'users/:userId',
@@ -106,61 +109,72 @@ const operatorRoute: RouteObject = {
         { path: 'audit', ...adminPage(() => import('../features/operator/pages/audit-page')) },
         {
           path: 'vps/test-servers',
-          ...adminPage(() => import('../features/operator/pages/test-servers-page')),
+          ...adminPage(() => import('../features/vps/operator/pages/test-servers-page')),
         },
         {
           path: 'vps/servers',
-          ...adminPage(() => import('../features/operator/pages/vps-servers-page')),
+          ...adminPage(() => import('../features/vps/operator/pages/vps-servers-page')),
         },
         {
           path: 'vps/operations',
-          ...adminPage(() => import('../features/operator/pages/vps-operations-page')),
+          ...adminPage(() => import('../features/vps/operator/pages/vps-operations-page')),
         },
         {
           path: 'vps/rates',
-          ...adminPage(() => import('../features/operator/pages/vps-rates-page')),
+          ...adminPage(() => import('../features/vps/operator/pages/vps-rates-page')),
         },
         {
           path: 'vps/promocodes',
-          ...adminPage(() => import('../features/operator/pages/promocodes-page')),
+          ...adminPage(() => import('../features/vps/operator/pages/promocodes-page')),
         },
         {
           path: 'monitoring/subscriptions',
-          ...adminPage(() => import('../features/operator/pages/monitoring-subscriptions-page')),
+          ...adminPage(
+            () => import('../features/monitoring/operator/pages/monitoring-subscriptions-page'),
+          ),
         },
         {
           path: 'monitoring/accounts',
-          ...adminPage(() => import('../features/operator/pages/monitoring-accounts-page')),
+          ...adminPage(
+            () => import('../features/monitoring/operator/pages/monitoring-accounts-page'),
+          ),
         },
         {
           path: 'monitoring/prices',
-          ...adminPage(() => import('../features/operator/pages/monitoring-prices-page')),
+          ...adminPage(
+            () => import('../features/monitoring/operator/pages/monitoring-prices-page'),
+          ),
         },
         {
           path: 'partner/withdrawals',
-          ...adminPage(() => import('../features/operator/pages/partner-withdrawals-page')),
+          ...adminPage(
+            () => import('../features/partners/operator/pages/partner-withdrawals-page'),
+          ),
         },
         {
           path: 'partner/settings',
-          ...adminPage(() => import('../features/operator/pages/partner-settings-page')),
+          ...adminPage(() => import('../features/partners/operator/pages/partner-settings-page')),
         },
         {
           path: 'support',
-          ...adminPage(() => import('../features/operator/pages/support-page')),
+          ...adminPage(() => import('../features/support/operator/pages/support-page')),
         },
         {
           path: 'support/canned',
-          ...adminPage(() => import('../features/operator/pages/support-canned-page')),
+          ...adminPage(() => import('../features/support/operator/pages/support-canned-page')),
         },
         {
           path: 'support/departments',
-          ...adminPage(() => import('../features/operator/pages/support-departments-page')),
+          ...adminPage(() => import('../features/support/operator/pages/support-departments-page')),
         },
         {
           path: 'support/:ticketId',
-          ...adminPage(() => import('../features/operator/pages/support-ticket-page')),
+          ...adminPage(() => import('../features/support/operator/pages/support-ticket-page')),
         },
-        { path: 'faq', ...adminPage(() => import('../features/operator/pages/faq-editor-page')) },
+        {
+          path: 'faq',
+          ...adminPage(() => import('../features/faq/operator/pages/faq-editor-page')),
+        },
       ],
     },
   ],

@@ -1,38 +1,16 @@
-import type {
-  AdminPayment,
-  AdminUser,
-  AuditEntry,
-  LedgerAccount,
-  LedgerEntry,
-  Page,
-  PaymentStatus,
-} from '@tradehost/contracts';
-import { IDEMPOTENCY_HEADER } from '@tradehost/contracts';
+import type { AdminUser, AuditEntry, LedgerEntry, Page } from '@tradehost/contracts';
 import { baseApi, SILENT } from '../../../shared/api/base-api';
 import { queryParams } from '../lib/query-params';
 
 /**
- * The operator area's endpoints (role admin; the API answers 403 FORBIDDEN to anyone else).
- * Their cache tags join the API's here (enhanceEndpoints), so base-api.ts does not list them.
- * Every call is silent: the screens show their own loading, empty and error states.
+ * The operator area's own endpoints (/api/admin/users, /api/admin/audit: the API's admin module):
+ * the users, one user and their ledger, and the audit log. Each domain's operator screens have
+ * their API slice beside them (features/<domain>/operator/api). Their cache tags join the API's
+ * here and there (enhanceEndpoints), so base-api.ts does not list them. Every call is silent:
+ * the screens show their own loading, empty and error states.
  */
 
-export const OPERATOR_TAGS = [
-  'OperatorPayments',
-  'OperatorUsers',
-  'OperatorLedger',
-  'OperatorAudit',
-  // the partner section of the user page (partner-operator-api): its balances move with the ledger
-  'OperatorPartnerUsers',
-] as const;
-
-export interface PaymentsArgs {
-  status: PaymentStatus;
-  /** Undefined: every method. */
-  method?: string;
-  page: number;
-  per_page?: number;
-}
+export const OPERATOR_TAGS = ['OperatorUsers', 'OperatorLedger', 'OperatorAudit'] as const;
 
 export interface UsersArgs {
   query: string;
@@ -51,39 +29,6 @@ export interface PageArgs {
   per_page?: number;
 }
 
-export interface ReviewArgs {
-  id: number;
-  /** The intent's key (shared/lib/idempotency): the same for every retry of one decision. */
-  idempotencyKey: string;
-}
-
-export interface RejectArgs extends ReviewArgs {
-  reason: string;
-}
-
-export interface ReviewResponse {
-  payment: AdminPayment;
-  message: string;
-  code?: string;
-}
-
-export interface AdjustmentArgs {
-  userId: number;
-  account: LedgerAccount;
-  /** Signed dollars with two decimals: "25.00" credits, "-25.00" debits. */
-  amount: string;
-  reason: string;
-  idempotencyKey: string;
-}
-
-export interface AdjustmentResponse {
-  user: AdminUser;
-  entry: LedgerEntry;
-  message: string;
-  code?: string;
-}
-
-export const PAYMENTS_PER_PAGE = 20;
 export const USERS_PER_PAGE = 20;
 export const LEDGER_PER_PAGE = 20;
 export const AUDIT_PER_PAGE = 25;
@@ -92,41 +37,6 @@ const api = baseApi.enhanceEndpoints({ addTagTypes: OPERATOR_TAGS });
 
 export const operatorApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getAdminPayments: build.query<Page<AdminPayment>, PaymentsArgs>({
-      query: ({ status, method, page, per_page = PAYMENTS_PER_PAGE }) => ({
-        url: '/admin/payments',
-        params: queryParams({ status, method, page, per_page }),
-      }),
-      extraOptions: SILENT,
-      providesTags: [{ type: 'OperatorPayments', id: 'LIST' }],
-    }),
-
-    /** Credits a crypto payment under review; the row leaves every cached queue at once. */
-    confirmPayment: build.mutation<ReviewResponse, ReviewArgs>({
-      query: ({ id, idempotencyKey }) => ({
-        url: `/admin/payments/${id}/confirm`,
-        method: 'POST',
-        body: {},
-        headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
-      }),
-      extraOptions: SILENT,
-      onQueryStarted: (args, lifecycle) => settleRow(args.id, lifecycle),
-      invalidatesTags: reviewTags,
-    }),
-
-    /** Rejects a crypto payment under review with a reason the user will see. */
-    rejectPayment: build.mutation<ReviewResponse, RejectArgs>({
-      query: ({ id, reason, idempotencyKey }) => ({
-        url: `/admin/payments/${id}/reject`,
-        method: 'POST',
-        body: { reason },
-        headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
-      }),
-      extraOptions: SILENT,
-      onQueryStarted: (args, lifecycle) => settleRow(args.id, lifecycle),
-      invalidatesTags: reviewTags,
-    }),
-
     getAdminUsers: build.query<Page<AdminUser>, UsersArgs>({
       query: ({ query, page, per_page = USERS_PER_PAGE }) => ({
         url: '/admin/users',
@@ -151,34 +61,6 @@ export const operatorApi = api.injectEndpoints({
       providesTags: (_result, _error, { userId }) => [{ type: 'OperatorLedger', id: userId }],
     }),
 
-    /** A manual correction of a user's balance; 201 with the user's new balances. */
-    adjustBalance: build.mutation<AdjustmentResponse, AdjustmentArgs>({
-      query: ({ userId, account, amount, reason, idempotencyKey }) => ({
-        url: `/admin/users/${userId}/adjustments`,
-        method: 'POST',
-        body: { account, amount, reason },
-        headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
-      }),
-      extraOptions: SILENT,
-      async onQueryStarted({ userId }, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(operatorApi.util.upsertQueryData('getAdminUser', userId, { user: data.user }));
-        } catch {
-          // the form shows the failure
-        }
-      },
-      invalidatesTags: (result, _error, { userId }) =>
-        result
-          ? [
-              { type: 'OperatorLedger', id: userId },
-              { type: 'OperatorUsers', id: 'LIST' },
-              { type: 'OperatorAudit', id: 'LIST' },
-              { type: 'OperatorPartnerUsers', id: userId },
-            ]
-          : [],
-    }),
-
     getAudit: build.query<Page<AuditEntry>, PageArgs>({
       query: ({ page, per_page = AUDIT_PER_PAGE }) => ({
         url: '/admin/audit',
@@ -190,75 +72,9 @@ export const operatorApi = api.injectEndpoints({
   }),
 });
 
-type OperatorTag = { type: (typeof OPERATOR_TAGS)[number]; id: string | number };
-
-/**
- * After a decision: the queue, the user's ledger and balances, and the audit log are stale. A
- * 409 (someone else decided first) leaves the queue stale too; other failures change nothing.
- */
-function reviewTags(
-  result: ReviewResponse | undefined,
-  error: { status: number } | undefined,
-): OperatorTag[] {
-  if (result) {
-    const userId = result.payment.user.id;
-    return [
-      { type: 'OperatorPayments', id: 'LIST' },
-      { type: 'OperatorAudit', id: 'LIST' },
-      { type: 'OperatorLedger', id: userId },
-      { type: 'OperatorUsers', id: userId },
-      { type: 'OperatorUsers', id: 'LIST' },
-    ];
-  }
-  return error?.status === 409 ? [{ type: 'OperatorPayments', id: 'LIST' }] : [];
-}
-
-/**
- * A decided payment leaves each cached page of the queue that lists another status, and takes
- * its new state in the pages that list its new one, before the refetch comes back.
- */
-async function settleRow(
-  id: number,
-  {
-    dispatch,
-    getState,
-    queryFulfilled,
-  }: {
-    dispatch: (action: unknown) => unknown;
-    getState: () => unknown;
-    queryFulfilled: Promise<{ data: ReviewResponse }>;
-  },
-) {
-  let payment: AdminPayment;
-  try {
-    ({ payment } = (await queryFulfilled).data);
-  } catch {
-    return; // the dialog shows the failure
-  }
-  const state = getState() as Parameters<typeof operatorApi.util.selectCachedArgsForQuery>[0];
-  for (const args of operatorApi.util.selectCachedArgsForQuery(state, 'getAdminPayments')) {
-    dispatch(
-      operatorApi.util.updateQueryData('getAdminPayments', args, (draft) => {
-        const index = draft.data.findIndex((row) => row.id === id);
-        if (index < 0) return;
-        if (args.status === payment.status) {
-          draft.data[index] = payment;
-        } else {
-          draft.data.splice(index, 1);
-          draft.meta.total = Math.max(0, draft.meta.total - 1);
-        }
-      }),
-    );
-  }
-}
-
 export const {
-  useGetAdminPaymentsQuery,
-  useConfirmPaymentMutation,
-  useRejectPaymentMutation,
   useGetAdminUsersQuery,
   useGetAdminUserQuery,
   useGetUserLedgerQuery,
-  useAdjustBalanceMutation,
   useGetAuditQuery,
 } = operatorApi;

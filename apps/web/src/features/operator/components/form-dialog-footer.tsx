@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, FormAlert } from '../../../shared/ui/form';
-import styles from './vps.module.css';
+import styles from './controls.module.css';
 
 /**
  * The end of an operator's form dialog, across its whole width: the refusal that is not a

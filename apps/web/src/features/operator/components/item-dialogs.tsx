@@ -6,7 +6,7 @@ import { notify } from '../../../shared/ui/toast/notify';
 import type { ItemDialogProps } from '../lib/use-item-dialog';
 import { ConfirmDecisionDialog } from './decision-dialogs';
 import { FormDialogFooter } from './form-dialog-footer';
-import styles from './vps.module.css';
+import styles from './controls.module.css';
 
 export interface ItemFormDialogProps extends ItemDialogProps {
   title: ReactNode;

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useGetUserLedgerQuery } from '../api/operator-api';
 import { useFormatters } from '../lib/format';
 import { ledgerMemoText } from '../lib/ledger-memo';
-import { useReaderLanguage } from '../lib/support';
+import { useReaderLanguage } from '../lib/reader-language';
 import { SignedAmount } from './amount';
 import type { Column } from './data-table';
 import { usePageParam } from './pagination';
