@@ -192,13 +192,44 @@ describe('removing a factor', () => {
       passkeys: [],
       recovery_codes: { left: 0, created_at: null },
     });
+    // each wrong proof was a step-up strike too
     expect(await factorKinds(email)).toEqual([
       'totp_enabled',
       'recovery_codes_created',
+      'step_up_failed',
       'second_factor_failed',
+      'step_up_failed',
       'totp_disabled',
     ]);
     expect((await disable({ password, code })).body).toEqual(refusal('TOTP_NOT_ON'));
+  });
+
+  it('counts wrong passwords and codes as step-up strikes: the 5th in a row ends the sign-in', async () => {
+    const { browser, token, email, password } = await signIn(t);
+    const { secret } = await enrolTotp(t, browser, token);
+    const disable = (body: unknown) =>
+      browser.post('/api/user/factors/totp/disable', body, { token });
+    const code = await totpCode(secret, t.clock.now());
+    const wrong = code === '000000' ? '000001' : '000000';
+    for (let i = 0; i < 2; i += 1)
+      expect((await disable({ password: 'wrong password', code })).body).toEqual(
+        fieldRefusal('password', 'CURRENT_PASSWORD_WRONG'),
+      );
+    for (let i = 0; i < 2; i += 1)
+      expect((await disable({ password, code: wrong })).body).toEqual(
+        fieldRefusal('code', 'SECOND_FACTOR_INVALID'),
+      );
+    const fifth = await disable({ password: 'wrong password', code });
+    expect(fifth).toMatchObject({ status: 401, body: refusal('SESSION_EXPIRED') });
+    // the sign-in is over at once, and the factor stayed
+    expect((await browser.get('/api/user/factors', { token })).status).toBe(401);
+    const { rows } = await t.sql.query(
+      `select count(*)::int as n from user_totp t join users u on u.id = t.user_id
+        where u.email = $1 and t.confirmed_at is not null`,
+      [email],
+    );
+    expect(rows[0].n).toBe(1);
+    expect((await eventsOf(email)).filter((e) => e.kind === 'step_up_failed')).toHaveLength(5);
   });
 
   it('one of several needs a fresh step-up, and the rest stay', async () => {

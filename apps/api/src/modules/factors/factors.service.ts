@@ -60,8 +60,9 @@ export type FactorsService = ReturnType<typeof createFactorsService>;
 export function createFactorsService({
   db,
   config,
+  sessions,
   now,
-}: Pick<ServiceDeps, 'db' | 'config' | 'now'>) {
+}: Pick<ServiceDeps, 'db' | 'config' | 'sessions' | 'now'>) {
   const settings = secondFactorSettings(config);
 
   /** A fresh set of recovery codes for `userId` in place of the old one: the codes to show once. */
@@ -95,8 +96,10 @@ export function createFactorsService({
 
   /**
    * May `user` remove one of `count` factors? With others left, a fresh step-up. The last one:
-   * the password and a proof of a current factor in `body` (a wrong proof is
-   * second_factor_failed); that proof is then the sign-in's step-up too.
+   * the password and a proof of a current factor in `body` (a wrong factor's proof is also
+   * second_factor_failed); that proof is then the sign-in's step-up too. A wrong password or
+   * proof is a step-up strike (stepUp.attempt), as anywhere a stolen sign-in could guess them:
+   * the 5th in a row ends the sign-in.
    */
   async function authorizeRemoval(
     user: AuthUser,
@@ -117,17 +120,35 @@ export function createFactorsService({
         'SECOND_FACTOR_REQUIRED_TO_REMOVE',
       );
     const row = await userRepository.findById(db, user.id);
-    if (!row) throw new AppError(401, 'UNAUTHORIZED');
-    if (!(await verifyPassword(row.passwordHash, body.password)))
-      throw fieldError(422, 'password', 'CURRENT_PASSWORD_WRONG');
+    const { sessionId } = user;
+    // the strikes are kept per sign-in: a token without one has nowhere to keep them
+    if (!row || !sessionId) throw new AppError(401, 'UNAUTHORIZED');
     const [proof, field] = given;
-    if (!(await secondFactor.verify(db, user.id, proof, at, settings, context))) {
-      await securityLog.record(db, user.id, 'second_factor_failed', at, context, {
-        purpose: 'remove_factor',
-      });
-      throw fieldError(422, field, 'SECOND_FACTOR_INVALID');
-    }
-    if (user.sessionId) await stepUp.record(db, user.sessionId, user.id, at);
+    let refusal = fieldError(422, 'password', 'CURRENT_PASSWORD_WRONG');
+    const { verdict, ended } = await stepUp.attempt(
+      db,
+      { id: user.id, sessionId },
+      'password',
+      at,
+      context,
+      async (tx) => {
+        if (!(await verifyPassword(row.passwordHash, body.password!))) return 'wrong';
+        const method = await secondFactor.verify(tx, user.id, proof, at, settings, context);
+        if (!method) {
+          await securityLog.record(tx, user.id, 'second_factor_failed', at, context, {
+            purpose: 'remove_factor',
+          });
+          refusal = fieldError(422, field, 'SECOND_FACTOR_INVALID');
+          return 'wrong';
+        }
+        await stepUp.proved(tx, user.id, sessionId, method, at, context);
+        return 'right';
+      },
+    );
+    // its access tokens stop at once, on every instance
+    if (ended.length > 0) await sessions.revoke(ended);
+    if (verdict === 'ended') throw new AppError(401, 'SESSION_EXPIRED');
+    if (verdict !== 'right') throw refusal;
     return true;
   }
 
