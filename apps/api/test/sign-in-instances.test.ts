@@ -93,7 +93,7 @@ describe.runIf(TEST_REDIS_URL)('two instances sharing a Redis', () => {
   let raw: Redis;
 
   beforeAll(async () => {
-    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: prefix, TRUST_PROXY: 'true' };
+    const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: prefix, TRUST_PROXY: '1' };
     a = await startTestApp({ env });
     b = await startTestApp({
       env: { ...env, DATABASE_URL: a.config.databaseUrl ?? '', SMTP_URL: a.smtp.url },
@@ -176,7 +176,7 @@ describe('an instance whose Redis does not answer', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { REDIS_URL: await unreachableRedisUrl(), TRUST_PROXY: 'true' },
+      env: { REDIS_URL: await unreachableRedisUrl(), TRUST_PROXY: '1' },
     });
   }, 60_000);
   afterAll(async () => t?.close());
