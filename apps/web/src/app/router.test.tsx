@@ -6,6 +6,7 @@ import { testUser } from '../test/fixtures';
 import { renderApp } from '../test/render';
 import { SIGNED_IN_HOME, SIGNED_IN_LAYOUT } from '../../build/signed-in-preload';
 import { tokenReceived } from '../features/auth/model/auth-slice';
+import type { OperatorRouteHandle } from '../features/operator/lib/operator-roles';
 import { preloadRoutes, signedInRoutes, signedOutRoutes } from './router';
 import { makeStore } from './store';
 
@@ -90,6 +91,42 @@ describe('signed-in routes', () => {
       signedIn: true,
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/vps'));
+  });
+});
+
+describe('the operator area', () => {
+  it('declares the role of each page beside its route; the users and a user are every operator’s', () => {
+    const area = matchRoutes(signedInRoutes, '/operator/users')!.find(
+      ({ route }) => route.path === 'operator',
+    )!.route;
+    const pages = area.children![0]!.children!;
+    const roles = Object.fromEntries(
+      pages.map(({ index, path, handle }) => [
+        index ? '(index)' : path,
+        (handle as OperatorRouteHandle).operatorRole ?? null,
+      ]),
+    );
+    expect(roles).toEqual({
+      '(index)': 'billing',
+      users: null,
+      'users/:userId': null,
+      'vps/test-servers': 'vps',
+      'vps/servers': 'vps',
+      'vps/operations': 'vps',
+      'vps/rates': 'vps',
+      'vps/promocodes': 'billing',
+      'monitoring/subscriptions': 'monitoring',
+      'monitoring/accounts': 'monitoring',
+      'monitoring/prices': 'billing',
+      'partner/withdrawals': 'billing',
+      'partner/settings': 'billing',
+      support: 'support',
+      'support/canned': 'support',
+      'support/departments': 'support',
+      'support/:ticketId': 'support',
+      faq: 'support',
+      audit: 'admin',
+    });
   });
 });
 

@@ -8,6 +8,11 @@ import {
   type RouteObject,
 } from 'react-router';
 import { selectAuthorized } from '../features/auth/model/auth-slice';
+import type {
+  OperatorLayoutHandle,
+  OperatorRouteHandle,
+  OperatorSection,
+} from '../features/operator/lib/operator-roles';
 import { loadTexts } from '../shared/i18n';
 import type { PrefetchDispatch, RouteHandle } from '../shared/lib/route-handle';
 import { FullScreenSpinner } from '../shared/ui/spinner/spinner';
@@ -72,10 +77,11 @@ const requirePermission = (flag: keyof Permissions): Pick<RouteObject, 'lazy'> =
 });
 
 /**
- * A page of the operator area (role admin). Its module is a React.lazy component, not the route's
- * `lazy`: the router fetches every matched route's `lazy` at once, before any guard renders, so
- * a non-admin who typed /operator would download the area; this way only RequireAdmin's small
- * chunk loads, and the pages load when it renders them for an admin.
+ * A page of the operator area (role admin, which the API gives every operator). Its module is a
+ * React.lazy component, not the route's `lazy`: the router fetches every matched route's `lazy`
+ * at once, before any guard renders, so a non-admin who typed /operator would download the area;
+ * this way only RequireAdmin's small chunk loads, and the pages load when it renders them for an
+ * admin.
  */
 const adminPage = (
   load: () => Promise<{ Component: ComponentType }>,
@@ -87,6 +93,168 @@ const adminPage = (
   ),
 });
 
+/**
+ * An operator page (adminPage) with, in its `handle`, the operator role it needs (admin holds
+ * every one; none: every operator's) and its entry in the area's navigation (a key of the
+ * operator namespace). The area's layout reads both: it lists the sections the operator's roles
+ * open and shows a page of another role as no access, without loading it.
+ */
+const operatorPage = (
+  access: OperatorRouteHandle,
+  load: () => Promise<{ Component: ComponentType }>,
+): Pick<RouteObject, 'Component' | 'handle'> => ({ handle: access, ...adminPage(load) });
+
+/**
+ * The operator area's pages and their roles: support (the help desk, the FAQ), billing (payments,
+ * promocodes, monitoring prices, the partner programme), vps, monitoring, and admin (everything,
+ * the audit log among it). The users and a user's page are every operator's; the sections of a
+ * user's page hide themselves by role. The navigation follows this order.
+ */
+const operatorPages: RouteObject[] = [
+  {
+    index: true,
+    ...operatorPage(
+      { operatorRole: 'billing', nav: 'tabs.queue' },
+      () => import('../features/balance/operator/pages/review-queue-page'),
+    ),
+  },
+  {
+    path: 'users',
+    ...operatorPage({ nav: 'tabs.users' }, () => import('../features/operator/pages/users-page')),
+  },
+  {
+    path: 'users/:userId',
+    ...operatorPage({}, () => import('../features/operator/pages/user-page')),
+  },
+  {
+    path: 'vps/test-servers',
+    ...operatorPage(
+      { operatorRole: 'vps', nav: 'tabs.testServers' },
+      () => import('../features/vps/operator/pages/test-servers-page'),
+    ),
+  },
+  {
+    path: 'vps/servers',
+    ...operatorPage(
+      { operatorRole: 'vps', nav: 'tabs.servers' },
+      () => import('../features/vps/operator/pages/vps-servers-page'),
+    ),
+  },
+  {
+    path: 'vps/operations',
+    ...operatorPage(
+      { operatorRole: 'vps', nav: 'tabs.operations' },
+      () => import('../features/vps/operator/pages/vps-operations-page'),
+    ),
+  },
+  {
+    path: 'vps/rates',
+    ...operatorPage(
+      { operatorRole: 'vps', nav: 'tabs.rates' },
+      () => import('../features/vps/operator/pages/vps-rates-page'),
+    ),
+  },
+  {
+    path: 'vps/promocodes',
+    ...operatorPage(
+      { operatorRole: 'billing', nav: 'tabs.promocodes' },
+      () => import('../features/vps/operator/pages/promocodes-page'),
+    ),
+  },
+  {
+    path: 'monitoring/subscriptions',
+    ...operatorPage(
+      { operatorRole: 'monitoring', nav: 'tabs.monitoringSubscriptions' },
+      () => import('../features/monitoring/operator/pages/monitoring-subscriptions-page'),
+    ),
+  },
+  {
+    path: 'monitoring/accounts',
+    ...operatorPage(
+      { operatorRole: 'monitoring', nav: 'tabs.monitoringAccounts' },
+      () => import('../features/monitoring/operator/pages/monitoring-accounts-page'),
+    ),
+  },
+  {
+    path: 'monitoring/prices',
+    ...operatorPage(
+      { operatorRole: 'billing', nav: 'tabs.monitoringPrices' },
+      () => import('../features/monitoring/operator/pages/monitoring-prices-page'),
+    ),
+  },
+  {
+    path: 'partner/withdrawals',
+    ...operatorPage(
+      { operatorRole: 'billing', nav: 'tabs.partnerWithdrawals' },
+      () => import('../features/partners/operator/pages/partner-withdrawals-page'),
+    ),
+  },
+  {
+    path: 'partner/settings',
+    ...operatorPage(
+      { operatorRole: 'billing', nav: 'tabs.partnerSettings' },
+      () => import('../features/partners/operator/pages/partner-settings-page'),
+    ),
+  },
+  {
+    path: 'support',
+    ...operatorPage(
+      { operatorRole: 'support', nav: 'tabs.support' },
+      () => import('../features/support/operator/pages/support-page'),
+    ),
+  },
+  {
+    path: 'support/canned',
+    ...operatorPage(
+      { operatorRole: 'support' },
+      () => import('../features/support/operator/pages/support-canned-page'),
+    ),
+  },
+  {
+    path: 'support/departments',
+    ...operatorPage(
+      { operatorRole: 'support' },
+      () => import('../features/support/operator/pages/support-departments-page'),
+    ),
+  },
+  {
+    path: 'support/:ticketId',
+    ...operatorPage(
+      { operatorRole: 'support' },
+      () => import('../features/support/operator/pages/support-ticket-page'),
+    ),
+  },
+  {
+    path: 'faq',
+    ...operatorPage(
+      { operatorRole: 'support', nav: 'tabs.faq' },
+      () => import('../features/faq/operator/pages/faq-editor-page'),
+    ),
+  },
+  {
+    path: 'audit',
+    ...operatorPage(
+      { operatorRole: 'admin', nav: 'tabs.audit' },
+      () => import('../features/operator/pages/audit-page'),
+    ),
+  },
+];
+
+/** The navigation's sections: the pages with an entry, in their order. */
+const operatorSections = (pages: RouteObject[]): OperatorSection[] =>
+  pages.flatMap(({ index, path, handle }) => {
+    const { nav, operatorRole } = handle as OperatorRouteHandle;
+    if (!nav) return [];
+    return [
+      {
+        to: index ? '/operator' : `/operator/${path}`,
+        end: Boolean(index),
+        label: nav,
+        role: operatorRole,
+      },
+    ];
+  });
+
 const operatorRoute: RouteObject = {
   path: 'operator',
   lazy: async () => {
@@ -96,93 +264,15 @@ const operatorRoute: RouteObject = {
   children: [
     {
       ...adminPage(() => import('../features/operator/pages/operator-layout')),
-      children: [
-        {
-          index: true,
-          ...adminPage(() => import('../features/balance/operator/pages/review-queue-page')),
-        },
-        { path: 'users', ...adminPage(() => import('../features/operator/pages/users-page')) },
-        {
-          path: 'users/:userId',
-          ...adminPage(() => import('../features/operator/pages/user-page')),
-        },
-        { path: 'audit', ...adminPage(() => import('../features/operator/pages/audit-page')) },
-        {
-          path: 'vps/test-servers',
-          ...adminPage(() => import('../features/vps/operator/pages/test-servers-page')),
-        },
-        {
-          path: 'vps/servers',
-          ...adminPage(() => import('../features/vps/operator/pages/vps-servers-page')),
-        },
-        {
-          path: 'vps/operations',
-          ...adminPage(() => import('../features/vps/operator/pages/vps-operations-page')),
-        },
-        {
-          path: 'vps/rates',
-          ...adminPage(() => import('../features/vps/operator/pages/vps-rates-page')),
-        },
-        {
-          path: 'vps/promocodes',
-          ...adminPage(() => import('../features/vps/operator/pages/promocodes-page')),
-        },
-        {
-          path: 'monitoring/subscriptions',
-          ...adminPage(
-            () => import('../features/monitoring/operator/pages/monitoring-subscriptions-page'),
-          ),
-        },
-        {
-          path: 'monitoring/accounts',
-          ...adminPage(
-            () => import('../features/monitoring/operator/pages/monitoring-accounts-page'),
-          ),
-        },
-        {
-          path: 'monitoring/prices',
-          ...adminPage(
-            () => import('../features/monitoring/operator/pages/monitoring-prices-page'),
-          ),
-        },
-        {
-          path: 'partner/withdrawals',
-          ...adminPage(
-            () => import('../features/partners/operator/pages/partner-withdrawals-page'),
-          ),
-        },
-        {
-          path: 'partner/settings',
-          ...adminPage(() => import('../features/partners/operator/pages/partner-settings-page')),
-        },
-        {
-          path: 'support',
-          ...adminPage(() => import('../features/support/operator/pages/support-page')),
-        },
-        {
-          path: 'support/canned',
-          ...adminPage(() => import('../features/support/operator/pages/support-canned-page')),
-        },
-        {
-          path: 'support/departments',
-          ...adminPage(() => import('../features/support/operator/pages/support-departments-page')),
-        },
-        {
-          path: 'support/:ticketId',
-          ...adminPage(() => import('../features/support/operator/pages/support-ticket-page')),
-        },
-        {
-          path: 'faq',
-          ...adminPage(() => import('../features/faq/operator/pages/faq-editor-page')),
-        },
-      ],
+      handle: { operatorSections: operatorSections(operatorPages) } satisfies OperatorLayoutHandle,
+      children: operatorPages,
     },
   ],
 };
 
 /**
  * The routes while signed in. Monitoring and Partners also need their permission flag, the
- * operator area the admin role. The layout (header with balance, profile and logout, the alert
+ * operator area the admin role (any operator) and each of its pages its operator role. The layout (header with balance, profile and logout, the alert
  * banner) is a chunk of its own, so the signed-out first view does not load it.
  */
 export const signedInRoutes: RouteObject[] = [

@@ -7,11 +7,13 @@ import { FullScreenSpinner } from '../../shared/ui/spinner/spinner';
 import { ErrorState } from '../../shared/ui/states/states';
 
 /**
- * The operator area's pages for an admin (the user's role), else back to the start. While the
- * user loads, the spinner. The pages are React.lazy components (router.tsx), so their code is
- * fetched only once this has let an admin through. The role known, a failed refetch of the user
- * changes nothing; when the user cannot be fetched at all (a rate limit, the server down), the
- * reader is told so with a way to try again, not sent away from the page they asked for.
+ * The operator area's pages for an admin (the user's role, which the API gives anyone holding an
+ * operator role; the area's layout then shows the sections of their operator roles), else back
+ * to the start. While the user loads, the spinner. The pages are React.lazy components
+ * (router.tsx), so their code is fetched only once this has let an admin through. The role known,
+ * a failed refetch of the user changes nothing; when the user cannot be fetched at all (a rate
+ * limit, the server down), the reader is told so with a way to try again, not sent away from the
+ * page they asked for.
  */
 export function RequireAdmin() {
   const { t } = useTranslation('common');

@@ -1,7 +1,8 @@
 /**
- * Test helpers of the operator area: an admin session over the real signed-in routes (the
- * RequireAdmin guard and the lazy pages included) with the API stubbed at fetch, and fixtures in
- * the shapes of the contracts (admin* schemas), the VPS screens' included.
+ * Test helpers of the operator area: an admin session (or an operator of some roles) over the
+ * real signed-in routes (the RequireAdmin guard, the layout's role checks and the lazy pages
+ * included) with the API stubbed at fetch, and fixtures in the shapes of the contracts (admin*
+ * schemas), the VPS screens' included.
  */
 import type {
   AdminDepartment,
@@ -23,6 +24,7 @@ import type {
   AdminWithdrawal,
   AuditEntry,
   LedgerEntry,
+  OperatorRole,
   PartnerSettings,
   PeriodDiscount,
   User,
@@ -39,6 +41,14 @@ export const adminUser: User = {
   name: 'Olga',
   role: 'admin',
 };
+
+/**
+ * An operator holding `roles` (operator_roles), role admin as the API sends it for any operator.
+ * `adminUser` has no operator_roles, as a payload from before the roles: every role is theirs.
+ */
+export function operatorUser(...roles: OperatorRole[]): User {
+  return { ...adminUser, operator_roles: roles };
+}
 
 /** The signed-in shell's calls, an admin as the user, and the given routes. */
 export function stubOperatorApi(routes: Record<string, Handler> = {}, user: User = adminUser) {

@@ -1,6 +1,28 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { OperatorRole } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { auditEntry, openOperator, page, stubOperatorApi } from '../test-utils';
+import { auditEntry, openOperator, operatorUser, page, stubOperatorApi } from '../test-utils';
+
+const ALL_SECTIONS = [
+  'Review queue',
+  'Users',
+  'Test servers',
+  'Servers',
+  'Operations',
+  'VPS rates',
+  'Promocodes',
+  'Monitoring subscriptions',
+  'Monitored accounts',
+  'Monitoring prices',
+  'Withdrawals',
+  'Partner settings',
+  'Support',
+  'FAQ',
+  'Audit log',
+];
+
+const findSections = () =>
+  screen.findByRole('navigation', { name: 'Operator sections' }, { timeout: 5000 });
 
 describe('operator sections', () => {
   it('lists every section, the VPS, monitoring, partner, support and FAQ ones included, and marks the current one', async () => {
@@ -125,5 +147,107 @@ describe('operator sections', () => {
     expect(faq).toHaveTextContent('Deleted a FAQ question');
     expect(faq).toHaveTextContent('FAQ question #3');
     expect(faq).toHaveTextContent('Link nameticket-files');
+  });
+});
+
+describe('the sections of an operator’s roles', () => {
+  it.each<[OperatorRole[], string[]]>([
+    [['support'], ['Users', 'Support', 'FAQ']],
+    [
+      ['billing'],
+      [
+        'Review queue',
+        'Users',
+        'Promocodes',
+        'Monitoring prices',
+        'Withdrawals',
+        'Partner settings',
+      ],
+    ],
+    [['vps'], ['Users', 'Test servers', 'Servers', 'Operations', 'VPS rates']],
+    [['monitoring'], ['Users', 'Monitoring subscriptions', 'Monitored accounts']],
+    [
+      ['vps', 'support'],
+      ['Users', 'Test servers', 'Servers', 'Operations', 'VPS rates', 'Support', 'FAQ'],
+    ],
+    [['admin'], ALL_SECTIONS],
+  ])('%j: the navigation lists %j', async (roles, sections) => {
+    stubOperatorApi({ 'GET /admin/users': { body: page([]) } }, operatorUser(...roles));
+    await openOperator('/operator/users');
+    const nav = await findSections();
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(sections);
+    expect(await screen.findByText('There are no users yet.')).toBeVisible();
+  });
+
+  it('shows a page of another role as no access, in place of the page and without its calls', async () => {
+    const http = stubOperatorApi(
+      { 'GET /admin/audit': { body: page([]) } },
+      operatorUser('support'),
+    );
+    await openOperator('/operator/audit');
+    expect(
+      await screen.findByRole(
+        'heading',
+        { level: 2, name: 'No access to this section' },
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    expect(
+      screen.getByText(
+        'It is for operators with the Admin role, which your account does not hold. An admin can grant it.',
+      ),
+    ).toBeVisible();
+    expect(screen.getByRole('heading', { level: 1, name: 'Operator' })).toBeVisible();
+    expect(within(await findSections()).queryByRole('link', { name: 'Audit log' })).toBeNull();
+    expect(screen.queryByRole('table', { name: 'Audit log' })).toBeNull();
+    expect(document.title).toBe('No access to this section · TradeHost');
+    expect(http.callsTo('GET', '/admin/audit')).toEqual([]);
+  });
+
+  it('says which role a page needs in Russian too', async () => {
+    const http = stubOperatorApi({}, { ...operatorUser('vps'), language: 'ru' });
+    await openOperator('/operator/partner/withdrawals', { language: 'ru' });
+    expect(
+      await screen.findByRole(
+        'heading',
+        { level: 2, name: 'Нет доступа к этому разделу' },
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    expect(screen.getByText(/с ролью «Биллинг»/)).toBeVisible();
+    expect(http.callsTo('GET', '/admin/partner/withdrawals')).toEqual([]);
+  });
+
+  it('opens a page of a role the operator holds, among others', async () => {
+    stubOperatorApi(
+      { 'GET /admin/vps/servers': { body: page([]) } },
+      operatorUser('support', 'vps'),
+    );
+    await openOperator('/operator/vps/servers');
+    expect(
+      await screen.findByText('There are no servers yet.', {}, { timeout: 5000 }),
+    ).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'No access to this section' })).toBeNull();
+  });
+
+  it('takes an operator without the billing role from the review queue to their first section', async () => {
+    const http = stubOperatorApi({}, operatorUser('monitoring'));
+    const { router } = await openOperator('/operator');
+    await waitFor(
+      () => expect(router.state.location.pathname).toBe('/operator/monitoring/subscriptions'),
+      { timeout: 5000 },
+    );
+    const nav = await findSections();
+    await waitFor(() =>
+      expect(within(nav).getByRole('link', { name: 'Monitoring subscriptions' })).toHaveAttribute(
+        'aria-current',
+        'page',
+      ),
+    );
+    expect(http.callsTo('GET', '/admin/payments')).toEqual([]);
   });
 });

@@ -1,40 +1,51 @@
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
+import { Navigate, Outlet, useMatches } from 'react-router';
 import { Page } from '../../../shared/ui/page/page';
 import { SectionNav } from '../../../shared/ui/section-nav/section-nav';
+import { NoAccess } from '../components/no-access';
 import { Loading } from '../components/states';
+import {
+  useMayOpen,
+  type OperatorLayoutHandle,
+  type OperatorRouteHandle,
+} from '../lib/operator-roles';
 
-const TABS = [
-  { to: '/operator', label: 'tabs.queue', end: true },
-  { to: '/operator/users', label: 'tabs.users', end: false },
-  { to: '/operator/vps/test-servers', label: 'tabs.testServers', end: false },
-  { to: '/operator/vps/servers', label: 'tabs.servers', end: false },
-  { to: '/operator/vps/operations', label: 'tabs.operations', end: false },
-  { to: '/operator/vps/rates', label: 'tabs.rates', end: false },
-  { to: '/operator/vps/promocodes', label: 'tabs.promocodes', end: false },
-  { to: '/operator/monitoring/subscriptions', label: 'tabs.monitoringSubscriptions', end: false },
-  { to: '/operator/monitoring/accounts', label: 'tabs.monitoringAccounts', end: false },
-  { to: '/operator/monitoring/prices', label: 'tabs.monitoringPrices', end: false },
-  { to: '/operator/partner/withdrawals', label: 'tabs.partnerWithdrawals', end: false },
-  { to: '/operator/partner/settings', label: 'tabs.partnerSettings', end: false },
-  { to: '/operator/support', label: 'tabs.support', end: false },
-  { to: '/operator/faq', label: 'tabs.faq', end: false },
-  { to: '/operator/audit', label: 'tabs.audit', end: false },
-] as const;
-
-/** Route module (lazy, admins only): the operator heading and its sections. */
+/**
+ * Route module (lazy, operators only): the operator heading and the sections the operator's roles
+ * open. The sections and the role each page needs are declared with the routes (app/router.tsx);
+ * a page of another role shows NoAccess in its place, unloaded. The area's address, the review
+ * queue, takes an operator without the billing role to their first section instead.
+ */
 export function Component() {
   const { t } = useTranslation('operator');
+  const matches = useMatches();
+  const mayOpen = useMayOpen();
+  const sections =
+    matches
+      .map((match) => (match.handle as Partial<OperatorLayoutHandle> | undefined)?.operatorSections)
+      .find((found) => found !== undefined) ?? [];
+  const shown = sections.filter((section) => mayOpen(section.role));
+  const page = matches.at(-1);
+  const needs = (page?.handle as OperatorRouteHandle | undefined)?.operatorRole;
+  const home = page?.pathname.replace(/\/$/, '') === '/operator';
+  const start = shown.find((section) => section.role) ?? shown[0];
+
+  let content = <Outlet />;
+  if (!mayOpen(needs)) {
+    content = home && start ? <Navigate to={start.to} replace /> : <NoAccess role={needs} />;
+  }
   return (
     <Page title={t('title')} lead={t('lead')}>
       <SectionNav
         label={t('sectionsLabel')}
-        items={TABS.map((tab) => ({ to: tab.to, end: tab.end, label: t(tab.label) }))}
+        items={shown.map((section) => ({
+          to: section.to,
+          end: section.end,
+          label: t(section.label),
+        }))}
       />
-      <Suspense fallback={<Loading />}>
-        <Outlet />
-      </Suspense>
+      <Suspense fallback={<Loading />}>{content}</Suspense>
     </Page>
   );
 }

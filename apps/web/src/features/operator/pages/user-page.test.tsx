@@ -6,6 +6,7 @@ import {
   adminUserRecord,
   ledgerEntry,
   openOperator,
+  operatorUser,
   page,
   queriesTo,
   stubOperatorApi,
@@ -44,6 +45,23 @@ const userHeading = () =>
   screen.findByRole('heading', { level: 2, name: 'Bob' }, { timeout: 5000 });
 
 describe('a user of the operator area', () => {
+  it('shows an operator without the billing role the user and balances, not the correction, partner figures or ledger', async () => {
+    const http = stubOperatorApi(
+      { 'GET /admin/users/5': { body: { user: bob } } },
+      operatorUser('support'),
+    );
+    await openBob();
+    await userHeading();
+    expect(screen.getByText('$120.00', { selector: 'dd' })).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Adjust balance' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Partner programme' })).toBeNull();
+    expect(screen.queryByRole('table', { name: 'Ledger' })).toBeNull();
+    const adminCalls = http.calls
+      .map((call) => call.path)
+      .filter((path) => path.startsWith('/admin/'));
+    expect(new Set(adminCalls)).toEqual(new Set(['/admin/users/5']));
+  });
+
   it('shows the balances and the ledger with signed, coloured amounts', async () => {
     stubUser();
     await openBob();

@@ -9,6 +9,7 @@ import { LedgerTable } from '../components/ledger-table';
 import { PartnerSection } from '../../partners/operator/components/partner-summary';
 import { LoadError, Loading } from '../components/states';
 import { useFormatters } from '../lib/format';
+import { useMayOpen } from '../lib/operator-roles';
 import { codeOf } from '../lib/use-operator-error';
 import styles from '../components/operator.module.css';
 
@@ -18,12 +19,13 @@ function userIdOf(param: string | undefined): number | null {
 }
 
 /**
- * Route module (lazy, admins only): one user's balances, manual adjustments, partner figures and
- * ledger.
+ * Route module (lazy, every operator): one user's balances; for the billing role also their manual
+ * adjustments, partner figures and ledger (the API refuses those calls to the other roles).
  */
 export function Component() {
   const { t } = useTranslation('operator');
   const format = useFormatters();
+  const mayOpen = useMayOpen();
   const headingId = useId();
   const userId = userIdOf(useParams().userId);
   const query = useGetAdminUserQuery(userId ?? 0, { skip: userId === null });
@@ -88,9 +90,13 @@ export function Component() {
         </dl>
       </section>
       {/* keyed: another user gets a fresh form, intent and ledger */}
-      <AdjustBalanceForm key={`adjust-${user.id}`} user={user} />
-      <PartnerSection key={`partner-${user.id}`} userId={user.id} />
-      <LedgerTable key={`ledger-${user.id}`} userId={user.id} />
+      {mayOpen('billing') ? (
+        <>
+          <AdjustBalanceForm key={`adjust-${user.id}`} user={user} />
+          <PartnerSection key={`partner-${user.id}`} userId={user.id} />
+          <LedgerTable key={`ledger-${user.id}`} userId={user.id} />
+        </>
+      ) : null}
     </div>
   );
 }
