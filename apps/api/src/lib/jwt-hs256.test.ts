@@ -61,6 +61,25 @@ describe('verifyHs256', () => {
     expect(verifyHs256(crit, key, expect_)).toBeNull();
   });
 
+  it('verifies with the key its kid names, and refuses a kid that names none', () => {
+    const other: typeof key = Buffer.from('the key of the previous secret, also 32+ characters');
+    const keys = new Map([
+      ['now', key],
+      ['old', other],
+    ]);
+    const lookup = (kid: string | undefined) => (kid === undefined ? undefined : keys.get(kid));
+    const signed = (kid: unknown, signingKey: typeof key) =>
+      token(claims, { header: { alg: 'HS256', kid }, signingKey });
+    expect(verifyHs256(signed('now', key), lookup, expect_)).toMatchObject({ sub: '7' });
+    expect(verifyHs256(signed('old', other), lookup, expect_)).toMatchObject({ sub: '7' });
+    // a kid names its key: another key's signature under it is refused
+    expect(verifyHs256(signed('now', other), lookup, expect_)).toBeNull();
+    expect(verifyHs256(signed('gone', key), lookup, expect_)).toBeNull();
+    expect(verifyHs256(signed(undefined, key), lookup, expect_)).toBeNull();
+    expect(verifyHs256(signed(7, key), () => key, expect_)).toBeNull();
+    expect(verifyHs256(signed(['now'], key), () => key, expect_)).toBeNull();
+  });
+
   it('refuses an expired token (at its exp second too) and one not valid yet', () => {
     expect(verifyHs256(token({ ...claims, exp: now + 1 }), key, expect_)).not.toBeNull();
     expect(verifyHs256(token({ ...claims, exp: now }), key, expect_)).toBeNull();

@@ -21,12 +21,15 @@ function decodeJson(part: string): Record<string, unknown> | null {
   }
 }
 
+/** The key a token's header names in its `kid` (undefined: no `kid`); undefined for none. */
+export type Hs256KeyLookup = (kid: string | undefined) => Buffer | KeyObject | undefined;
+
 /**
  * Checks a compact HS256 JWT synchronously and gives its claims, or null when anything is wrong:
- * not three base64url parts, another algorithm (`none` included) or a critical header, a
- * signature that is not exactly the key's HMAC-SHA256 of the first two parts (compared in
- * constant time), a claim set that is not a JSON object, the wrong issuer or audience, no `exp`,
- * an `exp` not after `now`, or an `nbf` after it.
+ * not three base64url parts, another algorithm (`none` included) or a critical header, a `kid`
+ * that names no key of `key` (when it is a lookup), a signature that is not exactly the key's
+ * HMAC-SHA256 of the first two parts (compared in constant time), a claim set that is not a JSON
+ * object, the wrong issuer or audience, no `exp`, an `exp` not after `now`, or an `nbf` after it.
  *
  * Every authenticated call checks a token, and Web Crypto's `subtle.verify` (what jose uses)
  * hands each HMAC to the thread pool and back through a promise: most of the token check's cost
@@ -34,19 +37,25 @@ function decodeJson(part: string): Record<string, unknown> | null {
  */
 export function verifyHs256(
   token: string,
-  key: Buffer | KeyObject,
+  key: Buffer | KeyObject | Hs256KeyLookup,
   expect: Hs256Expectations,
 ): Record<string, unknown> | null {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return null;
   const [header, payload, signature] = parts as [string, string, string];
-  const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
+  const head = decodeJson(header);
+  if (head?.alg !== 'HS256' || 'crit' in head) return null;
+  const kid = head.kid;
+  if (kid !== undefined && typeof kid !== 'string') return null;
+  const signingKey = typeof key === 'function' ? key(kid) : key;
+  if (!signingKey) return null;
+  const expected = createHmac('sha256', signingKey)
+    .update(`${header}.${payload}`)
+    .digest('base64url');
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected)))
     return null;
 
-  const head = decodeJson(header);
-  if (head?.alg !== 'HS256' || 'crit' in head) return null;
   const claims = decodeJson(payload);
   if (!claims || claims.iss !== expect.issuer) return null;
   const audience = claims.aud;

@@ -1,6 +1,7 @@
-import { createSecretKey } from 'node:crypto';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { verifyHs256 } from '../../lib/jwt-hs256.ts';
+import { KEY_LABELS, namedKey } from '../../lib/keys.ts';
 
 const ISSUER = 'tradehost';
 const AUDIENCE = 'tradehost-console';
@@ -22,31 +23,49 @@ export interface AccessTokens {
 /** Verified tokens remembered at most (about 400 bytes each); all are forgotten when full. */
 const VERIFIED_MAX = 10_000;
 
+/**
+ * The tokens of JWT_SECRET (`secret`): signed HS256 under its key (lib/keys.ts, KEY_LABELS
+ * .accessTokens), whose id is the header's `kid`. During a rotation, `previousSecret`
+ * (JWT_SECRET_PREVIOUS) verifies the tokens it signed until they expire; a `kid` of neither is
+ * refused. A token without `kid` is of the release before key ids, signed with the raw bytes of
+ * the secret: accepted under those of the current one, so the consoles signed in across the
+ * upgrade keep working until their next refresh (ACCESS_TOKEN_TTL); the next release refuses it.
+ */
 export function createAccessTokens(
   secret: string,
   ttlSeconds: number,
   now: () => Date,
+  previousSecret?: string,
 ): AccessTokens {
+  const current = namedKey(secret, KEY_LABELS.accessTokens);
+  const previous =
+    previousSecret === undefined ? undefined : namedKey(previousSecret, KEY_LABELS.accessTokens);
   // checked synchronously (lib/jwt-hs256.ts); for jose's signing, imported once: given the raw
   // bytes, jose imports a key for every token it signs
-  const rawKey = Buffer.from(secret);
-  const verifyKey = createSecretKey(rawKey);
+  const verifyKeys = new Map<string, KeyObject>([[current.id, createSecretKey(current.key)]]);
+  if (previous) verifyKeys.set(previous.id, createSecretKey(previous.key));
+  const legacyKey = createSecretKey(Buffer.from(secret));
+  const keyOf = (kid: string | undefined) => (kid === undefined ? legacyKey : verifyKeys.get(kid));
   // tokens whose signature and claims passed, with the times that bound them (only good ones:
   // a forged or malformed token is checked in full every time)
   const verified = new Map<
     string,
     { claims: AccessClaims; exp: number; nbf: number | undefined }
   >();
-  const key = crypto.subtle.importKey('raw', rawKey, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
+  const key = crypto.subtle.importKey(
+    'raw',
+    new Uint8Array(current.key),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   return {
     async sign(userId, sessionId) {
       const issuedAt = Math.floor(now().getTime() / 1000);
       const expiresAt = issuedAt + ttlSeconds;
       // the sign-in lets the profile tell "this device" and keep it when others are signed out
       const token = await new SignJWT(sessionId ? { sid: sessionId } : {})
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: current.id })
         .setSubject(String(userId))
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
@@ -63,11 +82,7 @@ export function createAccessTokens(
         if (known.exp > at && (known.nbf === undefined || known.nbf <= at)) return known.claims;
         verified.delete(token);
       }
-      const payload = verifyHs256(token, verifyKey, {
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        now: at,
-      });
+      const payload = verifyHs256(token, keyOf, { issuer: ISSUER, audience: AUDIENCE, now: at });
       const userId = Number(payload?.sub);
       if (!payload || !Number.isSafeInteger(userId) || userId <= 0) return null;
       const claims = { userId, sessionId: typeof payload.sid === 'string' ? payload.sid : null };
