@@ -159,7 +159,12 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     () => app.telegram?.notices,
   );
   const devMailbox = fromConfig?.devMailbox;
-  const tokens = createAccessTokens(config.jwtSecret, config.accessTokenTtl, now);
+  const tokens = createAccessTokens(
+    config.jwtSecret,
+    config.accessTokenTtl,
+    now,
+    config.jwtSecretPrevious,
+  );
   // ended sign-ins, whose access tokens every instance refuses at once (lib/session-revocations)
   const sessions = createSessionRevocations(config.accessTokenTtl, now, app.log);
 
@@ -273,7 +278,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(telegramRoutes, { telegram, bots, servers: vps, config, now });
       const adminVps = createAdminVpsService({ ...serviceDeps, operations });
       await api.register(adminVpsRoutes, { adminVps, isAdmin: admin.isAdmin, config });
-      const reads = createMonitoringReads(app.db, now, config.monitoring.secretKey);
+      const reads = createMonitoringReads(app.db, now, config.monitoring.viewsKey);
       const monitoring = createMonitoringService(serviceDeps, reads);
       await api.register(monitoringRoutes, { monitoring, reads, idempotency, config });
       await api.register(monitoringPublicRoutes, { reads, config });

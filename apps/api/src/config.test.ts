@@ -1,8 +1,11 @@
+import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, developmentExposure, loadConfig } from './config.ts';
+import { open, seal } from './lib/crypto-box.ts';
+import { deriveSecret, KEY_LABELS } from './lib/keys.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -186,6 +189,19 @@ describe('loadConfig', () => {
     [{ PAYEER_SECRET_KEY: STRONG_JWT_SECRET }, 'PAYEER_SECRET_KEY: is the same as JWT_SECRET'],
     [{ JWT_SECRET: SECRET }, 'JWT_SECRET: looks guessable (about 0 bits of the 128 needed)'],
     [{ VPS_SECRET_KEY: 'our-vps-secret-key-for-production' }, 'VPS_SECRET_KEY: looks guessable'],
+    [{ JWT_SECRET_PREVIOUS: STRONG_JWT_SECRET }, 'JWT_SECRET_PREVIOUS: is the same as JWT_SECRET'],
+    [
+      { VPS_SECRET_KEY_PREVIOUS: STRONG_VPS_SECRET },
+      'VPS_SECRET_KEY_PREVIOUS: is the same as VPS_SECRET_KEY',
+    ],
+    [
+      { VPS_SECRET_KEY_PREVIOUS: STRONG_JWT_SECRET },
+      'VPS_SECRET_KEY_PREVIOUS: is the same as JWT_SECRET',
+    ],
+    [
+      { JWT_SECRET_PREVIOUS: STRONG_VPS_SECRET },
+      'VPS_SECRET_KEY: is the same as JWT_SECRET_PREVIOUS',
+    ],
   ])('refuses in production %o', (change, message) => {
     const problems = problemsOf({ ...PRODUCTION, ...change });
     expect(problems).toHaveLength(1);
@@ -270,6 +286,7 @@ describe('loadConfig: VPS', () => {
       trialDays: 3,
       stuckMinutes: 15,
       secretKey: expect.any(String),
+      passwordKeys: expect.any(Object),
       rdpUsername: 'Administrator',
       jobs: true,
     });
@@ -282,6 +299,7 @@ describe('loadConfig: VPS', () => {
     expect(a).toBe(b);
     expect(a).not.toBe(other);
     expect(a).not.toBe(SECRET);
+    expect(a).toBe(deriveSecret(SECRET, KEY_LABELS.vpsSecret));
     expect(a.length).toBeGreaterThanOrEqual(32);
     expect(loadConfig({ VPS_SECRET_KEY: 'k'.repeat(32) }, tempDir()).vps.secretKey).toBe(
       'k'.repeat(32),
@@ -384,6 +402,100 @@ describe('loadConfig: VPS', () => {
     const config = loadConfig({ ...rest, HYPERVISOR_DRIVER: 'simulated' }, tempDir());
     expect(config.vps.hypervisor).toBe('simulated');
     expect(config.vps.proxmox).toBeUndefined();
+  });
+});
+
+describe('the secrets of a rotation', () => {
+  const OLD_JWT = 'Xr7Lm2Qa9Wd4Kc1Vn8Bt5Hy0Gs3Fj6Pe';
+  const OLD_VPS = 'p4Tz8Rk1Ym6Wq3Nc9Vb2Lx7Hd0Sg5FjA';
+  const place = { table: 'vps_servers', column: 'password_enc', id: 1 };
+
+  it('has none by default', () => {
+    const config = loadConfig(PRODUCTION, tempDir());
+    expect(config.jwtSecretPrevious).toBeUndefined();
+    expect(config.vps.passwordKeys.previous).toBeUndefined();
+    expect(config.monitoring.activationKeys.previous).toBeUndefined();
+  });
+
+  it('opens with the previous VPS key what it sealed, while the current one seals', () => {
+    const before = loadConfig({ ...PRODUCTION, VPS_SECRET_KEY: OLD_VPS }, tempDir());
+    const during = loadConfig({ ...PRODUCTION, VPS_SECRET_KEY_PREVIOUS: OLD_VPS }, tempDir());
+    const sealed = seal(before.vps.passwordKeys, place, 'password');
+    expect(open(during.vps.passwordKeys, place, sealed)).toBe('password');
+    expect(during.vps.passwordKeys.current).toEqual(
+      loadConfig(PRODUCTION, tempDir()).vps.passwordKeys.current,
+    );
+    expect(during.vps.passwordKeys.previous).toEqual(before.vps.passwordKeys.current);
+    expect(during.monitoring.activationKeys.previous).toEqual(
+      before.monitoring.activationKeys.current,
+    );
+  });
+
+  it('takes JWT_SECRET_PREVIOUS, and in development turns the keys derived from it too', () => {
+    expect(
+      loadConfig({ ...PRODUCTION, JWT_SECRET_PREVIOUS: OLD_JWT }, tempDir()).jwtSecretPrevious,
+    ).toBe(OLD_JWT);
+    const before = loadConfig({ JWT_SECRET: OLD_JWT }, tempDir());
+    const during = loadConfig({ JWT_SECRET: SECRET, JWT_SECRET_PREVIOUS: OLD_JWT }, tempDir());
+    expect(during.vps.passwordKeys.previous).toEqual(before.vps.passwordKeys.current);
+    expect(during.vps.passwordKeys.current).toEqual(
+      loadConfig({ JWT_SECRET: SECRET }, tempDir()).vps.passwordKeys.current,
+    );
+    // an explicit VPS_SECRET_KEY is not turned by the JWT secret's rotation
+    const own = { VPS_SECRET_KEY: 'k'.repeat(32) };
+    expect(
+      loadConfig({ ...own, JWT_SECRET: SECRET, JWT_SECRET_PREVIOUS: OLD_JWT }, tempDir()).vps
+        .passwordKeys.previous,
+    ).toBeUndefined();
+  });
+
+  it('keeps the v1 keys: the setting, or outside production the HMAC of JWT_SECRET', () => {
+    const legacy = (secret: string) => createHash('sha256').update(secret).digest();
+    const vpsV1 = createHmac('sha256', SECRET).update('tradehost vps secrets').digest('base64url');
+    expect(loadConfig({ JWT_SECRET: SECRET }, tempDir()).vps.passwordKeys.legacy).toEqual([
+      legacy(vpsV1),
+    ]);
+    const production = loadConfig({ ...PRODUCTION, VPS_SECRET_KEY_PREVIOUS: OLD_VPS }, tempDir());
+    expect(production.vps.passwordKeys.legacy).toEqual([
+      legacy(STRONG_VPS_SECRET),
+      legacy(OLD_VPS),
+    ]);
+    const monitoringV1 = createHmac('sha256', STRONG_VPS_SECRET)
+      .update('tradehost monitoring keys')
+      .digest('base64url');
+    expect(production.monitoring.activationKeys.legacy[0]).toEqual(legacy(monitoringV1));
+  });
+
+  it('accepts a guessable previous secret in production: taking it away is the rotation', () => {
+    const weak = 'our-old-vps-secret-key-for-production';
+    expect(problemsOf({ ...PRODUCTION, VPS_SECRET_KEY_PREVIOUS: weak })).toEqual([]);
+    expect(problemsOf({ ...PRODUCTION, JWT_SECRET_PREVIOUS: SECRET })).toEqual([]);
+  });
+
+  it('refuses previous secrets shorter than the current ones may be', () => {
+    expect(problemsOf({ JWT_SECRET_PREVIOUS: 'short', VPS_SECRET_KEY_PREVIOUS: 'short' })).toEqual([
+      'JWT_SECRET_PREVIOUS: Too small: expected string to have >=32 characters',
+      'VPS_SECRET_KEY_PREVIOUS: Too small: expected string to have >=32 characters',
+    ]);
+  });
+
+  it('derives each purpose with HKDF from its setting outside production', () => {
+    const config = loadConfig({ JWT_SECRET: SECRET, TELEGRAM_BOT_TOKEN: '1:a' }, tempDir());
+    expect(config.partner.visitorKey).toBe(deriveSecret(SECRET, KEY_LABELS.referralVisitors));
+    expect(config.telegram!.webhookSecret).toBe(deriveSecret(SECRET, KEY_LABELS.telegramWebhook));
+    expect(config.payments.sandbox.secret).toBe(deriveSecret(SECRET, KEY_LABELS.sandboxGateway));
+    expect(config.monitoring.viewsKey).toBe(
+      deriveSecret(config.vps.secretKey, KEY_LABELS.monitoringViews),
+    );
+    const values = [
+      config.partner.visitorKey,
+      config.telegram!.webhookSecret,
+      config.payments.sandbox.secret,
+      config.monitoring.viewsKey,
+      config.vps.secretKey,
+    ];
+    expect(new Set(values).size).toBe(values.length);
+    expect(values).not.toContain(SECRET);
   });
 });
 

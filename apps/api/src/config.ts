@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ProxmoxSettings } from './integrations/hypervisor/proxmox.ts';
 import type { S3StorageOptions } from './integrations/storage/s3.ts';
+import { sealingKeys, type SealingKeys } from './lib/crypto-box.ts';
+import { deriveSecret, KEY_LABELS } from './lib/keys.ts';
 import { estimatedSecretBits, SECRET_BITS_MIN } from './lib/secret-strength.ts';
 
 /** The API's settings, read once from the environment at start-up. */
@@ -31,6 +33,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   jwtSecret: string;
+  /** JWT_SECRET_PREVIOUS: during a rotation, verifies the tokens it signed (never signs). */
+  jwtSecretPrevious: string | undefined;
   /** Seconds. */
   accessTokenTtl: number;
   /** Seconds: a sign-in ends this long after it began, however busy (SESSION_MAX_AGE). */
@@ -64,8 +68,10 @@ export interface Config {
   payments: PaymentsConfig;
   vps: VpsConfig;
   monitoring: {
-    /** Seals the subscriptions' activation keys (derived from the VPS secret key). */
-    secretKey: string;
+    /** Seal the subscriptions' activation keys (of the VPS secret key and its previous one). */
+    activationKeys: SealingKeys;
+    /** Keys the daily salt the public pages' views are counted by (of the VPS secret key). */
+    viewsKey: string;
     /** Days an ended subscription's accounts and data are kept before a job deletes them. */
     retentionDays: number;
   };
@@ -155,8 +161,13 @@ export interface VpsConfig {
   trialDays: number;
   /** Minutes after which a queued or running operation counts as stuck. */
   stuckMinutes: number;
-  /** The key the servers' passwords are sealed with (lib/crypto-box.ts). */
+  /**
+   * VPS_SECRET_KEY, or outside production one derived from JWT_SECRET: what the keys of the
+   * servers' passwords and of the monitoring keys derive from (lib/keys.ts).
+   */
   secretKey: string;
+  /** Seal and open the servers' passwords (lib/crypto-box.ts); VPS_SECRET_KEY_PREVIOUS's open. */
+  passwordKeys: SealingKeys;
   /** The Windows account the login details name. */
   rdpUsername: string;
   /** Whether this process runs the operation workers and the lifecycle schedule (pg-boss). */
@@ -270,6 +281,7 @@ const envSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().min(3).default('TradeHost <no-reply@localhost>'),
     JWT_SECRET: z.string().min(JWT_SECRET_MIN).optional(),
+    JWT_SECRET_PREVIOUS: z.string().min(JWT_SECRET_MIN).optional(),
     ACCESS_TOKEN_TTL: positiveInt.default(900),
     SESSION_MAX_AGE: positiveInt.default(30 * 24 * 3600),
     SESSION_IDLE_LIMIT: positiveInt.default(14 * 24 * 3600),
@@ -356,6 +368,7 @@ const envSchema = z
     VPS_TRIAL_DAYS: z.coerce.number().int().min(1).max(90).default(3),
     VPS_STUCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
     VPS_SECRET_KEY: z.string().min(VPS_SECRET_MIN).optional(),
+    VPS_SECRET_KEY_PREVIOUS: z.string().min(VPS_SECRET_MIN).optional(),
     VPS_RDP_USERNAME: z
       .string()
       .regex(/^[A-Za-z0-9._-]{1,20}$/, 'a Windows user name (letters, digits, . _ -)')
@@ -543,17 +556,26 @@ const envSchema = z
       });
   });
 
-/** The secrets of the settings, in the order a reuse is reported (the later one is named). */
+/**
+ * The secrets of the settings, in the order a reuse is reported (the later one is named). A
+ * previous secret (a rotation's, see README "Rotating secrets") must differ from every other
+ * too: the rotation is over once the current one alone is left.
+ */
 const SECRET_SETTINGS = [
   'JWT_SECRET',
+  'JWT_SECRET_PREVIOUS',
   'VPS_SECRET_KEY',
+  'VPS_SECRET_KEY_PREVIOUS',
   'TELEGRAM_WEBHOOK_SECRET',
   'SANDBOX_GATEWAY_SECRET',
   'PAYEER_SECRET_KEY',
   'PROXMOX_TOKEN_SECRET',
   'S3_SECRET_ACCESS_KEY',
 ] as const;
-/** The secrets we choose (the others come from a provider, as the provider makes them). */
+/**
+ * The secrets we choose (the others come from a provider, as the provider makes them); a
+ * previous one is not judged: a guessable secret is what a rotation takes away.
+ */
 const CHOSEN_SECRETS = new Set<string>(['JWT_SECRET', 'VPS_SECRET_KEY', 'TELEGRAM_WEBHOOK_SECRET']);
 
 /**
@@ -589,7 +611,43 @@ function secretProblems(
 const PROXMOX_POLL_MS = 2000;
 const PROXMOX_TIMEOUT_MS = 10 * 60_000;
 
-function vpsConfig(e: z.infer<typeof envSchema>, jwtSecret: string): VpsConfig {
+/** The VPS secret key and the one before it (see `vpsSecrets`). */
+interface VpsSecrets {
+  current: string;
+  /** During a rotation. */
+  previous: string | undefined;
+  /** What v1 sealed values were sealed under the sha256 of (lib/crypto-box.ts), current first. */
+  legacy: string[];
+}
+
+/**
+ * VPS_SECRET_KEY and VPS_SECRET_KEY_PREVIOUS, or outside production (without VPS_SECRET_KEY)
+ * derived from JWT_SECRET and JWT_SECRET_PREVIOUS, so a development rotation of the JWT secret
+ * turns these too. v1 (before key ids) took the setting, or the old HMAC of JWT_SECRET.
+ */
+function vpsSecrets(
+  e: z.infer<typeof envSchema>,
+  jwtSecret: string,
+  jwtSecretPrevious: string | undefined,
+): VpsSecrets {
+  const of = (derive: (jwt: string) => string) => ({
+    current: e.VPS_SECRET_KEY ?? derive(jwtSecret),
+    previous:
+      e.VPS_SECRET_KEY_PREVIOUS ??
+      (e.VPS_SECRET_KEY === undefined && jwtSecretPrevious !== undefined
+        ? derive(jwtSecretPrevious)
+        : undefined),
+  });
+  const v1 = of((jwt) =>
+    createHmac('sha256', jwt).update('tradehost vps secrets').digest('base64url'),
+  );
+  return {
+    ...of((jwt) => deriveSecret(jwt, KEY_LABELS.vpsSecret)),
+    legacy: [v1.current, v1.previous].filter((secret) => secret !== undefined),
+  };
+}
+
+function vpsConfig(e: z.infer<typeof envSchema>, secrets: VpsSecrets): VpsConfig {
   let simDelayMs = DEFAULT_SIM_DELAY_MS;
   if (e.HYPERVISOR_SIM_DELAY_MS) {
     const [min, max = min] = e.HYPERVISOR_SIM_DELAY_MS.split('-').map(Number) as [number, number?];
@@ -616,9 +674,13 @@ function vpsConfig(e: z.infer<typeof envSchema>, jwtSecret: string): VpsConfig {
     graceDays: e.VPS_GRACE_DAYS,
     trialDays: e.VPS_TRIAL_DAYS,
     stuckMinutes: e.VPS_STUCK_MINUTES,
-    secretKey:
-      e.VPS_SECRET_KEY ??
-      createHmac('sha256', jwtSecret).update('tradehost vps secrets').digest('base64url'),
+    secretKey: secrets.current,
+    passwordKeys: sealingKeys(
+      KEY_LABELS.vpsPasswords,
+      secrets.current,
+      secrets.previous,
+      secrets.legacy,
+    ),
     rdpUsername: e.VPS_RDP_USERNAME,
     jobs: e.JOBS_ENABLED,
   };
@@ -632,9 +694,7 @@ function telegramConfig(
   return {
     botToken: e.TELEGRAM_BOT_TOKEN,
     monitoringBotToken: e.TELEGRAM_MON_BOT_TOKEN,
-    webhookSecret:
-      e.TELEGRAM_WEBHOOK_SECRET ??
-      createHmac('sha256', jwtSecret).update('tradehost telegram webhook').digest('base64url'),
+    webhookSecret: e.TELEGRAM_WEBHOOK_SECRET ?? deriveSecret(jwtSecret, KEY_LABELS.telegramWebhook),
     apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
   };
 }
@@ -694,9 +754,7 @@ function paymentsConfig(
     expireAfterHours: e.PAYMENT_EXPIRE_HOURS,
     cryptoWallets,
     sandbox: {
-      secret:
-        e.SANDBOX_GATEWAY_SECRET ??
-        createHmac('sha256', jwtSecret).update('tradehost sandbox gateway').digest('base64url'),
+      secret: e.SANDBOX_GATEWAY_SECRET ?? deriveSecret(jwtSecret, KEY_LABELS.sandboxGateway),
       delayMs: e.SANDBOX_GATEWAY_DELAY_MS,
     },
     payeer:
@@ -737,7 +795,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const dataDir = resolve(cwd, e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const jwtSecret = e.JWT_SECRET ?? readOrCreateSecret(join(dataDir, 'jwt-secret'));
-  const vps = vpsConfig(e, jwtSecret);
+  const vpsKeys = vpsSecrets(e, jwtSecret, e.JWT_SECRET_PREVIOUS);
+  const vps = vpsConfig(e, vpsKeys);
   return {
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
@@ -751,6 +810,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     jwtSecret,
+    jwtSecretPrevious: e.JWT_SECRET_PREVIOUS,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     sessionMaxAge: e.SESSION_MAX_AGE,
     sessionIdleLimit: Math.min(e.SESSION_IDLE_LIMIT, e.SESSION_MAX_AGE),
@@ -768,16 +828,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     payments: paymentsConfig(e, publicUrl, jwtSecret),
     vps,
     monitoring: {
-      secretKey: createHmac('sha256', vps.secretKey)
-        .update('tradehost monitoring keys')
-        .digest('base64url'),
+      activationKeys: sealingKeys(
+        KEY_LABELS.monitoringKeys,
+        vpsKeys.current,
+        vpsKeys.previous,
+        // v1 sealed them under an HMAC of the VPS secret key
+        vpsKeys.legacy.map((secret) =>
+          createHmac('sha256', secret).update('tradehost monitoring keys').digest('base64url'),
+        ),
+      ),
+      viewsKey: deriveSecret(vpsKeys.current, KEY_LABELS.monitoringViews),
       retentionDays: e.MONITORING_RETENTION_DAYS,
     },
     partner: {
       holdDays: e.PARTNER_HOLD_DAYS,
-      visitorKey: createHmac('sha256', jwtSecret)
-        .update('tradehost referral visitors')
-        .digest('base64url'),
+      visitorKey: deriveSecret(jwtSecret, KEY_LABELS.referralVisitors),
       withdrawalMethods: [
         ...new Map(
           e.PARTNER_WITHDRAWAL_METHODS.split(',').map((pair) => {

@@ -72,7 +72,7 @@ describe('the authenticator app', () => {
          from user_totp t join users u on u.id = t.user_id where u.email = $1`,
       [email],
     );
-    expect(rows[0].secret).toMatch(/^v1\./);
+    expect(rows[0].secret).toMatch(/^v2\./);
     expect(rows[0].secret).not.toContain(secret);
     expect(rows[0].hashes.some((h: string) => codes.some((c) => h.includes(c)))).toBe(false);
 

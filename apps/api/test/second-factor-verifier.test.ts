@@ -5,10 +5,10 @@ import {
   randomRecoveryCode,
   recoveryCodeHash,
   secondFactor,
+  sealTotpSecret,
   secondFactorSettings,
   type SecondFactorSettings,
 } from '../src/db/second-factor.ts';
-import { sealSecret } from '../src/lib/crypto-box.ts';
 import { quickUser, useTestApp } from './helpers.ts';
 import { SoftAuthenticator, type SoftPasskey } from './soft-authenticator.ts';
 
@@ -23,7 +23,7 @@ async function withTotp(confirmed = true) {
   const secret = generateSecret();
   await t.sql.query(
     'insert into user_totp (user_id, secret, created_at, confirmed_at) values ($1, $2, now(), $3)',
-    [user.id, sealSecret(settings().totpKey, secret), confirmed ? new Date() : null],
+    [user.id, sealTotpSecret(settings(), user.id, secret), confirmed ? new Date() : null],
   );
   return { ...user, secret };
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STEP_UP_WINDOW_MS } from '@tradehost/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, generateSecret } from 'otplib';
-import { recoveryCodeHash, secondFactorSettings } from '../src/db/second-factor.ts';
-import { sealSecret } from '../src/lib/crypto-box.ts';
+import { recoveryCodeHash, sealTotpSecret, secondFactorSettings } from '../src/db/second-factor.ts';
+import { SEALED, sealIn } from '../src/db/sealed.ts';
 import {
   balancesOf,
   fieldRefusal,
@@ -116,7 +116,7 @@ async function withTotp(who: Trader): Promise<string> {
   const secret = generateSecret();
   await t.sql.query(
     'insert into user_totp (user_id, secret, created_at, confirmed_at) values ($1, $2, now(), now())',
-    [who.id, sealSecret(factorSettings().totpKey, secret)],
+    [who.id, sealTotpSecret(factorSettings(), who.id, secret)],
   );
   return secret;
 }
@@ -137,7 +137,7 @@ async function serverOf(who: Trader): Promise<number> {
   });
   await t.sql.query('update vps_servers set password_enc = $2 where id = $1', [
     id,
-    sealSecret(t.config.vps.secretKey, SERVER_PASSWORD),
+    sealIn(t.config, SEALED.vpsPassword, id, SERVER_PASSWORD),
   ]);
   return id;
 }

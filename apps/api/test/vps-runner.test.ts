@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailer } from '../src/integrations/mail/index.ts';
 import { createSmtpMailer } from '../src/integrations/mail/smtp.ts';
 import { createSimulatedHypervisor } from '../src/integrations/hypervisor/simulated.ts';
-import { openSecret } from '../src/lib/crypto-box.ts';
+import { openIn, SEALED } from '../src/db/sealed.ts';
+import { loadConfig } from '../src/config.ts';
+import { SealedSecretError } from '../src/lib/crypto-box.ts';
 import { createVpsWork } from '../src/modules/vps/vps.jobs.ts';
 import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp } from './helpers.ts';
 import {
@@ -95,17 +97,25 @@ describe('create', () => {
       failure: null,
     });
     expect(row.host).toBe(`203.0.113.${1 + (Number(row.machine_id) % 254)}`);
-    // sealed, not plain: it opens only with the configured key
-    expect(row.password_enc).toMatch(/^v1\./);
-    const password = openSecret(t.config.vps.secretKey, row.password_enc);
+    // sealed, not plain, for this row: it opens only there and with the configured key
+    expect(row.password_enc).toMatch(/^v2\./);
+    const password = openIn(t.config, SEALED.vpsPassword, server.id, row.password_enc);
     expect(password).toMatch(/^.{20}$/);
     expect(password).toMatch(/[A-Z]/);
     expect(password).toMatch(/[a-z]/);
     expect(password).toMatch(/\d/);
     expect(row.password_enc).not.toContain(password);
-    expect(() =>
-      openSecret('another key of enough length, 0123456789', row.password_enc),
-    ).toThrow();
+    const otherKey = loadConfig({
+      NODE_ENV: 'test',
+      JWT_SECRET: t.config.jwtSecret,
+      VPS_SECRET_KEY: 'another key of enough length, 0123456789',
+    });
+    expect(() => openIn(otherKey, SEALED.vpsPassword, server.id, row.password_enc)).toThrow(
+      SealedSecretError,
+    );
+    expect(() => openIn(t.config, SEALED.vpsPassword, server.id + 1, row.password_enc)).toThrow(
+      SealedSecretError,
+    );
 
     const machine = await machineRow(t, row.machine_id);
     expect(machine).toMatchObject({ status: 'running', cores: 2, memory_mb: 4096, disk_gb: 60 });

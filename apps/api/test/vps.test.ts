@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addMonths, rentalPrice, upgradePriceCents, type ErrorCode } from '@tradehost/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealSecret } from '../src/lib/crypto-box.ts';
+import { SEALED, sealIn } from '../src/db/sealed.ts';
 import { balancesOf, fund, ledgerInvariants, quickUser, useTestApp, type Json } from './helpers.ts';
 import {
   auditOf,
@@ -85,7 +85,7 @@ async function makeReady(serverId: number, power: 'running' | 'stopped' = 'runni
     `update vps_servers set status = 'active', power = $2, machine_id = 'm-' || id,
        host = '203.0.113.10', port = 40000 + id, username = 'Administrator', password_enc = $3
      where id = $1`,
-    [serverId, power, sealSecret(t.config.vps.secretKey, SERVER_PASSWORD)],
+    [serverId, power, sealIn(t.config, SEALED.vpsPassword, serverId, SERVER_PASSWORD)],
   );
 }
 
@@ -576,7 +576,7 @@ describe('login details', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const { rows } = await t.sql.query('select password_enc from vps_servers where id = $1', [id]);
     expect(rows[0].password_enc).not.toContain(SERVER_PASSWORD);
-    expect(rows[0].password_enc).toMatch(/^v1\./);
+    expect(rows[0].password_enc).toMatch(/^v2\./);
     expect(await auditOf(t, 'vps.credentials_revealed', id)).toEqual([
       {
         actor_id: String(user.id),

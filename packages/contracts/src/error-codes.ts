@@ -134,6 +134,7 @@ export const ERROR_MESSAGES = {
   SERVER_NOT_FOUND: 'Server not found',
   // monitoring
   MONITORING_FREE_TAKEN: 'You already have the free plan',
+  MONITORING_KEY_UNAVAILABLE: 'The key cannot be shown. Make a new one',
   MONITORING_ACCOUNTS_RANGE: 'Accounts must be from 1 to 50',
   MONITORING_MONTHS_RANGE: 'Months must be from 1 to 12',
   MONITORING_SUBSCRIPTION_NOT_FOUND: 'Subscription not found',
@@ -158,6 +159,7 @@ export const ERROR_MESSAGES = {
   MONITORING_ALERT_MINUTES_RANGE: 'Enter whole minutes from 5 to 1440',
   SERVER_NOT_READY: 'The server is still being created',
   SERVER_NOT_ACTIVE: 'The server is not active',
+  SERVER_PASSWORD_UNAVAILABLE: 'The password of this server cannot be shown. Contact support',
   SERVER_REVOKED: 'The server has been revoked and can no longer be renewed',
   SERVER_ALREADY_RUNNING: 'The server is already running',
   SERVER_ALREADY_STOPPED: 'The server is already shut down',

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { createTerminal, PublisherRefused } from '@tradehost/simulator';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/client.ts';
-import { openSecret } from '../lib/crypto-box.ts';
+import { openIn, SEALED, sealIn } from '../db/sealed.ts';
 import { newActivationKey, newMonitoringId } from '../modules/monitoring/monitoring.service.ts';
 import { monitoringRepository as repo } from '../modules/monitoring/monitoring.repository.ts';
 import { userRepository } from '../db/users.ts';
@@ -50,15 +50,15 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     demo = await db.transaction(async (tx) => {
+      const fresh = newActivationKey();
       const subscription =
         (await repo.subscriptions(tx, user.id)).find((r) => r.subscription.plan === 'free')
           ?.subscription ??
-        (await repo.insertSubscription(tx, {
-          userId: user.id,
-          plan: 'free',
-          accounts: 1,
-          ...newActivationKey(config.monitoring.secretKey),
-        }));
+        (await repo.insertSubscription(
+          tx,
+          { userId: user.id, plan: 'free', accounts: 1, keyHash: fresh.keyHash },
+          (id) => sealIn(config, SEALED.monitoringKey, id, fresh.key),
+        ));
       const account =
         (await repo.accounts(tx, user.id)).find((r) => r.account.subscriptionId === subscription.id)
           ?.account ??
@@ -72,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
           email: user.email,
         }));
       return {
-        key: openSecret(config.monitoring.secretKey, subscription.keySealed),
+        key: openIn(config, SEALED.monitoringKey, subscription.id, subscription.keySealed),
         login: account.login,
         monitoringId: account.monitoringId,
       };

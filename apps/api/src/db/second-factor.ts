@@ -6,9 +6,10 @@ import {
   type AuthenticationResponseJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
-import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, getTableName, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { verify as verifyTotp } from 'otplib';
-import { openSecret } from '../lib/crypto-box.ts';
+import { open, seal, sealingKeys, type SealedPlace, type SealingKeys } from '../lib/crypto-box.ts';
+import { KEY_LABELS } from '../lib/keys.ts';
 import { hmacHex } from '../lib/secrets.ts';
 import type { Executor } from './client.ts';
 import { passkeys, recoveryCodes, userTotp, webauthnChallenges } from './schema/index.ts';
@@ -50,27 +51,53 @@ export interface SecondFactorSettings {
   rpID: string;
   /** The origin the browser signs in on: PUBLIC_URL's origin. */
   origin: string;
-  /** Seals the TOTP secrets (lib/crypto-box). */
-  totpKey: string;
-  /** The HMAC key of the recovery codes. */
-  recoveryKey: string;
+  /** Seal and open the TOTP secrets (lib/crypto-box), of the JWT secret and its previous one. */
+  totpKeys: SealingKeys;
+  /**
+   * The HMAC keys of the recovery codes: the JWT secret, which makes them, and during a
+   * rotation the previous one, whose codes still work until it goes.
+   */
+  recoveryKeys: string[];
 }
 
-/** The settings of the config's PUBLIC_URL and JWT secret. */
+/** The settings of the config's PUBLIC_URL and JWT secrets (JWT_SECRET, JWT_SECRET_PREVIOUS). */
 export function secondFactorSettings(config: {
   publicUrl: string;
   jwtSecret: string;
+  jwtSecretPrevious?: string | undefined;
 }): SecondFactorSettings {
   const url = new URL(config.publicUrl);
+  const secrets = [config.jwtSecret, config.jwtSecretPrevious].filter((s) => s !== undefined);
   return {
     rpID: url.hostname,
     origin: url.origin,
-    totpKey: createHmac('sha256', config.jwtSecret)
-      .update('tradehost totp secrets')
-      .digest('base64url'),
-    recoveryKey: config.jwtSecret,
+    totpKeys: sealingKeys(
+      KEY_LABELS.totpSecrets,
+      config.jwtSecret,
+      config.jwtSecretPrevious,
+      // v1 sealed them under an HMAC of the JWT secret
+      secrets.map((s) =>
+        createHmac('sha256', s).update('tradehost totp secrets').digest('base64url'),
+      ),
+    ),
+    recoveryKeys: secrets,
   };
 }
+
+/** Where a user's TOTP secret is sealed: their row of user_totp (db/sealed.ts). */
+export const totpPlace = (userId: number | string): SealedPlace => ({
+  table: getTableName(userTotp),
+  column: userTotp.secret.name,
+  id: userId,
+});
+
+/** A TOTP secret sealed for `userId`'s row. */
+export const sealTotpSecret = (settings: SecondFactorSettings, userId: number, secret: string) =>
+  seal(settings.totpKeys, totpPlace(userId), secret);
+
+/** `userId`'s sealed TOTP secret opened; SealedSecretError when it does not open there. */
+export const openTotpSecret = (settings: SecondFactorSettings, userId: number, sealed: string) =>
+  open(settings.totpKeys, totpPlace(userId), sealed);
 
 export const TOTP_PERIOD_S = 30;
 export const TOTP_DIGITS = 6;
@@ -117,8 +144,13 @@ export function randomRecoveryCode(): string {
   return `${code.slice(0, 5)}-${code.slice(5)}`;
 }
 
-export const recoveryCodeHash = (settings: SecondFactorSettings, userId: number, code: string) =>
-  hmacHex(settings.recoveryKey, `recovery-code:${userId}:${normalRecoveryCode(code)}`);
+/** A recovery code as it is kept: HMAC under the current JWT secret (`key`: another one). */
+export const recoveryCodeHash = (
+  settings: SecondFactorSettings,
+  userId: number,
+  code: string,
+  key = settings.recoveryKeys[0]!,
+) => hmacHex(key, `recovery-code:${userId}:${normalRecoveryCode(code)}`);
 
 /** The challenge a passkey's answer signed, read from its clientDataJSON; null when unreadable. */
 export function challengeOf(response: { response: { clientDataJSON: string } }): string | null {
@@ -186,7 +218,8 @@ async function verifyCode(
     .from(userTotp)
     .where(and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt)));
   if (!totp) return false;
-  const step = await totpStepOf(openSecret(settings.totpKey, totp.secret), code, at, totp.lastStep);
+  const secret = openTotpSecret(settings, userId, totp.secret);
+  const step = await totpStepOf(secret, code, at, totp.lastStep);
   if (step === null) return false;
   // the step is taken only if no other request took it (or a later one) meanwhile
   const [taken] = await db
@@ -214,7 +247,10 @@ async function verifyRecoveryCode(
     .where(
       and(
         eq(recoveryCodes.userId, userId),
-        eq(recoveryCodes.codeHash, recoveryCodeHash(settings, userId, code)),
+        inArray(
+          recoveryCodes.codeHash,
+          settings.recoveryKeys.map((key) => recoveryCodeHash(settings, userId, code, key)),
+        ),
         isNull(recoveryCodes.usedAt),
       ),
     )

@@ -1,5 +1,5 @@
 import { centsToDollars, type Subscription } from '@tradehost/contracts';
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   monitoringAccounts,
@@ -65,8 +65,23 @@ export const monitoringRepository = {
     return row !== undefined;
   },
 
-  async insertSubscription(db: Executor, values: typeof monitoringSubscriptions.$inferInsert) {
-    const [row] = await db.insert(monitoringSubscriptions).values(values).returning();
+  /**
+   * A new subscription. Its id is drawn first, so its activation key is sealed (`sealKey`) for
+   * the row it goes to (db/sealed.ts).
+   */
+  async insertSubscription(
+    db: Executor,
+    values: Omit<typeof monitoringSubscriptions.$inferInsert, 'id' | 'keySealed'>,
+    sealKey: (id: number) => string,
+  ) {
+    const { rows } = await db.execute<{ id: string }>(
+      sql`select nextval(pg_get_serial_sequence('monitoring_subscriptions', 'id'))::text as id`,
+    );
+    const id = Number(rows[0]!.id);
+    const [row] = await db
+      .insert(monitoringSubscriptions)
+      .values({ ...values, id, keySealed: sealKey(id) })
+      .returning();
     return row!;
   },
 

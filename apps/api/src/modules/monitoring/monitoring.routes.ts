@@ -173,7 +173,10 @@ export async function monitoringRoutes(
           "The subscription's activation key, for the publisher in the terminal; needs a fresh proof (403 STEP_UP_REQUIRED)",
         security,
         params: idParamsSchema,
-        response: { 200: activationKeyResponseSchema, ...errorResponses(401, 403, 404, 429) },
+        response: {
+          200: activationKeyResponseSchema,
+          ...errorResponses(401, 403, 404, 409, 429),
+        },
       },
     },
     async (request) =>

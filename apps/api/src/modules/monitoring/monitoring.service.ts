@@ -20,7 +20,8 @@ import { billing } from '../../db/billing.ts';
 import { partnerRewards } from '../../db/partner-rewards.ts';
 import { monitoringAccounts } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
-import { openSecret, sealSecret } from '../../lib/crypto-box.ts';
+import { SealedSecretError } from '../../lib/crypto-box.ts';
+import { openIn, SEALED, sealIn } from '../../db/sealed.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
@@ -41,10 +42,10 @@ import { numero } from '../../lib/numero.ts';
 /** What a request's activation key is looked up by. */
 export const hashActivationKey = sha256Hex;
 
-/** A fresh activation key: what its owner copies, its hash, and its sealed form. */
-export function newActivationKey(secret: string) {
+/** A fresh activation key: what its owner copies and its hash (sealed by the row it goes to). */
+export function newActivationKey() {
   const key = `mk_${randomBytes(24).toString('base64url')}`;
-  return { key, keyHash: hashActivationKey(key), keySealed: sealSecret(secret, key) };
+  return { key, keyHash: hashActivationKey(key) };
 }
 
 /** An account's public id (`:monitoringId`): 16 random base64url characters. */
@@ -82,10 +83,15 @@ type Summary = {
   computedAt: Date;
 };
 
-export function createMonitoringService({ db, config, now }: ServiceDeps, reads: MonitoringReads) {
-  const secret = config.monitoring.secretKey;
-
-  const newKey = () => newActivationKey(secret);
+export function createMonitoringService(
+  { db, config, now, log }: ServiceDeps,
+  reads: MonitoringReads,
+) {
+  /** A fresh key's hash, and its sealing for the subscription's row (repo.insertSubscription). */
+  const newKey = () => {
+    const { key, keyHash } = newActivationKey();
+    return [{ keyHash }, (id: number) => sealIn(config, SEALED.monitoringKey, id, key)] as const;
+  };
 
   const toSubscription = (row: SubscriptionRow, used: number): Subscription =>
     subscriptionView(row, used, now());
@@ -199,13 +205,12 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
     async takeFree(userId: number): Promise<SubscribedResponse> {
       try {
         return await inTransaction(db, async (tx) => {
-          const row = await repo.insertSubscription(tx, {
-            userId,
-            plan: 'free',
-            accounts: FREE_PLAN_ACCOUNTS,
-            endsAt: null,
-            ...newKey(),
-          });
+          const [key, sealKey] = newKey();
+          const row = await repo.insertSubscription(
+            tx,
+            { userId, plan: 'free', accounts: FREE_PLAN_ACCOUNTS, endsAt: null, ...key },
+            sealKey,
+          );
           await auditRepository.insert(tx, {
             actorId: userId,
             action: 'monitoring.free',
@@ -249,15 +254,20 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
       // a subscription is final once paid: its partner rewards
       await partnerRewards.grant(tx, charged.chargeId, now());
       const at = now();
-      const row = await repo.insertSubscription(tx, {
-        userId,
-        plan: 'paid',
-        accounts: input.accounts,
-        createdAt: at,
-        endsAt: addMonths(at, input.months),
-        chargeId: charged.chargeId,
-        ...newKey(),
-      });
+      const [key, sealKey] = newKey();
+      const row = await repo.insertSubscription(
+        tx,
+        {
+          userId,
+          plan: 'paid',
+          accounts: input.accounts,
+          createdAt: at,
+          endsAt: addMonths(at, input.months),
+          chargeId: charged.chargeId,
+          ...key,
+        },
+        sealKey,
+      );
       await auditRepository.insert(tx, {
         actorId: userId,
         action: 'monitoring.subscribe',
@@ -359,10 +369,20 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
       context: SecurityContext,
     ): Promise<{ key: string }> {
       const row = await ownSubscription(userId, id);
+      let key: string;
+      try {
+        key = openIn(config, SEALED.monitoringKey, row.id, row.keySealed);
+      } catch (error) {
+        // moved from another subscription's row, altered, or of a key no longer set: a new
+        // key (regenerate) is the way on
+        if (!(error instanceof SealedSecretError)) throw error;
+        log.error({ err: error, subscriptionId: row.id }, 'a monitoring key does not open');
+        throw new AppError(409, 'MONITORING_KEY_UNAVAILABLE');
+      }
       await securityLog.record(db, userId, 'monitoring_key_revealed', now(), context, {
         subscription_id: row.id,
       });
-      return { key: openSecret(secret, row.keySealed) };
+      return { key };
     },
 
     /** A new key; the old one stops working at once (the lookup is by the new hash). */
@@ -373,8 +393,9 @@ export function createMonitoringService({ db, config, now }: ServiceDeps, reads:
     ): Promise<{ key: string }> {
       return inTransaction(db, async (tx) => {
         const row = await ownSubscription(userId, id, tx, true);
-        const fresh = newKey();
-        await repo.setKey(tx, row.id, fresh.keyHash, fresh.keySealed);
+        const fresh = newActivationKey();
+        const sealed = sealIn(config, SEALED.monitoringKey, row.id, fresh.key);
+        await repo.setKey(tx, row.id, fresh.keyHash, sealed);
         await auditRepository.insert(tx, {
           actorId: userId,
           action: 'monitoring.key.regenerate',

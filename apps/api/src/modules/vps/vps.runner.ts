@@ -17,7 +17,7 @@ import {
   vpsReadyMail,
   vpsUpgradeDoneMail,
 } from '../../integrations/mail/templates.ts';
-import { sealSecret } from '../../lib/crypto-box.ts';
+import { SEALED, sealIn } from '../../db/sealed.ts';
 import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
 import { auditServer } from './vps.effects.ts';
 import { notify } from '../../integrations/mail/notify.ts';
@@ -217,7 +217,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         (error) => isHypervisorError(error) && error.kind === 'failed',
       );
       address = machineAddress(config, machineId);
-      sealed = sealSecret(config.vps.secretKey, password);
+      sealed = sealIn(config, SEALED.vpsPassword, server.id, password);
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };

@@ -20,7 +20,8 @@ import {
 } from '@tradehost/contracts';
 import type { Executor } from '../../db/client.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
-import { openSecret } from '../../lib/crypto-box.ts';
+import { SealedSecretError } from '../../lib/crypto-box.ts';
+import { openIn, SEALED } from '../../db/sealed.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { auditRepository } from '../../db/audit.ts';
 import { securityLog, type SecurityContext } from '../../db/security-events.ts';
@@ -305,7 +306,15 @@ export function createVpsService(deps: VpsDeps) {
     async credentials(userId: number, id: number, context: SecurityContext): Promise<Credentials> {
       const server = await own(userId, id);
       const { sealed, ...details } = withCredentials(server);
-      const password = openSecret(config.vps.secretKey, sealed);
+      let password: string;
+      try {
+        password = openIn(config, SEALED.vpsPassword, id, sealed);
+      } catch (error) {
+        // moved from another server's row, altered, or of a key no longer set: never shown
+        if (!(error instanceof SealedSecretError)) throw error;
+        log.error({ err: error, serverId: id }, 'a server password does not open');
+        throw new AppError(409, 'SERVER_PASSWORD_UNAVAILABLE');
+      }
       await db.transaction(async (tx) => {
         await auditRepository.insert(tx, {
           actorId: userId,
