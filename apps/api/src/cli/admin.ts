@@ -8,6 +8,7 @@ const USAGE =
 
 /** `admin create <email>`: gives an existing account the admin role. Uses the same database as the server. */
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'reseal') return (await import('./reseal.ts')).reseal(loadConfig());
   const [command, email] = argv;
   if (command !== 'create' || !email) {
     console.error(USAGE);
