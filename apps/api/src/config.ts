@@ -5,6 +5,14 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  CRYPTO_CONFIRMATIONS_FORMS,
+  CRYPTO_EXPLORER_FORMS,
+  EXPLORER_TIMEOUT_MS,
+  parseConfirmations,
+  parseCryptoExplorer,
+  type ExplorerSettings,
+} from './integrations/explorers/settings.ts';
 import type { ProxmoxSettings } from './integrations/hypervisor/proxmox.ts';
 import type { S3StorageOptions } from './integrations/storage/s3.ts';
 import { sealingKeys, type SealingKeys } from './lib/crypto-box.ts';
@@ -129,6 +137,8 @@ export interface PaymentsConfig {
   expireAfterHours: number;
   /** The provider's wallet of each crypto network: [network id, display name, address]. */
   cryptoWallets: { id: string; name: string; address: string }[];
+  /** The chain explorers that check crypto payments (CRYPTO_EXPLORER; none: operators do). */
+  explorers: ExplorerSettings;
   sandbox: {
     /** HMAC key of the sandbox gateway's signatures (derived from JWT_SECRET unless set). */
     secret: string;
@@ -327,6 +337,18 @@ const envSchema = z
         'a comma list of NETWORK=address, such as USDT-TRC20=T...',
       )
       .optional(),
+    CRYPTO_EXPLORER: z
+      .string()
+      .refine((value) => parseCryptoExplorer(value) !== null, CRYPTO_EXPLORER_FORMS)
+      .optional(),
+    CRYPTO_CONFIRMATIONS: z
+      .string()
+      .refine((value) => parseConfirmations(value) !== null, CRYPTO_CONFIRMATIONS_FORMS)
+      .optional(),
+    TRONGRID_API_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{8,64}$/, 'a TronGrid API key')
+      .optional(),
     PAYMENT_EXPIRE_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     SANDBOX_GATEWAY_SECRET: z.string().min(JWT_SECRET_MIN).optional(),
     SANDBOX_GATEWAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
@@ -458,6 +480,8 @@ const envSchema = z
       );
     else if (!env.PUBLIC_URL.startsWith('https:'))
       refuse('PUBLIC_URL', 'must be https:// in production (cookies and tokens travel over it)');
+    if (parseCryptoExplorer(env.CRYPTO_EXPLORER)?.some(({ url }) => !url.startsWith('https:')))
+      refuse('CRYPTO_EXPLORER', 'must name https:// explorers in production');
     if (env.PROXMOX_URL && !env.PROXMOX_URL.startsWith('https:'))
       refuse('PROXMOX_URL', 'must be https:// in production (it carries the API token)');
     if (env.TRUST_PROXY !== undefined && parseTrustProxy(env.TRUST_PROXY) === true)
@@ -753,6 +777,12 @@ function paymentsConfig(
     minimumCents,
     expireAfterHours: e.PAYMENT_EXPIRE_HOURS,
     cryptoWallets,
+    explorers: {
+      drivers: parseCryptoExplorer(e.CRYPTO_EXPLORER) ?? [],
+      tronGridApiKey: e.TRONGRID_API_KEY,
+      confirmations: parseConfirmations(e.CRYPTO_CONFIRMATIONS)!,
+      timeoutMs: EXPLORER_TIMEOUT_MS,
+    },
     sandbox: {
       secret: e.SANDBOX_GATEWAY_SECRET ?? deriveSecret(jwtSecret, KEY_LABELS.sandboxGateway),
       delayMs: e.SANDBOX_GATEWAY_DELAY_MS,

@@ -21,7 +21,7 @@ const PRICE_TTL_MS = 60_000;
  * BTC through an Esplora API (Blockstream's, mempool.space's): a transaction's payments are its
  * outputs with an address (GET /tx/{txid}), its depth the tip's height (GET /blocks/tip/height)
  * less its block's, plus one. mempool.space also publishes a price (GET /v1/prices, `USD`),
- * read at most once a minute; a plain Esplora has none (404) and usdPrice says undefined.
+ * kept a minute once read; a plain Esplora has none (404) and usdPrice says undefined.
  */
 export function createEsploraExplorer(settings: EsploraSettings): ChainExplorer {
   const base = trimBase(settings.baseUrl);
@@ -29,7 +29,7 @@ export function createEsploraExplorer(settings: EsploraSettings): ChainExplorer 
     timeoutMs: settings.timeoutMs,
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
   };
-  let price: { usd: number | undefined; at: number } | undefined;
+  let price: { usd: number; at: number } | undefined;
 
   async function tipHeight(): Promise<number> {
     const text = await getText(`${base}/blocks/tip/height`, http);
@@ -75,7 +75,8 @@ export function createEsploraExplorer(settings: EsploraSettings): ChainExplorer 
         typeof prices?.USD === 'number' && Number.isFinite(prices.USD) && prices.USD > 0
           ? prices.USD
           : undefined;
-      price = { usd, at: Date.now() };
+      // a price is kept a minute; none (a plain Esplora) is asked again next time
+      if (usd !== undefined) price = { usd, at: Date.now() };
       return usd;
     },
   };
