@@ -9,6 +9,8 @@ export interface Expected {
   /** The exact amount in the asset's smallest unit; null when none was fixed (BTC unpriced). */
   units: bigint | null;
   decimals: number;
+  /** Decimals an amount is shown with at least (USDT as dollars: 2); none unless told. */
+  shownDecimals?: number;
   /** The request's creation: a payment made before it is not for it. */
   notBefore: Date;
   /** The depth at which it counts as final (CRYPTO_CONFIRMATIONS). */
@@ -46,11 +48,17 @@ export function sameAddress(a: string, b: string): boolean {
   return /^(bc1|tb1|bcrt1)/i.test(a) && a.toLowerCase() === b.toLowerCase();
 }
 
-/** An amount in smallest units as a decimal of the asset: 50370000n, 6 -> "50.37". */
-export function formatUnits(units: bigint, decimals: number): string {
+/**
+ * An amount in smallest units as a decimal of the asset, with at least `shown` decimals:
+ * 50370000n, 6 -> "50.37"; 1000000n, 6, 2 -> "1.00".
+ */
+export function formatUnits(units: bigint, decimals: number, shown = 0): string {
   const text = units.toString().padStart(decimals + 1, '0');
   const whole = text.slice(0, text.length - decimals);
-  const fraction = text.slice(text.length - decimals).replace(/0+$/, '');
+  const fraction = text
+    .slice(text.length - decimals)
+    .replace(/0+$/, '')
+    .padEnd(Math.min(shown, decimals), '0');
   return fraction ? `${whole}.${fraction}` : whole;
 }
 
@@ -85,7 +93,7 @@ export function judge(lookup: ChainLookup, expected: Expected): Verdict {
       to: first?.to ?? null,
       amount:
         first && first.token === expected.token
-          ? formatUnits(first.units, expected.decimals)
+          ? formatUnits(first.units, expected.decimals, expected.shownDecimals)
           : null,
       token: first && first.token !== expected.token ? first.token : null,
       confirmations,
@@ -96,7 +104,7 @@ export function judge(lookup: ChainLookup, expected: Expected): Verdict {
   const paid = inToken.reduce((sum, t) => sum + t.units, 0n);
   const seen: Seen = {
     to: inToken[0]!.to,
-    amount: formatUnits(paid, expected.decimals),
+    amount: formatUnits(paid, expected.decimals, expected.shownDecimals),
     token: null,
     confirmations,
     block_time,
