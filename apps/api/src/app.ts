@@ -23,6 +23,7 @@ import {
 } from './integrations/payments/index.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createOperatorsService } from './modules/admin/operators.service.ts';
 import { adminVpsRoutes } from './modules/vps/vps.admin.routes.ts';
 import { createAdminVpsService } from './modules/vps/vps.admin.service.ts';
 import { monitoringAdminRoutes } from './modules/monitoring/monitoring.admin.routes.ts';
@@ -236,7 +237,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const admin = createAdminService(serviceDeps);
       const faq = createFaqService(serviceDeps);
       await api.register(faqRoutes, { faq, config });
-      await api.register(faqAdminRoutes, { faq, isAdmin: admin.isAdmin, config });
+      await api.register(faqAdminRoutes, { faq, config });
       const support = createSupportService({
         ...serviceDeps,
         storage,
@@ -245,13 +246,15 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(supportRoutes, { support: support.user, config });
       await api.register(supportAdminRoutes, {
         support: support.admin,
-        isAdmin: admin.isAdmin,
         config,
       });
-      await api.register(adminRoutes, { admin, config });
+      await api.register(adminRoutes, {
+        admin,
+        operators: createOperatorsService(serviceDeps),
+        config,
+      });
       await api.register(balanceAdminRoutes, {
         admin: createBalanceAdminService(serviceDeps),
-        isAdmin: admin.isAdmin,
         idempotency,
         config,
       });
@@ -267,7 +270,6 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
         withdrawals,
         settings: createPartnerSettings(serviceDeps),
         summary: createPartnerSummary(serviceDeps),
-        isAdmin: admin.isAdmin,
         config,
       });
       const { operations } = app.vpsJobs;
@@ -277,7 +279,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const telegram = createTelegramService({ ...serviceDeps, bots });
       await api.register(telegramRoutes, { telegram, bots, servers: vps, config, now });
       const adminVps = createAdminVpsService({ ...serviceDeps, operations });
-      await api.register(adminVpsRoutes, { adminVps, isAdmin: admin.isAdmin, config });
+      await api.register(adminVpsRoutes, { adminVps, config });
       const reads = createMonitoringReads(app.db, now, config.monitoring.viewsKey);
       const monitoring = createMonitoringService(serviceDeps, reads);
       await api.register(monitoringRoutes, { monitoring, reads, idempotency, config });
@@ -287,7 +289,6 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const monitoringAdmin = createMonitoringAdminService(serviceDeps);
       await api.register(monitoringAdminRoutes, {
         monitoringAdmin,
-        isAdmin: admin.isAdmin,
         idempotency,
         config,
       });

@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
+import { ERROR_MESSAGES, type ErrorCode, type OperatorRole } from '@tradehost/contracts';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { generate } from 'otplib';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type AppDeps } from '../src/app.ts';
@@ -297,21 +298,34 @@ export async function signIn(t: TestApp, overrides: Record<string, unknown> = {}
   return { ...user, browser, token: login.body.token as string };
 }
 
+/** A user of quickUser or operator: its bearer token, and an operator's authenticator secret. */
+export interface QuickUser {
+  id: number;
+  email: string;
+  name: string;
+  token: string;
+  sessionId: string;
+  /** The TOTP secret of an operator's authenticator (null for a customer). */
+  totpSecret: string | null;
+}
+
 /**
  * A verified account made with SQL (no sign-up mail, no password hashing) and a bearer token for
  * it, of a sign-in that has just proved its owner (step-up passes for 5 minutes of the test clock).
+ * `roles` (or `role: 'admin'`, the same as roles ['admin']) make it an operator: the roles, and
+ * the second factor the operator area requires (operator()).
  */
 export async function quickUser(
   t: TestApp,
-  fields: { name?: string; email?: string; role?: 'user' | 'admin' } = {},
-): Promise<{ id: number; email: string; name: string; token: string; sessionId: string }> {
+  fields: { name?: string; email?: string; role?: 'user' | 'admin'; roles?: OperatorRole[] } = {},
+): Promise<QuickUser> {
   const email = fields.email ?? uniqueEmail('quick');
   const name = fields.name ?? 'Quick Trader';
   const { rows } = await t.sql.query<{ id: string }>(
-    `insert into users (email, name, password_hash, email_verified_at, role, referral_code)
-     values ($1, $2, 'not-a-hash', now(), $3, upper(substr(md5(random()::text), 1, 8)))
+    `insert into users (email, name, password_hash, email_verified_at, referral_code)
+     values ($1, $2, 'not-a-hash', now(), upper(substr(md5(random()::text), 1, 8)))
      returning id`,
-    [email, name, fields.role ?? 'user'],
+    [email, name],
   );
   const id = Number(rows[0]!.id);
   // a sign-in of its own, just made: as signing in does, it proved its owner now (step-up)
@@ -323,7 +337,51 @@ export async function quickUser(
   );
   const tokens = createAccessTokens(t.config.jwtSecret, 3600, () => new Date());
   const { token } = await tokens.sign(id, sessionId);
-  return { id, email, name, token, sessionId };
+  const user = { id, email, name, token, sessionId, totpSecret: null };
+  const roles = fields.roles ?? (fields.role === 'admin' ? ['admin'] : []);
+  if (roles.length === 0) return user;
+  await grantRoles(t, id, roles);
+  // (a token of the app's clock: a test may have moved it days past the wall's)
+  const now = createAccessTokens(t.config.jwtSecret, 3600, () => t.clock?.now() ?? new Date());
+  return { ...user, totpSecret: await turnOnTotp(t, (await now.sign(id, sessionId)).token) };
+}
+
+/**
+ * An operator holding `roles`, with the second factor the operator area requires (an
+ * authenticator app, turned on through the API), signed in: a sign-in that has just proved its
+ * owner, as quickUser's. `totpSecret` gives the app's codes (totpCode in factor-helpers.ts).
+ */
+export async function operator(
+  t: TestApp,
+  roles: OperatorRole[],
+  fields: { name?: string; email?: string } = {},
+): Promise<QuickUser & { totpSecret: string }> {
+  const user = await quickUser(t, { ...fields, roles });
+  return { ...user, totpSecret: user.totpSecret! };
+}
+
+/** Gives the user operator roles, as the command line or an admin does (granted by nobody here). */
+export async function grantRoles(t: TestApp, userId: number, roles: OperatorRole[]): Promise<void> {
+  await t.sql.query(
+    `insert into operator_roles (user_id, role) select $1, unnest($2::text[]) on conflict do nothing`,
+    [userId, roles],
+  );
+}
+
+/**
+ * Turns the authenticator app on through the API (the code of the test clock's step confirms
+ * it; the clock is left where it is) and returns its secret.
+ */
+export async function turnOnTotp(t: TestApp, token: string): Promise<string> {
+  const browser = new ApiClient(t.url);
+  const started = await browser.post('/api/user/factors/totp', undefined, { token });
+  if (started.status !== 200) throw new Error(`totp: ${started.status} ${started.text}`);
+  const secret = String(started.body.secret);
+  const at = t.clock?.now() ?? new Date();
+  const code = await generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
+  const confirmed = await browser.post('/api/user/factors/totp/confirm', { code }, { token });
+  if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${confirmed.text}`);
+  return secret;
 }
 
 /**

@@ -4,6 +4,7 @@ import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
 import {
   balancesOf,
   fund,
+  grantRoles,
   ledgerInvariants,
   memosOf,
   postKeyed,
@@ -121,7 +122,7 @@ describe('access to /api/admin', () => {
   it('takes the area away from a demoted operator at once, and gives it to a promoted one', async () => {
     const operator = await quickUser(t, { role: 'admin' });
     expect((await t.api.get(QUEUE, { token: operator.token })).status).toBe(200);
-    await t.sql.query(`update users set role = 'user' where id = $1`, [operator.id]);
+    await t.sql.query('delete from operator_roles where user_id = $1', [operator.id]);
     for (const [method, path, body] of routes(operator.id)) {
       const res = await t.api.request(method, path, {
         body,
@@ -131,7 +132,7 @@ describe('access to /api/admin', () => {
       expect(res, `${method} ${path}`).toMatchObject({ status: 403, body: FORBIDDEN });
     }
     expect(await balancesOf(t, operator.id)).toEqual({ balance: 0, partner: 0 });
-    await t.sql.query(`update users set role = 'admin' where id = $1`, [operator.id]);
+    await grantRoles(t, operator.id, ['admin']);
     expect((await t.api.get(AUDIT, { token: operator.token })).status).toBe(200);
   });
 

@@ -1,7 +1,10 @@
 import { centsToDollars, type AdminUser, type User } from '@tradehost/contracts';
+import type { Executor } from './client.ts';
+import { operatorRepository } from './operators.ts';
 import type { UserRow } from './schema/index.ts';
 
-export function toUserResponse(row: UserRow): User {
+/** The signed-in user as GET /api/user/auth shows them, with their operator roles. */
+export async function toUserResponse(db: Executor, row: UserRow): Promise<User> {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
@@ -9,6 +12,7 @@ export function toUserResponse(row: UserRow): User {
     name: row.name,
     language: row.language,
     role: row.role,
+    operator_roles: await operatorRepository.rolesOfRow(db, row),
     email_verified_at: row.emailVerifiedAt?.toISOString() ?? null,
     referral_code: row.referralCode,
     photo_path: row.photoPath,

@@ -67,15 +67,6 @@ export const userRepository = {
       .where(and(eq(users.id, id), isNull(users.emailVerifiedAt)));
   },
 
-  async setRole(db: Executor, email: string, role: 'user' | 'admin'): Promise<UserRow | undefined> {
-    const [row] = await db
-      .update(users)
-      .set({ role })
-      .where(sql`lower(${users.email}) = lower(${email})`)
-      .returning();
-    return row;
-  },
-
   /** The newest active alert whose window covers `now`. */
   async findCurrentAlert(db: Executor, now: Date) {
     const [row] = await db

@@ -1,9 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { OperatorRole } from '@tradehost/contracts';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { operatorRefusal } from '../db/operators.ts';
 import { AppError } from '../lib/errors.ts';
 import { perMinute } from './rate-limit.ts';
 import type { SessionRevocations } from '../lib/session-revocations.ts';
 import type { AccessTokens } from '../modules/auth/access-token.ts';
+// `app.db`, wherever this file is compiled from
+import type {} from './db.ts';
 
 export interface AuthUser {
   id: number;
@@ -22,8 +26,20 @@ declare module 'fastify' {
      * `optional`: the user when the token is valid, else null (never refused).
      */
     auth?: 'required' | 'optional';
+    /**
+     * The operator roles that may call the route (`admin` may call every one). Every route under
+     * /api/admin declares it, or the app refuses to start; it implies `auth: 'required'`. The
+     * one check (operatorGate) reads the caller's roles on every call, so a revoked role loses
+     * the route at once; it runs before the body is read or validated, so a caller without the
+     * role learns nothing of the route's requests: 403 FORBIDDEN, or 403
+     * OPERATOR_SECOND_FACTOR_REQUIRED to an operator without a second factor.
+     */
+    operatorRoles?: readonly OperatorRole[];
   }
 }
+
+/** The operator area: every route under it declares `config.operatorRoles`. */
+export const OPERATOR_AREA = /^\/api\/admin(\/|$)/;
 
 function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -38,28 +54,17 @@ export function currentUser(request: FastifyRequest): AuthUser {
 }
 
 /**
- * A plugin's hook that answers 403 FORBIDDEN to anyone but an admin: the role is read on every
- * call, before validation (a malformed request from a non-admin learns nothing about the route).
+ * What every operator route file shares: each route's config for the roles that may call it (a
+ * signed-in user, the per-user rate limit, `operatorRoles`), the OpenAPI security and tag, and
+ * the acting operator's id.
  */
-function adminOnly(isAdmin: (userId: number) => Promise<boolean>) {
-  return async (request: FastifyRequest) => {
-    if (!(await isAdmin(currentUser(request).id))) throw new AppError(403, 'FORBIDDEN');
-  };
-}
-
-/**
- * The start every operator route file shares: admins only (adminOnly, on the file's plugin), and
- * what each of its routes declares (a signed-in user, the per-user rate limit, the OpenAPI
- * security and tag), with the acting operator's id.
- */
-export function operatorArea(
-  app: FastifyInstance,
-  isAdmin: (userId: number) => Promise<boolean>,
-  rateLimitPerMinute: number,
-) {
-  app.addHook('preValidation', adminOnly(isAdmin));
+export function operatorArea(rateLimitPerMinute: number) {
   return {
-    routeConfig: { ...perMinute(rateLimitPerMinute), auth: 'required' as const },
+    forRoles: (...operatorRoles: OperatorRole[]) => ({
+      ...perMinute(rateLimitPerMinute),
+      auth: 'required' as const,
+      operatorRoles,
+    }),
     security: [{ bearer: [] }],
     tags: ['operator'],
     adminId: (request: FastifyRequest) => currentUser(request).id,
@@ -100,15 +105,32 @@ export const authPlugin = fp(
       request.user = await userOf(request);
     };
 
+    /**
+     * The operator area's one check, after the token's (config.operatorRoles): a customer is
+     * FORBIDDEN, an operator without a second factor OPERATOR_SECOND_FACTOR_REQUIRED, an
+     * operator without one of `allowed` (or admin) FORBIDDEN.
+     */
+    const operatorGate = (allowed: readonly OperatorRole[]): onRequestHookHandler =>
+      async function operatorGate(request: FastifyRequest, _reply: FastifyReply) {
+        const refusal = await operatorRefusal(app.db, currentUser(request).id, allowed);
+        if (refusal !== null) throw new AppError(403, refusal);
+      };
+
     app.addHook('onRoute', (route) => {
       const auth = route.config?.auth;
+      const operatorRoles = route.config?.operatorRoles;
+      if (OPERATOR_AREA.test(route.url) && operatorRoles === undefined)
+        throw new Error(`${route.url}: an operator route declares config.operatorRoles`);
+      if (operatorRoles !== undefined && auth !== 'required')
+        throw new Error(`${route.url}: an operator route needs config.auth 'required'`);
       if (auth === undefined) return;
-      const hook = auth === 'required' ? requireUser : optionalUser;
+      const hooks = [auth === 'required' ? requireUser : optionalUser];
+      if (operatorRoles !== undefined) hooks.push(operatorGate(operatorRoles));
       const existing = route.onRequest;
       route.onRequest = existing
-        ? [...(Array.isArray(existing) ? existing : [existing]), hook]
-        : [hook];
+        ? [...(Array.isArray(existing) ? existing : [existing]), ...hooks]
+        : hooks;
     });
   },
-  { name: 'tradehost-auth', dependencies: ['@fastify/rate-limit'] },
+  { name: 'tradehost-auth', dependencies: ['@fastify/rate-limit', 'tradehost-db'] },
 );

@@ -9,3 +9,4 @@ export * from './partners.ts';
 export * from './telegram.ts';
 export * from './support.ts';
 export * from './security.ts';
+export * from './operators.ts';

@@ -28,6 +28,11 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     emailVerifiedAt: timestamptz('email_verified_at'),
     language: text('language').$type<'en' | 'ru'>().notNull().default('en'),
+    /**
+     * 'admin' while the user holds any operator role (operator_roles), else 'user': kept by the
+     * operator_roles trigger and refused to anything else (users_role_guard, 0020). What the
+     * console's menu and the shorter operator sign-in read; permissions read operator_roles.
+     */
     role: text('role').$type<'user' | 'admin'>().notNull().default('user'),
     /** 8 characters of REFERRAL_ALPHABET, upper-case. */
     referralCode: text('referral_code').notNull(),

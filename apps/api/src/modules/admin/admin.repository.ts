@@ -1,15 +1,10 @@
-import { count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { count, desc, ilike, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { containing } from '../../db/paging.ts';
 import { users } from '../../db/schema/index.ts';
 
 /** The operator area's reads (writes go through the ledger and balance repositories). */
 export const adminRepository = {
-  async isAdmin(db: Executor, userId: number): Promise<boolean> {
-    const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
-    return row?.role === 'admin';
-  },
-
   async users(db: Executor, query: string, limit: number, offset: number) {
     const pattern = containing(query);
     const where: SQL | undefined = query

@@ -4,9 +4,13 @@ import {
   adminUsersQuerySchema,
   auditPageSchema,
   auditQuerySchema,
+  grantRoleRequestSchema,
   idParamsSchema,
   ledgerPageSchema,
   ledgerQuerySchema,
+  operatorResponseSchema,
+  operatorRoleParamsSchema,
+  operatorsResponseSchema,
 } from '@tradehost/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,20 +18,27 @@ import type { Config } from '../../config.ts';
 import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import type { AdminService } from './admin.service.ts';
+import type { OperatorsService } from './operators.service.ts';
 
-/** /api/admin/*: the operator area, for users with role admin (403 for anyone else). */
+/**
+ * The operator area's own routes: the users (every operator), a user's ledger (billing), the
+ * audit and the operators' roles (admin). Each route names the roles that may call it (config.operatorRoles, checked in
+ * plugins/auth.ts on every call, before validation); admin may call them all.
+ */
 export async function adminRoutes(
   app: FastifyInstance,
-  { admin, config }: { admin: AdminService; config: Config },
+  {
+    admin,
+    operators,
+    config,
+  }: { admin: AdminService; operators: OperatorsService; config: Config },
 ) {
-  // the role is read on every call: a demoted operator loses the area at once. Before
-  // validation, so a non-admin learns nothing of the area's requests from a 422.
-  const { routeConfig, security, tags } = operatorArea(app, admin.isAdmin, config.rateLimitUserMax);
+  const { forRoles, security, tags, adminId } = operatorArea(config.rateLimitUserMax);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/admin/users',
     {
-      config: routeConfig,
+      config: forRoles('support', 'billing', 'vps', 'monitoring'),
       schema: {
         tags,
         summary: 'Users by e-mail or name, with their balances',
@@ -42,7 +53,7 @@ export async function adminRoutes(
   r.get(
     '/admin/users/:id',
     {
-      config: routeConfig,
+      config: forRoles('support', 'billing', 'vps', 'monitoring'),
       schema: {
         tags,
         summary: 'A user with their balances',
@@ -57,7 +68,7 @@ export async function adminRoutes(
   r.get(
     '/admin/users/:id/ledger',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: "A user's ledger entries, newest first",
@@ -73,7 +84,7 @@ export async function adminRoutes(
   r.get(
     '/admin/audit',
     {
-      config: routeConfig,
+      config: forRoles('admin'),
       schema: {
         tags,
         summary: 'The audit log of operator actions and refused notifications, newest first',
@@ -83,5 +94,55 @@ export async function adminRoutes(
       },
     },
     async (request) => admin.audit(request.query.page, request.query.per_page),
+  );
+
+  r.get(
+    '/admin/operators',
+    {
+      config: forRoles('admin'),
+      schema: {
+        tags,
+        summary:
+          'Every operator: their roles (who granted each, when) and whether a second factor is on',
+        security,
+        response: { 200: operatorsResponseSchema, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async () => operators.list(),
+  );
+
+  r.post(
+    '/admin/operators/:id/roles',
+    {
+      config: { ...forRoles('admin'), stepUp: true },
+      schema: {
+        tags,
+        summary:
+          'Give a user an operator role (step-up; audited; unchanged when already held). Without a second factor the user cannot use it yet',
+        security,
+        params: idParamsSchema,
+        body: grantRoleRequestSchema,
+        response: { 200: operatorResponseSchema, ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      operators.grant({ adminId: adminId(request) }, request.params.id, request.body.role),
+  );
+
+  r.delete(
+    '/admin/operators/:id/roles/:role',
+    {
+      config: { ...forRoles('admin'), stepUp: true },
+      schema: {
+        tags,
+        summary:
+          "Take an operator's role away, at once (step-up; audited). The last admin role stays: 409 OPERATOR_LAST_ADMIN",
+        security,
+        params: operatorRoleParamsSchema,
+        response: { 200: operatorResponseSchema, ...errorResponses(401, 403, 404, 409, 422, 429) },
+      },
+    },
+    async (request) =>
+      operators.revoke({ adminId: adminId(request) }, request.params.id, request.params.role),
   );
 }

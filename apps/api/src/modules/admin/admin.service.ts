@@ -19,7 +19,8 @@ import { adminRepository } from './admin.repository.ts';
 export type AdminService = ReturnType<typeof createAdminService>;
 
 /**
- * The operator area's own part: who is an operator, the users, their ledgers and the audit log.
+ * The operator area's own part: the users, their ledgers and the audit log (who the operators
+ * are: operators.service.ts).
  * Each module serves its own operator routes (`<module>.admin.routes.ts`).
  */
 export function createAdminService(deps: Pick<ServiceDeps, 'db'>) {
@@ -32,8 +33,6 @@ export function createAdminService(deps: Pick<ServiceDeps, 'db'>) {
   }
 
   return {
-    isAdmin: (userId: number) => adminRepository.isAdmin(db, userId),
-
     async users(filter: {
       query: string;
       page: number;

@@ -424,7 +424,7 @@ export function createAuthService({
     async me(userId: number): Promise<User> {
       const user = await userRepository.findById(db, userId);
       if (!user) throw new AppError(401, 'UNAUTHORIZED');
-      return toUserResponse(user);
+      return toUserResponse(db, user);
     },
 
     /**

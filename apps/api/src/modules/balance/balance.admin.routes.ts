@@ -15,27 +15,25 @@ import { errorResponses } from '../../plugins/error-handler.ts';
 import { idempotencyHeaders, type Idempotency } from '../../plugins/idempotency.ts';
 import type { BalanceAdminService } from './balance.admin.service.ts';
 
-/** The operator's money routes: the crypto review queue and balance corrections (role admin). */
+/** The operator's money routes: the crypto review queue and balance corrections (role billing). */
 export async function balanceAdminRoutes(
   app: FastifyInstance,
   {
     admin,
-    isAdmin,
     idempotency,
     config,
   }: {
     admin: BalanceAdminService;
-    isAdmin: (userId: number) => Promise<boolean>;
     idempotency: Idempotency;
     config: Config;
   },
 ) {
-  const { routeConfig, security, tags } = operatorArea(app, isAdmin, config.rateLimitUserMax);
+  const { forRoles, security, tags } = operatorArea(config.rateLimitUserMax);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/admin/payments',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Payments by status (the crypto review queue: under_review, oldest first)',
@@ -50,7 +48,7 @@ export async function balanceAdminRoutes(
   r.post(
     '/admin/payments/:id/confirm',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Confirm a crypto payment: Paid, the balance credited',
@@ -78,7 +76,7 @@ export async function balanceAdminRoutes(
   r.post(
     '/admin/payments/:id/reject',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Reject a crypto payment with a reason shown to the user',
@@ -103,7 +101,7 @@ export async function balanceAdminRoutes(
   r.post(
     '/admin/users/:id/adjustments',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Adjust a balance by a signed amount, with a reason (audited)',

@@ -16,26 +16,18 @@ import type { FaqService } from './faq.service.ts';
 // a path naming no row there can be (abc, 0, past the column) is 404 NOT_FOUND
 const idParams = z.object({ id: idSchema('serial') });
 
-/** /api/admin/faq: every question, published or not, and its editing. Admins only, audited. */
+/** /api/admin/faq: every question, published or not, and its editing. Role support, audited. */
 export async function faqAdminRoutes(
   app: FastifyInstance,
-  {
-    faq,
-    isAdmin,
-    config,
-  }: { faq: FaqService; isAdmin: (userId: number) => Promise<boolean>; config: Config },
+  { faq, config }: { faq: FaqService; config: Config },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { routeConfig, security, tags, adminId } = operatorArea(
-    app,
-    isAdmin,
-    config.rateLimitUserMax,
-  );
+  const { forRoles, security, tags, adminId } = operatorArea(config.rateLimitUserMax);
 
   r.get(
     '/admin/faq',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Every FAQ question, published or not, in the order users see them',
@@ -49,7 +41,7 @@ export async function faqAdminRoutes(
   r.post(
     '/admin/faq',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Add a question (409 FAQ_SLUG_TAKEN when another one has the link name)',
@@ -70,7 +62,7 @@ export async function faqAdminRoutes(
   r.put(
     '/admin/faq/:id',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Replace a question: group, link name, position, both languages, published',
@@ -89,7 +81,7 @@ export async function faqAdminRoutes(
   r.delete(
     '/admin/faq/:id',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Delete a question (its link stops working)',

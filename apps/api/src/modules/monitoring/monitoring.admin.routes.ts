@@ -25,28 +25,21 @@ export async function monitoringAdminRoutes(
   app: FastifyInstance,
   {
     monitoringAdmin,
-    isAdmin,
     idempotency,
     config,
   }: {
     monitoringAdmin: MonitoringAdminService;
     idempotency: Idempotency;
-    isAdmin: (userId: number) => Promise<boolean>;
     config: Config;
   },
 ) {
-  // as the rest of /api/admin: the role is read on every call, before validation
-  const { routeConfig, security, tags, adminId } = operatorArea(
-    app,
-    isAdmin,
-    config.rateLimitUserMax,
-  );
+  const { forRoles, security, tags, adminId } = operatorArea(config.rateLimitUserMax);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
     '/admin/monitoring/prices',
     {
-      config: routeConfig,
+      config: forRoles('billing', 'monitoring'),
       schema: {
         tags,
         summary: "Monitoring prices: the account-month price and the periods' discounts",
@@ -60,7 +53,7 @@ export async function monitoringAdminRoutes(
   r.put(
     '/admin/monitoring/prices',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary:
@@ -76,7 +69,7 @@ export async function monitoringAdminRoutes(
   r.get(
     '/admin/monitoring/subscriptions',
     {
-      config: routeConfig,
+      config: forRoles('monitoring'),
       schema: {
         tags,
         summary: 'Every monitoring subscription, newest first',
@@ -91,7 +84,7 @@ export async function monitoringAdminRoutes(
   r.post(
     '/admin/monitoring/subscriptions/:id/extend',
     {
-      config: routeConfig,
+      config: forRoles('monitoring'),
       schema: {
         tags,
         summary:
@@ -112,7 +105,7 @@ export async function monitoringAdminRoutes(
   r.get(
     '/admin/monitoring/accounts',
     {
-      config: routeConfig,
+      config: forRoles('monitoring'),
       schema: {
         tags,
         summary:

@@ -20,7 +20,7 @@ const idParams = z.object({ id: z.coerce.number().check(z.int(), z.positive()) }
 
 /**
  * /api/admin/partner/*: the withdrawal queue (review, pay out, cancel), the settings and a user's
- * partner figures. Admins only.
+ * partner figures. Role billing.
  */
 export async function partnerAdminRoutes(
   app: FastifyInstance,
@@ -28,22 +28,16 @@ export async function partnerAdminRoutes(
     withdrawals,
     settings,
     summary,
-    isAdmin,
     config,
   }: {
     withdrawals: Withdrawals;
     settings: PartnerSettingsService;
     summary: PartnerSummary;
-    isAdmin: (userId: number) => Promise<boolean>;
     config: Config;
   },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { routeConfig, security, tags, adminId } = operatorArea(
-    app,
-    isAdmin,
-    config.rateLimitUserMax,
-  );
+  const { forRoles, security, tags, adminId } = operatorArea(config.rateLimitUserMax);
   const decided = {
     200: adminWithdrawalResponseSchema,
     ...errorResponses(401, 403, 404, 409, 422, 429),
@@ -52,7 +46,7 @@ export async function partnerAdminRoutes(
   r.get(
     '/admin/partner/withdrawals',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Partner withdrawals: the open ones oldest first (overdue marked), or all',
@@ -67,7 +61,7 @@ export async function partnerAdminRoutes(
   r.post(
     '/admin/partner/withdrawals/:id/review',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Take a received withdrawal for review (Under review)',
@@ -82,7 +76,7 @@ export async function partnerAdminRoutes(
   r.post(
     '/admin/partner/withdrawals/:id/pay',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Mark a withdrawal paid out, with the payment reference; the partner is told',
@@ -98,7 +92,7 @@ export async function partnerAdminRoutes(
   r.post(
     '/admin/partner/withdrawals/:id/reject',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Cancel a withdrawal with a reason: the amount returns to the partner balance',
@@ -114,7 +108,7 @@ export async function partnerAdminRoutes(
   r.get(
     '/admin/partner/settings',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: "The programme's settings: each level's percentage, the promocode discount tiers",
@@ -128,7 +122,7 @@ export async function partnerAdminRoutes(
   r.put(
     '/admin/partner/settings',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary:
@@ -141,5 +135,5 @@ export async function partnerAdminRoutes(
     async (request) => settings.update(adminId(request), request.body),
   );
 
-  partnerSummaryRoute(app, summary, { routeConfig, security, tags });
+  partnerSummaryRoute(app, summary, { forRoles, security, tags });
 }

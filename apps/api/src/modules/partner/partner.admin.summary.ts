@@ -134,18 +134,18 @@ export function createPartnerSummary(deps: Pick<ServiceDeps, 'db' | 'config' | '
 export type PartnerSummary = ReturnType<typeof createPartnerSummary>;
 
 /**
- * GET /api/admin/partner/users/:id and its /network, on the operator routes' plugin (admins
- * only).
+ * GET /api/admin/partner/users/:id and its /network, on the operator routes' plugin (role
+ * billing).
  */
 export function partnerSummaryRoute(
   app: FastifyInstance,
   summary: PartnerSummary,
-  { routeConfig, security, tags }: Omit<ReturnType<typeof operatorArea>, 'adminId'>,
+  { forRoles, security, tags }: Omit<ReturnType<typeof operatorArea>, 'adminId'>,
 ) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/admin/partner/users/:id',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary:
@@ -161,7 +161,7 @@ export function partnerSummaryRoute(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/admin/partner/users/:id/network',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary:

@@ -136,7 +136,7 @@ export function createProfileService({
     async changeName(userId: number, name: string): Promise<User> {
       const row = await profileRepository.setName(db, userId, name);
       if (!row) throw unauthorized();
-      return toUserResponse(row);
+      return toUserResponse(db, row);
     },
 
     /** Checks and re-encodes the upload (toAvatarWebp), stores it under a new name, and replaces the old one. */
@@ -144,16 +144,18 @@ export function createProfileService({
       const webp = await toAvatarWebp(upload);
       const name = newAvatarName();
       await storage.put(avatarKey(name), webp, 'image/webp');
+      let row;
       try {
-        return toUserResponse(await replaceAvatar(userId, name));
+        row = await replaceAvatar(userId, name);
       } catch (error) {
         await deleteAvatarFile(name);
         throw error;
       }
+      return toUserResponse(db, row);
     },
 
     async removeAvatar(userId: number): Promise<User> {
-      return toUserResponse(await replaceAvatar(userId, null));
+      return toUserResponse(db, await replaceAvatar(userId, null));
     },
 
     /** The stored WebP of an avatar's name (AVATAR_NAME), or null when there is none. */

@@ -21,7 +21,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../lib/errors.ts';
 import { operatorArea } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
 import { readForm, screenForm } from './support.attachments.ts';
@@ -40,21 +39,15 @@ export async function supportAdminRoutes(
   app: FastifyInstance,
   {
     support,
-    isAdmin,
     config,
   }: {
     support: SupportService['admin'];
-    isAdmin: (userId: number) => Promise<boolean>;
     config: Config;
   },
 ) {
   await acceptTicketForms(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { routeConfig, security, tags, adminId } = operatorArea(
-    app,
-    isAdmin,
-    config.rateLimitUserMax,
-  );
+  const { forRoles, security, tags, adminId } = operatorArea(config.rateLimitUserMax);
   const changed = {
     200: adminTicketActionResponseSchema,
     409: ticketOpenConflictSchema,
@@ -64,7 +57,7 @@ export async function supportAdminRoutes(
   r.get(
     '/admin/support/queues',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary:
@@ -79,7 +72,7 @@ export async function supportAdminRoutes(
   r.get(
     '/admin/support/tickets',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary:
@@ -95,7 +88,7 @@ export async function supportAdminRoutes(
   r.get(
     '/admin/support/tickets/:id',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'A ticket with its whole thread, internal notes included',
@@ -110,10 +103,9 @@ export async function supportAdminRoutes(
   r.post(
     '/admin/support/tickets/:id/messages',
     {
-      config: routeConfig,
-      // the role before anything of the body is judged (operatorArea checks it again)
+      config: forRoles('support'),
+      // (the role is checked on request, before anything of the body is read or judged)
       preParsing: async (request) => {
-        if (!(await isAdmin(adminId(request)))) throw new AppError(403, 'FORBIDDEN');
         await screenForm(request);
       },
       schema: {
@@ -138,7 +130,7 @@ export async function supportAdminRoutes(
   r.post(
     '/admin/support/tickets/:id/assign',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Take the ticket (`me`) or give it back (null)',
@@ -154,7 +146,7 @@ export async function supportAdminRoutes(
   r.post(
     '/admin/support/tickets/:id/status',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary:
@@ -171,7 +163,7 @@ export async function supportAdminRoutes(
   r.get(
     '/admin/support/attachments/:id',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary:
@@ -188,7 +180,7 @@ export async function supportAdminRoutes(
   r.get(
     '/admin/support/attachments/:id/preview',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'The re-encoded WebP preview of an image file, inline, nosniff, sandboxed',
@@ -208,7 +200,7 @@ export async function supportAdminRoutes(
   r.get(
     '/admin/support/canned',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'The canned replies, by title (each in English and Russian)',
@@ -222,7 +214,7 @@ export async function supportAdminRoutes(
   r.post(
     '/admin/support/canned',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Add a canned reply',
@@ -238,7 +230,7 @@ export async function supportAdminRoutes(
   r.put(
     '/admin/support/canned/:id',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Change a canned reply',
@@ -254,7 +246,7 @@ export async function supportAdminRoutes(
   r.delete(
     '/admin/support/canned/:id',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Delete a canned reply',
@@ -273,7 +265,7 @@ export async function supportAdminRoutes(
   r.get(
     '/admin/support/departments',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary:
@@ -288,7 +280,7 @@ export async function supportAdminRoutes(
   r.post(
     '/admin/support/departments',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary:
@@ -305,7 +297,7 @@ export async function supportAdminRoutes(
   r.put(
     '/admin/support/departments/:id',
     {
-      config: routeConfig,
+      config: forRoles('support'),
       schema: {
         tags,
         summary: 'Change a department (an inactive one takes no new tickets; its open ones go on)',

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
+import { holdsRole } from '../../db/operators.ts';
 import { containing, type Paging } from '../../db/paging.ts';
 import {
   supportAttachments,
@@ -137,19 +138,14 @@ export const supportRepository = {
         .values(userIds.map((userId) => ({ departmentId, userId })));
   },
 
-  /** Which of `ids` are operators (role admin). */
-  async adminIdsAmong(db: Executor, ids: number[]): Promise<number[]> {
+  /** Which of `ids` are operators of the help desk (role support, or admin). */
+  async helpDeskIdsAmong(db: Executor, ids: number[]): Promise<number[]> {
     if (ids.length === 0) return [];
     const rows = await db
       .select({ id: users.id })
       .from(users)
-      .where(and(inArray(users.id, ids), eq(users.role, 'admin')));
+      .where(and(inArray(users.id, ids), holdsRole(users.id, ['support'])));
     return rows.map((row) => row.id);
-  },
-
-  async isAdmin(db: Executor, userId: number): Promise<boolean> {
-    const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
-    return row?.role === 'admin';
   },
 
   /** Who a letter goes to: address, language and name. */
@@ -161,7 +157,10 @@ export const supportRepository = {
     return row;
   },
 
-  /** The department's listed operators who are still operators; none listed: every operator. */
+  /**
+   * The department's listed operators who are still operators of the help desk (role support, or
+   * admin); none listed: every one of them.
+   */
   async operatorsOf(db: Executor, departmentId: number) {
     const columns = {
       id: users.id,
@@ -174,10 +173,16 @@ export const supportRepository = {
       .from(supportDepartmentOperators)
       .innerJoin(users, eq(users.id, supportDepartmentOperators.userId))
       .where(
-        and(eq(supportDepartmentOperators.departmentId, departmentId), eq(users.role, 'admin')),
+        and(
+          eq(supportDepartmentOperators.departmentId, departmentId),
+          holdsRole(users.id, ['support']),
+        ),
       );
     if (listed.length > 0) return listed;
-    return db.select(columns).from(users).where(eq(users.role, 'admin'));
+    return db
+      .select(columns)
+      .from(users)
+      .where(holdsRole(users.id, ['support']));
   },
 
   // ---- tickets --------------------------------------------------------------------------

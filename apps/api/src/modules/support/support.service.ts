@@ -17,6 +17,7 @@ import {
 } from '@tradehost/contracts';
 import type * as z from 'zod/mini';
 import { auditRepository } from '../../db/audit.ts';
+import { operatorRefusal } from '../../db/operators.ts';
 import { pageMeta, pagingOf } from '../../db/paging.ts';
 import type {
   SupportAttachmentRow,
@@ -545,14 +546,15 @@ export function createSupportService({
     },
 
     /**
-     * A file of the user's own ticket (not of an internal note), or any for an operator; anyone
-     * else's is 404, whether it exists or not.
+     * A file of the user's own ticket (not of an internal note), or any for an operator of the
+     * help desk (as its own route would let them); anyone else's is 404, whether it exists or not.
      */
     async attachment(userId: number, id: number, which: 'original' | 'preview') {
       const row = await repo.attachment(db, id);
       if (!row) throw attachmentNotFound();
       const own = row.ownerId === userId && row.messageKind !== 'note';
-      if (!own && !(await repo.isAdmin(db, userId))) throw attachmentNotFound();
+      if (!own && (await operatorRefusal(db, userId, ['support'])) !== null)
+        throw attachmentNotFound();
       return fileOf(row.attachment, which);
     },
   };
@@ -562,8 +564,8 @@ export function createSupportService({
   /** Which operators a department's mail goes to: each must be an operator (422 otherwise). */
   async function checkOperators(ids: number[]): Promise<number[]> {
     const unique = [...new Set(ids)];
-    const admins = await repo.adminIdsAmong(db, unique);
-    if (admins.length !== unique.length) throw fieldError(422, 'operator_ids', 'VALIDATION');
+    const operators = await repo.helpDeskIdsAmong(db, unique);
+    if (operators.length !== unique.length) throw fieldError(422, 'operator_ids', 'VALIDATION');
     return unique;
   }
 

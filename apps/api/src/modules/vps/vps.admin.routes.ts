@@ -47,24 +47,15 @@ const rejectRequestSchema = failOperationRequestSchema;
 /** /api/admin/vps/*: rates, discounts, promocodes, test servers, servers and operations. */
 export async function adminVpsRoutes(
   app: FastifyInstance,
-  {
-    adminVps,
-    isAdmin,
-    config,
-  }: { adminVps: AdminVpsService; isAdmin: (userId: number) => Promise<boolean>; config: Config },
+  { adminVps, config }: { adminVps: AdminVpsService; config: Config },
 ) {
-  // as /api/admin/*: the role is read on every call, before validation
-  const { routeConfig, security, tags, adminId } = operatorArea(
-    app,
-    isAdmin,
-    config.rateLimitUserMax,
-  );
+  const { forRoles, security, tags, adminId } = operatorArea(config.rateLimitUserMax);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
     '/admin/vps/rates',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Every rate (active or not, with its servers) and the period discounts',
@@ -78,7 +69,7 @@ export async function adminVpsRoutes(
   r.post(
     '/admin/vps/rates',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Add a rate',
@@ -94,7 +85,7 @@ export async function adminVpsRoutes(
   r.patch(
     '/admin/vps/rates/:id',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Change a rate (an inactive one is no longer offered; its servers keep running)',
@@ -110,7 +101,7 @@ export async function adminVpsRoutes(
   r.put(
     '/admin/vps/discounts',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: "Set the rental periods' discounts",
@@ -125,7 +116,7 @@ export async function adminVpsRoutes(
   r.get(
     '/admin/vps/promocodes',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Promocodes, newest first',
@@ -140,7 +131,7 @@ export async function adminVpsRoutes(
   r.post(
     '/admin/vps/promocodes',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Add a promocode (a discount on a 1-month rental)',
@@ -156,7 +147,7 @@ export async function adminVpsRoutes(
   r.patch(
     '/admin/vps/promocodes/:id',
     {
-      config: routeConfig,
+      config: forRoles('billing'),
       schema: {
         tags,
         summary: 'Switch a promocode on or off',
@@ -172,7 +163,7 @@ export async function adminVpsRoutes(
   r.get(
     '/admin/vps/test-requests',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Test-server requests by status (the queue: under_review, oldest first)',
@@ -187,7 +178,7 @@ export async function adminVpsRoutes(
   r.post(
     '/admin/vps/test-requests/:id/approve',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Approve a test server: a free trial server is created',
@@ -202,7 +193,7 @@ export async function adminVpsRoutes(
   r.post(
     '/admin/vps/test-requests/:id/reject',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Decline a test server with a reason shown to the user',
@@ -219,7 +210,7 @@ export async function adminVpsRoutes(
   r.get(
     '/admin/vps/servers',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: "Every server, newest first: by number or the owner's e-mail, and status",
@@ -234,7 +225,7 @@ export async function adminVpsRoutes(
   r.get(
     '/admin/vps/operations',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'The operations log, newest first (status=stuck: waiting or running too long)',
@@ -249,7 +240,7 @@ export async function adminVpsRoutes(
   r.post(
     '/admin/vps/operations/:id/retry',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Queue a stuck operation again',
@@ -264,7 +255,7 @@ export async function adminVpsRoutes(
   r.post(
     '/admin/vps/operations/:id/fail',
     {
-      config: routeConfig,
+      config: forRoles('vps'),
       schema: {
         tags,
         summary: 'Fail a queued or running operation with a reason (a failed create is refunded)',
