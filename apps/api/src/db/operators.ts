@@ -1,6 +1,7 @@
 import { OPERATOR_ROLES, type OperatorRole } from '@tradehost/contracts';
 import { and, asc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { AppError } from '../lib/errors.ts';
 import type { Executor } from './client.ts';
 import { mappedOnce } from './prepared.ts';
 import { operatorRoles, users, type UserRow } from './schema/index.ts';
@@ -32,6 +33,14 @@ export async function operatorRefusal(
   if (held.length === 0) return 'FORBIDDEN';
   if (!(await secondFactor.isOn(db, userId))) return 'OPERATOR_SECOND_FACTOR_REQUIRED';
   return permits(held, allowed) ? null : 'FORBIDDEN';
+}
+
+/**
+ * Four eyes on money: no operator acts on their own account (their payment, balance, withdrawal,
+ * test server, refund). 403 OPERATOR_SELF_ACTION before anything changes.
+ */
+export function refuseOwnAccount(operatorId: number, userId: number | null | undefined): void {
+  if (operatorId === userId) throw new AppError(403, 'OPERATOR_SELF_ACTION');
 }
 
 /** SQL: the user of `userId` holds one of `roles` or admin (for a query's where). */

@@ -12,6 +12,7 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import { auditRepository } from '../../db/audit.ts';
 import { pagingOf } from '../../db/paging.ts';
 import { isNegativeBalance, ledgerRepository } from '../../db/ledger.ts';
+import { refuseOwnAccount } from '../../db/operators.ts';
 import type { Outcome } from '../../plugins/idempotency.ts';
 import { toAdminUser } from '../../db/user-response.ts';
 import { userRepository } from '../../db/users.ts';
@@ -46,9 +47,11 @@ export function createBalanceAdminService(
   const { db, now } = deps;
   const credits = createCreditNotices(deps);
 
-  async function reviewable(tx: Tx, id: number) {
+  /** A crypto payment to review, locked: 404 unknown, 403 the operator's own, 409 reviewed. */
+  async function reviewable(tx: Tx, adminId: number, id: number) {
     const payment = await balanceRepository.lockPayment(tx, id);
     if (!payment || payment.method !== 'crypto') throw new AppError(404, 'NOT_FOUND');
+    refuseOwnAccount(adminId, payment.userId);
     if (payment.status !== 'under_review') throw new AppError(409, 'PAYMENT_ALREADY_REVIEWED');
     return payment;
   }
@@ -97,7 +100,7 @@ export function createBalanceAdminService(
 
     /** Credits a crypto payment under review: Paid, the balance up, audited. */
     async confirm(tx: Tx, adminId: number, id: number): Promise<Outcome> {
-      const payment = await reviewable(tx, id);
+      const payment = await reviewable(tx, adminId, id);
       const posted = await ledgerRepository.post(
         tx,
         {
@@ -139,7 +142,7 @@ export function createBalanceAdminService(
 
     /** Rejects a crypto payment under review with a reason the user sees. */
     async reject(tx: Tx, adminId: number, id: number, reason: string): Promise<Outcome> {
-      const payment = await reviewable(tx, id);
+      const payment = await reviewable(tx, adminId, id);
       await balanceRepository.updatePayment(tx, id, {
         status: 'rejected',
         reason,
@@ -169,6 +172,7 @@ export function createBalanceAdminService(
       request: { account: LedgerAccount; amount: number; reason: string },
     ): Promise<Outcome<AdjustmentResponse>> {
       await userOr404(userId, tx);
+      refuseOwnAccount(adminId, userId);
       const { account, amount, reason } = request;
       let posted;
       try {

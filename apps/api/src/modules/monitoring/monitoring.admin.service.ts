@@ -14,6 +14,7 @@ import { digitsOf, pageMeta, pagingOf } from '../../db/paging.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { auditRepository } from '../../db/audit.ts';
+import { refuseOwnAccount } from '../../db/operators.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../../plugins/idempotency.ts';
 import { monitoringAdminRepository as adminRepo } from './monitoring.admin.repository.ts';
@@ -102,6 +103,7 @@ export function createMonitoringAdminService({ db, now }: ServiceDeps) {
     ): Promise<Outcome<{ subscription: AdminSubscription; message: string }>> {
       const row = await adminRepo.lockSubscription(tx, id);
       if (!row) throw new AppError(404, 'NOT_FOUND');
+      refuseOwnAccount(adminId, row.userId);
       if (row.plan === 'free') throw new AppError(409, 'MONITORING_FREE_FIXED');
       const at = now();
       const endsAt = addMonths(isRunning(row, at) ? row.endsAt! : at, input.months);

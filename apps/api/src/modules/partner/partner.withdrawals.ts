@@ -24,6 +24,7 @@ import {
 } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { auditRepository } from '../../db/audit.ts';
+import { refuseOwnAccount } from '../../db/operators.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome } from '../../plugins/idempotency.ts';
 
@@ -109,10 +110,14 @@ export function createWithdrawals({
     }));
   }
 
-  /** An open request locked for a decision: 404 unknown, 409 already decided. */
-  async function lockOpen(tx: Tx, id: number): Promise<WithdrawalRow> {
+  /**
+   * An open request locked for an operator's decision: 404 unknown, 403 the operator's own, 409
+   * already decided.
+   */
+  async function lockOpen(tx: Tx, adminId: number, id: number): Promise<WithdrawalRow> {
     const [row] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
     if (!row) throw new AppError(404, 'NOT_FOUND');
+    refuseOwnAccount(adminId, row.userId);
     if (!(OPEN as readonly string[]).includes(row.status))
       throw new AppError(409, 'WITHDRAWAL_PROCESSED');
     return row;
@@ -253,7 +258,7 @@ export function createWithdrawals({
     /** Received -> Under review: an operator has taken it. Under review already: unchanged. */
     async review(adminId: number, id: number) {
       const withdrawal = await inTransaction(db, async (tx) => {
-        const row = await lockOpen(tx, id);
+        const row = await lockOpen(tx, adminId, id);
         if (row.status === 'received') {
           await tx
             .update(withdrawals)
@@ -269,7 +274,7 @@ export function createWithdrawals({
     /** Paid out with the payment's reference; the partner is told. */
     async pay(adminId: number, id: number, reference: string) {
       const { row, withdrawal } = await inTransaction(db, async (tx) => {
-        const row = await lockOpen(tx, id);
+        const row = await lockOpen(tx, adminId, id);
         await tx
           .update(withdrawals)
           .set({
@@ -299,7 +304,7 @@ export function createWithdrawals({
     /** Cancelled with a reason: the amount goes back to the partner balance; the partner is told. */
     async reject(adminId: number, id: number, reason: string) {
       const { row, withdrawal } = await inTransaction(db, async (tx) => {
-        const row = await lockOpen(tx, id);
+        const row = await lockOpen(tx, adminId, id);
         const returned = await ledgerRepository.post(
           tx,
           {

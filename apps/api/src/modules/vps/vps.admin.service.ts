@@ -21,6 +21,7 @@ import {
 } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
 import { auditRepository } from '../../db/audit.ts';
+import { refuseOwnAccount } from '../../db/operators.ts';
 import { digitsOf, pageMeta, pagingOf } from '../../db/paging.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { userRepository } from '../../db/users.ts';
@@ -147,9 +148,11 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
     return toAdminTestRequest(row);
   }
 
-  async function decidable(tx: Tx, id: number) {
+  /** A test request to decide, locked: 404 unknown, 403 the operator's own, 409 decided. */
+  async function decidable(tx: Tx, adminId: number, id: number) {
     const request = await vpsRepository.lockTestRequest(tx, id);
     if (!request) throw new AppError(404, 'NOT_FOUND');
+    refuseOwnAccount(adminId, request.userId);
     if (request.status !== 'under_review') throw new AppError(409, 'TEST_REQUEST_ALREADY_DECIDED');
     return request;
   }
@@ -160,10 +163,15 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
     return toAdminOperation(row);
   }
 
-  /** An operation to retry or fail, locked: 404 unknown, 409 when it has ended. */
-  async function unfinishedOperation(tx: Tx, id: number): Promise<OperationRow> {
+  /**
+   * An operation to retry or fail (a refund, for a create or an upgrade), locked: 404 unknown,
+   * 403 on the operator's own server, 409 when it has ended.
+   */
+  async function unfinishedOperation(tx: Tx, adminId: number, id: number): Promise<OperationRow> {
     const operation = await adminVpsRepository.lockOperation(tx, id);
     if (!operation) throw new AppError(404, 'NOT_FOUND');
+    const server = await vpsRepository.lockServer(tx, operation.serverId, null);
+    refuseOwnAccount(adminId, server?.userId);
     if (operation.status === 'succeeded' || operation.status === 'failed')
       throw new AppError(409, 'OPERATION_FINISHED');
     return operation;
@@ -379,7 +387,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
       id: number,
     ): Promise<{ test_request: AdminTestRequest; server: AdminServer }> {
       const result = await inTransaction(db, async (tx) => {
-        const request = await decidable(tx, id);
+        const request = await decidable(tx, adminId, id);
         const rate = await vpsRepository.cheapestRate(tx);
         if (!rate) throw new AppError(409, 'RATE_NOT_FOUND');
         const at = now();
@@ -450,7 +458,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
       reason: string,
     ): Promise<{ test_request: AdminTestRequest }> {
       const result = await inTransaction(db, async (tx) => {
-        const request = await decidable(tx, id);
+        const request = await decidable(tx, adminId, id);
         await vpsRepository.updateTestRequest(tx, id, {
           status: 'rejected',
           reason,
@@ -515,7 +523,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
     /** A stuck operation queued again (its attempts kept) and dispatched. */
     async retryOperation(adminId: number, id: number): Promise<{ operation: AdminOperation }> {
       const result = await inTransaction(db, async (tx) => {
-        const operation = await unfinishedOperation(tx, id);
+        const operation = await unfinishedOperation(tx, adminId, id);
         const since = operation.startedAt ?? operation.createdAt;
         if (since.getTime() >= stuckCutoff().getTime())
           throw new AppError(409, 'OPERATION_NOT_STUCK');
@@ -543,7 +551,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
       reason: string,
     ): Promise<{ operation: AdminOperation }> {
       const result = await inTransaction(db, async (tx) => {
-        const operation = await unfinishedOperation(tx, id);
+        const operation = await unfinishedOperation(tx, adminId, id);
         const at = now();
         const failed = await adminVpsRepository.updateOperation(tx, id, {
           status: 'failed',
