@@ -55,7 +55,7 @@ for (const scheme of ['light', 'dark'] as const) {
     // a wrong password: said in the dialog, nothing moved
     await password.fill('not the password');
     await password.press('Enter');
-    await expect(dialog.getByText('The password or code is wrong')).toBeVisible();
+    await expect(dialog.getByText('The password is wrong')).toBeVisible();
     expect(
       (
         await new ApiSession(request, sender.email).json<{ balance: number }>(

@@ -1,5 +1,5 @@
 import type { StepUpMethod } from '@tradehost/contracts';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Button, LinkButton, OtpInput, TextField } from '../../../shared/ui/form';
 
 /** A proof typed in: the authenticator app's 6-digit code, or a one-time recovery code. */
@@ -44,7 +44,20 @@ export function FactorChoice({
   text,
   children,
 }: FactorChoiceProps) {
+  const fieldRef = useRef<HTMLInputElement>(null);
+  // the link that switched is gone with the field it stood for: the new field takes the focus
+  const switched = useRef(false);
+  useEffect(() => {
+    if (!switched.current) return;
+    switched.current = false;
+    fieldRef.current?.focus();
+  }, [mode]);
+  const switchTo = (next: TypedFactor) => {
+    switched.current = true;
+    onSwitch(next);
+  };
   const field = {
+    ref: fieldRef,
     required: true,
     value,
     error,
@@ -79,12 +92,12 @@ export function FactorChoice({
         </Button>
       ) : null}
       {mode === 'code' && methods.includes('recovery_code') ? (
-        <LinkButton align="center" onClick={() => onSwitch('recovery')}>
+        <LinkButton align="center" onClick={() => switchTo('recovery')}>
           {text('useRecoveryCode')}
         </LinkButton>
       ) : null}
       {mode === 'recovery' && methods.includes('totp') ? (
-        <LinkButton align="center" onClick={() => onSwitch('code')}>
+        <LinkButton align="center" onClick={() => switchTo('code')}>
           {text('useCode')}
         </LinkButton>
       ) : null}

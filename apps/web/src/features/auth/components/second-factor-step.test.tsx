@@ -60,6 +60,8 @@ describe('the sign-in’s second step', () => {
     expect(await screen.findByText('The code is wrong or was already used')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    // the link is gone with the code's field: the focus is in the recovery code's, not lost
+    expect(screen.getByLabelText('Recovery code')).toHaveFocus();
     await user.type(screen.getByLabelText('Recovery code'), 'abcde-23456');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(

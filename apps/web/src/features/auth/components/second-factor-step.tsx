@@ -60,9 +60,9 @@ export function SecondFactorStep({ pending, onRestart }: SecondFactorStepProps) 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const typed = value.trim();
+    if (!typed) return setFieldError(errorText.field('REQUIRED'));
     if (mode === 'code' && !/^\d{6}$/.test(typed))
       return setFieldError(errorText.field('CODE_FORMAT'));
-    if (!typed) return setFieldError(errorText.field('REQUIRED'));
     void complete(mode === 'code' ? { code: typed } : { recovery_code: typed });
   };
 
@@ -98,7 +98,9 @@ export function SecondFactorStep({ pending, onRestart }: SecondFactorStepProps) 
       <h2 ref={headingRef} tabIndex={-1} className={styles.stepTitle}>
         {t('secondFactor.title')}
       </h2>
-      <p>{mode === 'code' ? t('secondFactor.codeLead') : t('secondFactor.recoveryLead')}</p>
+      <p className={styles.text}>
+        {mode === 'code' ? t('secondFactor.codeLead') : t('secondFactor.recoveryLead')}
+      </p>
       <FormMessage message={message} alertRef={alertRef} />
       <FactorChoice
         methods={pending.methods}

@@ -111,7 +111,8 @@ describe('the step-up dialog', () => {
     expect(password).toHaveAttribute('autocomplete', 'current-password');
 
     await user.type(password, 'wrong{Enter}');
-    expect(await screen.findByText('The password or code is wrong')).toBeInTheDocument();
+    // the wrong proof is named as the one asked for
+    expect(await screen.findByText('The password is wrong')).toBeInTheDocument();
     expect(dialog).toBeInTheDocument();
 
     await user.clear(password);
@@ -173,15 +174,17 @@ describe('the step-up dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Go' }));
     await screen.findByRole('dialog', { name: 'Подтвердите, что это вы' });
     expect(screen.queryByLabelText('Пароль')).not.toBeInTheDocument();
-    const code = screen.getByLabelText('Код');
+    const code = screen.getByLabelText('Код из приложения');
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
     await user.type(code, '123{Enter}');
     expect(await screen.findByText('Код должен состоять из 6 цифр')).toBeInTheDocument();
     await user.type(code, '456{Enter}');
-    expect(await screen.findByText('Неверный пароль или код')).toBeInTheDocument();
+    expect(await screen.findByText('Код неверный или уже использован')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Использовать код восстановления' }));
-    await user.type(screen.getByLabelText('Код восстановления'), ' abcde-23456 {Enter}');
+    await user.click(screen.getByRole('button', { name: 'Ввести резервный код' }));
+    // the link is gone with the code's field: the focus is in the recovery code's
+    expect(screen.getByLabelText('Резервный код')).toHaveFocus();
+    await user.keyboard(' abcde-23456 {Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(screen.getByTestId('outcome').textContent).toContain('transferred'));
     expect(http.callsTo('POST', '/user/auth/step-up').map((c) => c.body)).toEqual([
@@ -199,16 +202,21 @@ describe('the step-up dialog', () => {
     const { user } = await open();
     await user.click(screen.getByRole('button', { name: 'Go' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Confirm it is you' }));
-    await waitFor(() => expect(dialog.getByLabelText('Code')).toHaveFocus());
+    await waitFor(() => expect(dialog.getByLabelText('Code from the app')).toHaveFocus());
     expect(dialog.getByRole('button', { name: 'Use a passkey' })).toBeVisible();
     expect(dialog.queryByRole('button', { name: 'Use the code from the app' })).toBeNull();
 
     await user.click(dialog.getByRole('button', { name: 'Use a recovery code' }));
-    expect(dialog.queryByLabelText('Code')).toBeNull();
+    expect(dialog.queryByLabelText('Code from the app')).toBeNull();
     expect(dialog.getByLabelText('Recovery code')).toHaveAttribute('autocomplete', 'off');
+    expect(dialog.getByLabelText('Recovery code')).toHaveFocus();
     expect(dialog.queryByRole('button', { name: 'Use a recovery code' })).toBeNull();
     await user.click(dialog.getByRole('button', { name: 'Use the code from the app' }));
-    expect(dialog.getByLabelText('Code')).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(dialog.getByLabelText('Code from the app')).toHaveAttribute(
+      'autocomplete',
+      'one-time-code',
+    );
+    expect(dialog.getByLabelText('Code from the app')).toHaveFocus();
   });
 
   it('with a passkey alone, offers the passkey and nothing to type', async () => {

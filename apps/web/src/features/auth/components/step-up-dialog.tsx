@@ -56,7 +56,10 @@ export function StepUpDialog({ methods, onSettled }: StepUpDialogProps) {
       notify('warning', errorText(t, SESSION_EXPIRED));
       return;
     }
-    if (onField) setFieldError(errorText(t, error));
+    // a wrong proof names the one asked for, not "the password or code"
+    if (onField && mode && hasErrorCode(error, 'STEP_UP_PROOF_INVALID'))
+      setFieldError(t(`stepUp.wrong.${mode}`));
+    else if (onField) setFieldError(errorText(t, error));
     else setFailure(errorText(t, error));
   };
 
