@@ -1,5 +1,5 @@
 import type { FactorsResponse, PasskeyItem, RemoveFactorRequest } from '@tradehost/contracts';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   errorText,
@@ -148,7 +148,16 @@ export function RemoveFactorDialog({
     }
   };
 
+  // a switch to a typed proof puts the focus in its field (the link that switched is gone)
+  const switched = useRef(false);
+  useEffect(() => {
+    if (!switched.current) return;
+    switched.current = false;
+    if (proof === 'code') codeRef.current?.focus();
+    else if (proof === 'recovery') recoveryRef.current?.focus();
+  }, [proof]);
   const switchProof = (next: Proof) => {
+    switched.current = true;
     setProof(next);
     setErrors(({ password }) => ({ password }));
     clear();
@@ -217,14 +226,14 @@ export function RemoveFactorDialog({
             onChange={set('password')}
           />
           {proofField}
-          {proof !== 'recovery' && hasCodes ? (
-            <LinkButton onClick={() => switchProof('recovery')}>
-              {t('factors.remove.useRecoveryCode')}
-            </LinkButton>
-          ) : null}
+          {/* one link in one place: back to the passkey, the focus stays on it */}
           {proof === 'recovery' ? (
             <LinkButton onClick={() => switchProof(firstProof)}>
               {firstProof === 'code' ? t('factors.remove.useCode') : t('factors.remove.usePasskey')}
+            </LinkButton>
+          ) : hasCodes ? (
+            <LinkButton onClick={() => switchProof('recovery')}>
+              {t('factors.remove.useRecoveryCode')}
             </LinkButton>
           ) : null}
         </>

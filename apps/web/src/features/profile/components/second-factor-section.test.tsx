@@ -252,9 +252,7 @@ describe('the second factor', () => {
       'POST /user/factors/totp/confirm': INVALID_CODE,
     });
     const { user } = renderProfile({ language: 'ru' });
-    await user.click(
-      await screen.findByRole('button', { name: 'Подключить приложение-аутентификатор' }),
-    );
+    await user.click(await screen.findByRole('button', { name: 'Подключить аутентификатор' }));
     const code = await screen.findByLabelText('Код из приложения');
     await user.type(code, '000000');
     await user.click(screen.getByRole('button', { name: 'Включить' }));
@@ -262,9 +260,7 @@ describe('the second factor', () => {
       expect(code).toHaveAccessibleDescription('Код неверный или уже использован'),
     );
     await user.click(screen.getByRole('button', { name: 'Отмена' }));
-    expect(
-      await screen.findByRole('button', { name: 'Подключить приложение-аутентификатор' }),
-    ).toHaveFocus();
+    expect(await screen.findByRole('button', { name: 'Подключить аутентификатор' })).toHaveFocus();
     expect(api.callsTo('POST', '/user/factors/totp/confirm')).toHaveLength(1);
   });
 
@@ -327,6 +323,8 @@ describe('the second factor', () => {
 
     // a lost phone: a recovery code instead
     await user.click(within(dialog).getByRole('button', { name: 'Use a recovery code instead' }));
+    // the link that switched is gone: the focus is in the recovery code's field
+    expect(within(dialog).getByLabelText('Recovery code')).toHaveFocus();
     await user.clear(password);
     await user.type(password, 'correct horse');
     await user.type(within(dialog).getByLabelText('Recovery code'), ' abcde-23456 ');
