@@ -23,7 +23,7 @@ function EventRow({ event }: { event: SecurityEvent }) {
   const { t, i18n } = useTranslation('profile');
   const warning = WARNING_KINDS.has(event.kind);
   return (
-    <li className={styles.session}>
+    <li className={`${styles.session} ${styles.event}`}>
       <span className={styles.sessionDevice}>
         {warning ? <span className={styles.warningMark}>{t('activity.attention')}</span> : null}
         {t(`activity.kinds.${event.kind}`)}
