@@ -200,7 +200,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     now,
     telegram: parent.telegram.outbox,
   }));
-  app.register(balanceJobsPlugin, { config, now });
+  app.register(balanceJobsPlugin, { config, mailer, now });
   app.register(partnerJobsPlugin, { config, now });
   app.register(supportJobsPlugin, { config, mailer });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { telegramChatsRepository } from '../src/db/telegram-chats.ts';
 import { sandboxSignature } from '../src/integrations/payments/sandbox.ts';
+import { cryptoPayment as reportedCrypto } from './crypto-helpers.ts';
 import { balancesOf, fund, postKeyed, quickUser, type Json, type TestApp } from './helpers.ts';
 import { linkChat, startAppWithBot, type TelegramTestApp } from './telegram-app.ts';
 import { type EmulatedChat, type TelegramEmulator } from './telegram-emulator.ts';
@@ -84,21 +85,13 @@ async function cardTopUp(user: User, amount: string) {
   return { paymentId, gatewayNotifies };
 }
 
-/** A crypto payment the user reports, Under review until an operator decides. */
+/**
+ * A crypto payment the user reports, Under review until an operator decides: its id and its
+ * amount (the request's dollars and its tag of cents) as the letters write it.
+ */
 async function cryptoPayment(app: TestApp, user: User, amount: string) {
-  const res = await postKeyed(
-    app,
-    '/api/user/balance/crypto',
-    {
-      network: 'USDT-TRC20',
-      amount,
-      wallet: 'TPayerWalletAddress0000000000001',
-      txid: `${randomUUID()}${randomUUID()}`.replaceAll('-', ''),
-    },
-    user,
-  );
-  expect(res.status, res.text).toBe(201);
-  return res.body.payment.id as number;
+  const payment = await reportedCrypto(app, user, amount);
+  return { paymentId: payment.id as number, dollars: `$${(payment.amount as number).toFixed(2)}` };
 }
 
 /** Long enough for a notice that should not come to have come (each comes within milliseconds). */
@@ -235,7 +228,7 @@ describe('a transfer from another user', () => {
 describe('an operator', () => {
   it('confirming a crypto payment tells the user in the chat and by mail, once', async () => {
     const user = await linkedUser('Cora Crypto');
-    const paymentId = await cryptoPayment(t, user, '50.00');
+    const { paymentId, dollars } = await cryptoPayment(t, user, '50.00');
     // nothing is credited yet, nothing told
     await sleep(200);
     expect(notices(user)).toEqual([]);
@@ -247,12 +240,12 @@ describe('an operator', () => {
     expect(confirmed.status, confirmed.text).toBe(200);
     const notice = await nextNotice(user);
     expect(notice.text).toMatch(SUBJECT_EN);
-    const origin = `Your top-up #${paymentId} in crypto (USDT-TRC20) is confirmed: $50.00 is on your balance.`;
+    const origin = `Your top-up #${paymentId} in crypto (USDT-TRC20) is confirmed: ${dollars} is on your balance.`;
     expect(notice.text).toContain(origin);
     const mail = await t.smtp.next(user.email, 0);
-    expect(mail.subject).toBe('TradeHost: your balance was credited with $50.00');
+    expect(mail.subject).toBe(`TradeHost: your balance was credited with ${dollars}`);
     expect(mail.text).toContain(origin);
-    expect(mail.text).toContain('Your balance after this credit: $50.00.');
+    expect(mail.text).toContain(`Your balance after this credit: ${dollars}.`);
     expect(mail.html).toContain(`href="${t.config.publicUrl}/balance-operations"`);
 
     const replay = await confirm();
@@ -291,7 +284,7 @@ describe('without a linked chat, or with a channel failing', () => {
     const sent = () => emulator.calls.filter((c) => c.method === 'sendMessage').length;
     const before = sent();
     await cardTopUp(user, '15.00');
-    const paymentId = await cryptoPayment(t, user, '20.00');
+    const { paymentId, dollars } = await cryptoPayment(t, user, '20.00');
     const confirmed = await postKeyed(
       t,
       `/api/admin/payments/${paymentId}/confirm`,
@@ -299,7 +292,10 @@ describe('without a linked chat, or with a channel failing', () => {
       admin,
     );
     expect(confirmed.status, confirmed.text).toBe(200);
-    expect(await balancesOf(t, user.id)).toEqual({ balance: 3500, partner: 0 });
+    expect(await balancesOf(t, user.id)).toEqual({
+      balance: 1500 + Math.round(Number(dollars.slice(1)) * 100),
+      partner: 0,
+    });
     const mail = await t.smtp.next(user.email, 0);
     expect(mail.text).toContain(`Your top-up #${paymentId} in crypto (USDT-TRC20) is confirmed`);
     await sleep(300);

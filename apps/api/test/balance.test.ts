@@ -17,6 +17,13 @@ import {
   type Json,
   type TestApp,
 } from './helpers.ts';
+import {
+  cryptoPayment,
+  cryptoRequest,
+  CRYPTO_REQUEST,
+  newTxid,
+  reportCrypto,
+} from './crypto-helpers.ts';
 
 const t = useTestApp({ notifyItself: true });
 
@@ -574,20 +581,9 @@ describe('POST /api/payments/webhook/:driver', () => {
 
   it('refuses a notification for an unknown order, another driver or a crypto payment', async () => {
     const user = await quickUser(t);
-    const crypto = await send(
-      t,
-      CRYPTO,
-      {
-        network: 'BTC',
-        amount: '25',
-        wallet: 'bc1qwalletofthepayer0001',
-        txid: randomUUID().replaceAll('-', ''),
-      },
-      user,
-    );
-    expect(crypto.status).toBe(201);
+    const crypto = await cryptoPayment(t, user, '25', 'BTC');
     const before = await moneyState(t, user);
-    for (const orderId of ['999999999', 'abc', '-1', String(crypto.body.payment.id)]) {
+    for (const orderId of ['999999999', 'abc', '-1', String(crypto.id)]) {
       const res = await notify(t, 'sandbox', sandboxNote(t, orderId));
       expect(res).toMatchObject({ status: 200, text: 'REFUSED' });
     }
@@ -809,30 +805,29 @@ describe('crypto top-ups', () => {
     expect((await t.api.get(`${WALLET}?network=BTC`)).status).toBe(401);
   });
 
-  it('puts a submitted payment Under review without crediting anything', async () => {
+  it('puts a reported payment Under review without crediting anything', async () => {
     const user = await quickUser(t);
+    const request = await cryptoRequest(t, user, '150.5', 'usdt-trc20');
     const id = txid();
-    const res = await send(
-      t,
-      CRYPTO,
-      { network: 'usdt-trc20', amount: '150.5', wallet: ` ${WALLET_OF_PAYER} `, txid: id },
-      user,
-    );
+    const res = await reportCrypto(t, user, request.payment.id, id, ` ${WALLET_OF_PAYER} `);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       message: 'The payment has been sent for review',
       code: 'CRYPTO_SUBMITTED',
       payment: {
         method: 'crypto',
-        amount: 150.5,
+        amount: request.payment.amount,
         status: 'under_review',
         network: 'USDT-TRC20',
         wallet: WALLET_OF_PAYER,
-        txid: id,
+        // kept as payments compare it: lower case, without 0x
+        txid: id.slice(2),
         reason: null,
         paid_at: null,
       },
     });
+    expect(res.body.payment.amount).toBeGreaterThan(150.5);
+    expect(res.body.payment.amount).toBeLessThan(151.5);
     expect(await balancesOf(t, user.id)).toEqual({ balance: 0, partner: 0 });
     const own = await t.api.get(PAYMENT(res.body.payment.id), { token: user.token });
     expect(own.body.payment.status).toBe('under_review');
@@ -841,59 +836,62 @@ describe('crypto top-ups', () => {
   it('refuses a TXID used before (any case, any user) with 422 TXID_TAKEN and the spec texts', async () => {
     const [user, other] = [await quickUser(t), await quickUser(t)];
     const id = txid();
-    const body = { network: 'BTC', amount: 30, wallet: WALLET_OF_PAYER, txid: id };
-    expect((await send(t, CRYPTO, body, user)).status).toBe(201);
-    const before = await moneyState(t, user, other);
-    for (const [who, again] of [
-      [user, body],
-      [user, { ...body, amount: 45 }],
-      [user, { ...body, network: 'USDT-TRC20' }],
-      [user, { ...body, txid: id.toUpperCase().replace('0X', '0x') }],
-      [other, body],
+    const first = await cryptoRequest(t, user, 30, 'BTC');
+    expect((await reportCrypto(t, user, first.payment.id, id)).status).toBe(201);
+    for (const [who, again, network, amount] of [
+      [user, id, 'BTC', 30],
+      [user, id, 'BTC', 45],
+      [user, id, 'USDT-TRC20', 30],
+      [user, id.toUpperCase().replace('0X', '0x'), 'BTC', 30],
+      [other, id, 'BTC', 30],
     ] as const) {
-      const res = await send(t, CRYPTO, again, who);
+      const request = await cryptoRequest(t, who, amount, network);
+      const before = await moneyState(t, user, other);
+      const res = await reportCrypto(t, who, request.payment.id, again);
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         code: 'TXID_TAKEN',
         message: 'The transaction id has already been taken',
         errors: { txid: ['This txid is already in use.'] },
       });
+      expect(await moneyState(t, user, other)).toEqual(before);
     }
-    expect(await moneyState(t, user, other)).toEqual(before);
   });
 
   it('refuses the same hex TXID again with or without its 0x prefix', async () => {
     const [user, other] = [await quickUser(t), await quickUser(t)];
     const hex = `${randomUUID()}${randomUUID()}`.replaceAll('-', '');
-    const body = { network: 'USDT-TRC20', amount: 30, wallet: WALLET_OF_PAYER, txid: hex };
-    expect((await send(t, CRYPTO, body, user)).status).toBe(201);
-    const before = await moneyState(t, user, other);
+    const first = await cryptoRequest(t, user, 30);
+    expect((await reportCrypto(t, user, first.payment.id, hex)).status).toBe(201);
     for (const again of [`0x${hex}`, `0X${hex.toUpperCase()}`]) {
-      const res = await send(t, CRYPTO, { ...body, network: 'BTC', txid: again }, other);
+      const request = await cryptoRequest(t, other, 30, 'BTC');
+      const before = await moneyState(t, user, other);
+      const res = await reportCrypto(t, other, request.payment.id, again);
       expect(res.status, again).toBe(422);
       expect(res.body.code).toBe('TXID_TAKEN');
+      expect(await moneyState(t, user, other)).toEqual(before);
     }
-    expect(await moneyState(t, user, other)).toEqual(before);
   });
 
   it('refuses a bad wallet, a bad or missing TXID, an unknown network and a small amount', async () => {
     const user = await quickUser(t);
-    const good = { network: 'BTC', amount: 25, wallet: WALLET_OF_PAYER, txid: txid() };
+    const request = await cryptoRequest(t, user, 25, 'BTC');
+    const good = { payment_id: request.payment.id, wallet: WALLET_OF_PAYER, txid: txid() };
     const before = await moneyState(t, user);
-    for (const [patch, code, field] of [
-      [{ wallet: 'short' }, 'WALLET_INVALID', 'wallet'],
-      [{ wallet: 'has spaces in the middle of it' }, 'WALLET_INVALID', 'wallet'],
-      [{ wallet: '   ' }, 'WALLET_REQUIRED', 'wallet'],
-      [{ txid: 'not a txid!' }, 'TXID_INVALID', 'txid'],
-      [{ txid: 'abc' }, 'TXID_INVALID', 'txid'],
-      [{ txid: '' }, 'TXID_REQUIRED', 'txid'],
-      [{ txid: undefined }, 'TXID_INVALID', 'txid'],
-      [{ network: 'DOGE' }, 'NETWORK_UNKNOWN', 'network'],
-      [{ amount: '19.99' }, 'AMOUNT_BELOW_MINIMUM', 'amount'],
-      [{ amount: '1.234' }, 'AMOUNT_INVALID', 'amount'],
+    for (const [path, body, code, field] of [
+      [CRYPTO, { ...good, wallet: 'short' }, 'WALLET_INVALID', 'wallet'],
+      [CRYPTO, { ...good, wallet: 'has spaces in the middle of it' }, 'WALLET_INVALID', 'wallet'],
+      [CRYPTO, { ...good, wallet: '   ' }, 'WALLET_REQUIRED', 'wallet'],
+      [CRYPTO, { ...good, txid: 'not a txid!' }, 'TXID_INVALID', 'txid'],
+      [CRYPTO, { ...good, txid: 'abc' }, 'TXID_INVALID', 'txid'],
+      [CRYPTO, { ...good, txid: '' }, 'TXID_REQUIRED', 'txid'],
+      [CRYPTO, { ...good, txid: undefined }, 'TXID_INVALID', 'txid'],
+      [CRYPTO_REQUEST, { network: 'DOGE', amount: 25 }, 'NETWORK_UNKNOWN', 'network'],
+      [CRYPTO_REQUEST, { network: 'BTC', amount: '19.99' }, 'AMOUNT_BELOW_MINIMUM', 'amount'],
+      [CRYPTO_REQUEST, { network: 'BTC', amount: '1.234' }, 'AMOUNT_INVALID', 'amount'],
     ] as const) {
-      const res = await send(t, CRYPTO, { ...good, ...patch }, user);
-      expect(res.status, JSON.stringify(patch)).toBe(422);
+      const res = await send(t, path, body, user);
+      expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject(refusal(code));
       // the first text of the field is the one that names the problem
       expect(res.body.errors[field][0]).toBe(ERROR_MESSAGES[code]);
@@ -1075,15 +1073,8 @@ describe('a token of a deleted account', () => {
       [PREVIEW, { email: other.email, amount: 1 }],
       [DEPOSIT, { method: 'card', amount: 20 }],
       [DEPOSIT, { method: 'balance', amount: 20 }],
-      [
-        CRYPTO,
-        {
-          network: 'BTC',
-          amount: 25,
-          wallet: 'TPayerWalletAddress0000000000001',
-          txid: randomUUID().replaceAll('-', ''),
-        },
-      ],
+      [CRYPTO_REQUEST, { network: 'BTC', amount: 25 }],
+      [CRYPTO, { payment_id: 1, wallet: 'TPayerWalletAddress0000000000001', txid: newTxid() }],
     ] as const) {
       expect(await send(t, path, body, user), path).toMatchObject({
         status: 401,
@@ -1104,9 +1095,10 @@ describe('the Idempotency-Key of money-moving POSTs', () => {
 
   it('answers 400 IDEMPOTENCY_KEY_REQUIRED without the header and IDEMPOTENCY_KEY_INVALID for a malformed one', async () => {
     const { sender, recipient } = await pair();
-    const before = await moneyState(t, sender, recipient);
     const body = { email: recipient.email, amount: 5 };
-    for (const path of [TRANSFER, DEPOSIT, CRYPTO]) {
+    const request = await cryptoRequest(t, sender, 25, 'BTC');
+    const before = await moneyState(t, sender, recipient);
+    for (const path of [TRANSFER, DEPOSIT, CRYPTO_REQUEST, CRYPTO]) {
       const missing = await send(
         t,
         path,
@@ -1114,12 +1106,13 @@ describe('the Idempotency-Key of money-moving POSTs', () => {
           ? body
           : path === DEPOSIT
             ? { method: 'card', amount: 20 }
-            : {
-                network: 'BTC',
-                amount: 25,
-                wallet: 'TPayerWalletAddress0000000000001',
-                txid: randomUUID().replaceAll('-', ''),
-              },
+            : path === CRYPTO_REQUEST
+              ? { network: 'BTC', amount: 25 }
+              : {
+                  payment_id: request.payment.id,
+                  wallet: 'TPayerWalletAddress0000000000001',
+                  txid: newTxid(),
+                },
         sender,
         null,
       );
@@ -1343,10 +1336,16 @@ describe('the Idempotency-Key of money-moving POSTs', () => {
     const again = await send(t, DEPOSIT, { method: 'card', amount: '20.00' }, user, key);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.payment.id).toBe(first.body.payment.id);
+    // a crypto request asked twice is one request, with one amount
+    const requestKey = randomUUID();
+    const r1 = await send(t, CRYPTO_REQUEST, { network: 'BTC', amount: 25 }, user, requestKey);
+    const r2 = await send(t, CRYPTO_REQUEST, { network: 'BTC', amount: '25.00' }, user, requestKey);
+    expect([r1.status, r2.status]).toEqual([201, 201]);
+    expect(r2.headers.get('idempotent-replayed')).toBe('true');
+    expect(r2.body.payment).toEqual(r1.body.payment);
     const cryptoKey = randomUUID();
     const body = {
-      network: 'BTC',
-      amount: 25,
+      payment_id: r1.body.payment.id,
       wallet: 'TPayerWalletAddress0000000000001',
       txid: randomUUID().replaceAll('-', ''),
     };

@@ -11,11 +11,11 @@ import {
   type ApiResponse,
   type Json,
 } from './helpers.ts';
+import { cryptoPayment } from './crypto-helpers.ts';
 
 const t = useTestApp();
 
 const DEPOSIT = '/api/user/balance/deposit';
-const CRYPTO = '/api/user/balance/crypto';
 const TRANSFER = '/api/user/balance/transfer';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -120,17 +120,7 @@ describe('expiring Processing payments', () => {
     const paid = await gatewayPayment(user, 0);
     expect(await notify(paid)).toMatchObject({ status: 200, text: 'OK' });
     await setCreated(paid, 2 * DAY);
-    const crypto = await send(
-      CRYPTO,
-      {
-        network: 'BTC',
-        amount: 30,
-        wallet: 'TPayerWalletAddress0000000000001',
-        txid: `0x${randomUUID().replaceAll('-', '')}`,
-      },
-      user,
-    );
-    expect(crypto.status).toBe(201);
+    const crypto = { body: { payment: await cryptoPayment(t, user, 30, 'BTC') } };
     await setCreated(crypto.body.payment.id, 2 * DAY);
 
     expect(await tick()).toEqual({ expiredPayments: 2, deletedKeys: 0 });

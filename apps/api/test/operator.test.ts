@@ -46,16 +46,32 @@ const post = (path: string, body: unknown, who: { token: string }, key?: string 
 
 const txid = () => `${randomUUID()}${randomUUID()}`.replaceAll('-', '');
 
-/** A crypto payment the user submitted, Under review. */
+/**
+ * A crypto payment the user reported, Under review: a request of `amount` dollars, whose amount
+ * is the dollars and a tag of cents of its own, and its TXID.
+ */
 async function cryptoPayment(user: User, amount: string | number = '50.00') {
+  const request = await post(
+    '/api/user/balance/crypto-request',
+    { network: 'USDT-TRC20', amount },
+    user,
+  );
+  expect(request.status).toBe(201);
   const res = await post(
     '/api/user/balance/crypto',
-    { network: 'USDT-TRC20', amount, wallet: 'TPayerWalletAddress0000000000001', txid: txid() },
+    {
+      payment_id: request.body.payment.id,
+      wallet: 'TPayerWalletAddress0000000000001',
+      txid: txid(),
+    },
     user,
   );
   expect(res.status).toBe(201);
   return res.body.payment as Json;
 }
+
+/** A payment's amount in cents. */
+const centsOf = (payment: Json) => Math.round((payment.amount as number) * 100);
 
 async function moneyState(...users: User[]) {
   const { rows } = await t.sql.query<Record<string, string>>(
@@ -181,7 +197,8 @@ describe('the crypto review queue', () => {
     expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 3 });
     expect(res.body.data[0]).toMatchObject({
       method: 'crypto',
-      amount: 30,
+      amount: oldest.amount,
+      pay_amount: oldest.pay_amount,
       status: 'under_review',
       network: 'USDT-TRC20',
       wallet: 'TPayerWalletAddress0000000000001',
@@ -213,20 +230,20 @@ describe('confirming and rejecting', () => {
       payment: {
         id: payment.id,
         status: 'paid',
-        amount: 123.45,
+        amount: payment.amount,
         user: { id: user.id, email: user.email, name: 'Cora Crypto' },
         reviewed_by: { id: admin.id, email: admin.email, name: 'Olga Operator' },
       },
     });
     expect(res.body.payment.reviewed_at).not.toBeNull();
     expect(res.body.payment.paid_at).not.toBeNull();
-    expect(await balancesOf(t, user.id)).toEqual({ balance: 12345, partner: 0 });
+    expect(await balancesOf(t, user.id)).toEqual({ balance: centsOf(payment), partner: 0 });
     // the operator's ledger gets the payment, network and TXID as a code to put into words
     const ledger = await t.api.get(LEDGER(user.id), { token: admin.token });
     expect(ledger.body.data).toMatchObject([
       {
         kind: 'topup',
-        amount: 123.45,
+        amount: payment.amount,
         memo: null,
         memo_code: 'topup_crypto',
         memo_params: { payment_id: payment.id, network: 'USDT-TRC20', txid: payment.txid },
@@ -234,7 +251,7 @@ describe('confirming and rejecting', () => {
     ]);
 
     const own = await t.api.get(`/api/user/balance/payments/${payment.id}`, { token: user.token });
-    expect(own.body.payment).toMatchObject({ status: 'paid', amount: 123.45 });
+    expect(own.body.payment).toMatchObject({ status: 'paid', amount: payment.amount });
 
     const audit = await auditRows('payment.confirm', String(payment.id));
     expect(audit).toHaveLength(1);
@@ -242,7 +259,7 @@ describe('confirming and rejecting', () => {
       actor_id: String(admin.id),
       subject_type: 'payment',
       target_user_id: String(user.id),
-      details: { amount: 123.45, network: 'USDT-TRC20', txid: payment.txid },
+      details: { amount: payment.amount, network: 'USDT-TRC20', txid: payment.txid },
     });
 
     // the same key replays; a new key is refused: the payment has been reviewed
@@ -260,7 +277,7 @@ describe('confirming and rejecting', () => {
     expect(reject.status).toBe(409);
     expect(reject.body.code).toBe('PAYMENT_ALREADY_REVIEWED');
     expect(await moneyState(user)).toEqual(before);
-    expect(await balancesOf(t, user.id)).toEqual({ balance: 12345, partner: 0 });
+    expect(await balancesOf(t, user.id)).toEqual({ balance: centsOf(payment), partner: 0 });
   });
 
   it('credits once when two operators confirm at the same moment', async () => {
@@ -273,7 +290,7 @@ describe('confirming and rejecting', () => {
       post(CONFIRM(payment.id), undefined, admin),
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
-    expect(await balancesOf(t, user.id)).toEqual({ balance: 7000, partner: 0 });
+    expect(await balancesOf(t, user.id)).toEqual({ balance: centsOf(payment), partner: 0 });
     expect(await auditRows('payment.confirm', String(payment.id))).toHaveLength(1);
   });
 
@@ -323,7 +340,7 @@ describe('confirming and rejecting', () => {
       {
         actor_id: String(admin.id),
         target_user_id: String(user.id),
-        details: { reason: 'No such transaction on TRON', amount: 60 },
+        details: { reason: 'No such transaction on TRON', amount: payment.amount },
       },
     ]);
 
@@ -634,7 +651,7 @@ describe('the audit log', () => {
         action: 'payment.confirm',
         subject_id: String(confirmed.id),
         target_user: target,
-        details: { amount: 20, network: 'USDT-TRC20', txid: confirmed.txid },
+        details: { amount: confirmed.amount, network: 'USDT-TRC20', txid: confirmed.txid },
       },
     ]);
     for (const row of res.body.data) {

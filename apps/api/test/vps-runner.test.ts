@@ -498,6 +498,7 @@ describe('the real queue (pg-boss)', () => {
       `select name, cron from pgboss.schedule order by name`,
     );
     expect(schedules).toEqual([
+      { name: 'balance-crypto-check', cron: '* * * * *' },
       { name: 'balance-payment-expiry', cron: '17 * * * *' },
       { name: 'housekeeping', cron: '17 * * * *' },
       { name: 'monitoring-alerts-tick', cron: '* * * * *' },

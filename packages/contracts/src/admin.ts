@@ -19,10 +19,37 @@ const reasonSchema = reasonField();
 export const userRefSchema = personSchema;
 export type UserRef = z.infer<typeof userRefSchema>;
 
+/**
+ * What the chain explorer last saw of a crypto payment's TXID (CRYPTO_EXPLORER): where it paid,
+ * how much, how deep, and the verdict against the request. Absent when no explorer reads the
+ * network: the operator checks the TXID by hand against `pay_amount`.
+ */
+export const chainCheckSchema = z.object({
+  checked_at: z.iso.datetime(),
+  /** trongrid, esplora. */
+  driver: z.string(),
+  /**
+   * not_found: the explorer does not know the TXID (yet); unconfirmed: it pays the request
+   * exactly, not yet `required` blocks deep; confirmed: credited by itself; mismatch: it does not
+   * pay the request (`reason`); unpriced: it pays our wallet, no exact amount was fixed to compare;
+   * unavailable: the explorer did not answer (asked again at the next check).
+   */
+  state: z.enum(['not_found', 'unconfirmed', 'confirmed', 'mismatch', 'unpriced', 'unavailable']),
+  reason: z.nullable(z.enum(['destination', 'token', 'amount', 'before_request'])),
+  to: z.nullable(z.string()),
+  amount: z.nullable(z.string()),
+  token: z.nullable(z.string()),
+  confirmations: z.nullable(z.int()),
+  required: z.int(),
+});
+export type ChainCheck = z.infer<typeof chainCheckSchema>;
+
 export const adminPaymentSchema = z.extend(paymentSchema, {
   user: userRefSchema,
   reviewed_by: z.nullable(userRefSchema),
   reviewed_at: z.nullable(z.iso.datetime()),
+  /** Crypto: the explorer's last look at the TXID; absent or null without one. */
+  chain: z.optional(z.nullable(chainCheckSchema)),
 });
 export type AdminPayment = z.infer<typeof adminPaymentSchema>;
 

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { EMAIL_MAX } from './limits.ts';
 import { parseAmountToCents } from './money.ts';
 import { emailSchema } from './auth.ts';
+import { idSchema } from './input.ts';
 
 /**
  * Balance contracts: top-ups (card, e-wallet, crypto, partner balance), transfers, the four
@@ -89,14 +90,28 @@ const walletSchema = z
     z.regex(/^[A-Za-z0-9:_-]{16,128}$/, { error: 'WALLET_INVALID' }),
   );
 
-/** A transaction hash: hex (with or without 0x) or base58/base64url, compared case-sensitively. */
-const txidSchema = z
-  .string({ error: 'TXID_INVALID' })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: 'TXID_REQUIRED', abort: true }),
-    z.regex(/^[A-Za-z0-9_-]{16,128}$/, { error: 'TXID_INVALID' }),
-  );
+/**
+ * A transaction id as payments keep and compare it: a 64-digit hex hash (TRON, BTC, the EVM
+ * networks) in lower case without the 0x some explorers put before it, so one transaction is one
+ * id however it was copied; any other form (base58, base64url) as given.
+ */
+export function normalizeTxid(txid: string): string {
+  const text = txid.trim();
+  const hex = /^(?:0x)?([0-9a-f]{64})$/i.exec(text)?.[1];
+  return hex ? hex.toLowerCase() : text;
+}
+
+/** A transaction hash: hex (with or without 0x) or base58/base64url; normalizeTxid'd. */
+const txidSchema = z.pipe(
+  z
+    .string({ error: 'TXID_INVALID' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'TXID_REQUIRED', abort: true }),
+      z.regex(/^[A-Za-z0-9_-]{16,128}$/, { error: 'TXID_INVALID' }),
+    ),
+  z.transform(normalizeTxid),
+);
 
 // ---- methods ------------------------------------------------------------------------------
 
@@ -148,6 +163,15 @@ export const paymentSchema = z.object({
   /** Rejected crypto payments and adjustments: the operator's reason, shown to the user. */
   reason: z.nullable(z.string()),
   paid_at: z.nullable(z.iso.datetime()),
+  /**
+   * Crypto: the exact amount to send in the network's asset ("50.37" USDT, "0.0005037" BTC),
+   * null when only dollars were fixed (BTC without a price); absent for other methods.
+   */
+  pay_amount: z.optional(z.nullable(z.string())),
+  /** Its asset: USDT, BTC. */
+  pay_asset: z.optional(z.nullable(z.string())),
+  /** A crypto top-up request: until when it can be paid and reported. */
+  expires_at: z.optional(z.nullable(z.iso.datetime())),
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
@@ -191,11 +215,48 @@ export const cryptoWalletResponseSchema = z.object({
 });
 export type CryptoWalletResponse = z.infer<typeof cryptoWalletResponseSchema>;
 
-export const cryptoPaymentRequestSchema = z.object({
+/** How long a crypto top-up request holds its amount: pay and report within this. */
+export const CRYPTO_REQUEST_HOURS = 24;
+
+/**
+ * A crypto top-up starts with a request: the network and the dollars wanted. The answer fixes
+ * the exact amount to send (the dollars plus a few cents that no other open request of the
+ * network has), so the payment on the chain can be told from anyone else's.
+ */
+export const cryptoTopUpRequestSchema = z.object({
   network: z
     .string({ error: 'NETWORK_UNKNOWN' })
     .check(z.maxLength(32, { error: 'NETWORK_UNKNOWN' })),
   amount: amountSchema,
+});
+export type CryptoTopUpRequest = z.input<typeof cryptoTopUpRequestSchema>;
+
+/** An open request: the payment (Processing) and where and how to pay it. */
+export const cryptoTopUpSchema = z.object({
+  /** `amount` is the payable dollars (all of them are credited); `pay_amount` the asset's. */
+  payment: paymentSchema,
+  /** The provider's wallet of the network. */
+  address: z.string(),
+  /** BTC with a fixed amount: the BIP 21 URI (`bitcoin:<address>?amount=<btc>`); else null. */
+  payment_uri: z.nullable(z.string()),
+  /** An SVG data URL of the QR code: of payment_uri when there is one, else of the address. */
+  wallet_qr_url: z.string(),
+});
+export type CryptoTopUp = z.infer<typeof cryptoTopUpSchema>;
+
+export const cryptoTopUpResponseSchema = z.extend(cryptoTopUpSchema, {
+  message: z.string(),
+  code: z.optional(z.string()),
+});
+export type CryptoTopUpResponse = z.infer<typeof cryptoTopUpResponseSchema>;
+
+/** The reader's open requests (still to be paid and reported), newest first. */
+export const cryptoTopUpsResponseSchema = z.object({ data: z.array(cryptoTopUpSchema) });
+export type CryptoTopUpsResponse = z.infer<typeof cryptoTopUpsResponseSchema>;
+
+/** SPEC 5: the payment of a request is reported with the payer's wallet and the TXID. */
+export const cryptoPaymentRequestSchema = z.object({
+  payment_id: idSchema('bigserial'),
   wallet: walletSchema,
   txid: txidSchema,
 });

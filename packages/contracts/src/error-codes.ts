@@ -112,6 +112,15 @@ export const ERROR_MESSAGES = {
   REASON_TOO_LONG: 'The reason is too long',
   SIGNATURE_INVALID: 'The signature is invalid',
   PAYMENT_MISMATCH: 'The amount or currency does not match the order',
+  CRYPTO_AMOUNTS_BUSY:
+    'Too many top-ups of this amount are open on this network. Try a slightly different amount',
+  CRYPTO_REQUEST_EXPIRED:
+    'This top-up request has expired. If you have already paid, contact support with the TXID',
+  CRYPTO_REQUEST_REPORTED: 'A payment has already been reported for this top-up request',
+  CRYPTO_TX_WRONG_AMOUNT: 'This transaction does not send the exact amount of this top-up',
+  CRYPTO_TX_WRONG_DESTINATION: 'This transaction does not send the payment to our wallet',
+  CRYPTO_TX_WRONG_TOKEN: 'This transaction sends another token than the network of this top-up',
+  CRYPTO_TX_BEFORE_REQUEST: 'This transaction was made before this top-up request',
   // VPS
   RATE_NOT_FOUND: 'This rate is not available',
   PERIOD_UNKNOWN: 'Choose a rental period of 1, 3, 6 or 12 months',

@@ -21,6 +21,7 @@ export const SUCCESS_MESSAGES = {
   WITHDRAWAL_RECEIVED: 'The withdrawal request has been received',
   PROMOCODE_CREATED: 'The promocode has been created',
   PROMOCODE_DELETED: 'The promocode has been deleted',
+  CRYPTO_REQUESTED: 'Send exactly this amount to the address within 24 hours',
   CRYPTO_SUBMITTED: 'The payment has been sent for review',
   TRANSFER_DONE: 'The transfer is complete',
   PAYMENT_CONFIRMED: 'The payment is confirmed and the balance credited',

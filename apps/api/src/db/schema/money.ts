@@ -1,4 +1,5 @@
 import type {
+  ChainCheck,
   LedgerKind,
   PaymentKind,
   PaymentStatus,
@@ -12,6 +13,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -120,13 +122,39 @@ export const payments = pgTable(
     ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(
       () => ledgerTransactions.id,
     ),
+    /**
+     * A crypto request's exact amount in the network's asset (USDT, BTC): the dollars of
+     * amount_cents in USDT, or in BTC at the price of the request's moment; null when only
+     * dollars were fixed (a BTC request without a price, and payments before requests existed).
+     */
+    payAmount: numeric('pay_amount', { precision: 24, scale: 8 }),
+    /** A crypto request can be paid and reported until then; null before requests existed. */
+    expiresAt: timestamptz('expires_at'),
+    /** The chain explorer's last look at the TXID (CRYPTO_EXPLORER), for the operator. */
+    chain: jsonb('chain').$type<ChainCheck>(),
   },
   (t) => [
     index('payments_user_id_created_at_idx').on(t.userId, t.createdAt),
     index('payments_status_idx').on(t.status, t.createdAt),
-    // a TXID can be used once, whatever its case (hex hashes come in either) and with or
-    // without the 0x that EVM explorers put before the same hash
-    uniqueIndex('payments_txid_key').on(sql`lower(regexp_replace(${t.txid}, '^0x', '', 'i'))`),
+    // a TXID counts once, whatever its case (hex hashes come in either) and with or without the
+    // 0x that EVM explorers put before the same hash; a rejected claim lets it go, so the real
+    // payer can report what someone else claimed first
+    uniqueIndex('payments_txid_key')
+      .on(sql`lower(regexp_replace(${t.txid}, '^0x', '', 'i'))`)
+      .where(sql`${t.status} <> 'rejected'`),
+    // an open crypto request's amount is its own among the network's open requests: its
+    // payment on the chain cannot be anyone else's (in dollars, and in the asset for BTC, whose
+    // amount follows a price). Requests made before this rule (no expires_at) are not counted.
+    uniqueIndex('payments_crypto_open_amount_key')
+      .on(t.network, t.amountCents)
+      .where(
+        sql`${t.method} = 'crypto' and ${t.status} in ('processing', 'under_review') and ${t.expiresAt} is not null`,
+      ),
+    uniqueIndex('payments_crypto_open_pay_amount_key')
+      .on(t.network, t.payAmount)
+      .where(
+        sql`${t.method} = 'crypto' and ${t.status} in ('processing', 'under_review') and ${t.payAmount} is not null`,
+      ),
     check('payments_amount_check', sql`${t.amountCents} > 0`),
     check(
       'payments_method_check',
@@ -136,9 +164,15 @@ export const payments = pgTable(
       'payments_status_check',
       sql`${t.status} in ('processing', 'paid', 'not_paid', 'under_review', 'rejected')`,
     ),
+    // a crypto payment has its network from the request on; its payer's wallet and TXID come
+    // with the report (Under review, and then Paid or Rejected), none while it waits (Processing)
+    // or after it expired unreported (Not paid); other methods have none of them
     check(
       'payments_crypto_check',
-      sql`(${t.method} = 'crypto') = (${t.txid} is not null and ${t.network} is not null and ${t.wallet} is not null)`,
+      sql`(${t.method} = 'crypto') = (${t.network} is not null)
+        and (${t.txid} is null) = (${t.wallet} is null)
+        and (${t.method} <> 'crypto' or (${t.txid} is not null) = (${t.status} in ('under_review', 'paid', 'rejected')))
+        and (${t.method} = 'crypto' or ${t.txid} is null)`,
     ),
     check(
       'payments_paid_check',

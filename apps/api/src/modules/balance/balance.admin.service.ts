@@ -21,6 +21,7 @@ import { balanceAdminRepository } from './balance.admin.repository.ts';
 import { createCreditNotices } from './balance.credits.ts';
 import { toPayment } from './balance.mapper.ts';
 import { balanceRepository, type PaymentStatusValue } from './balance.repository.ts';
+import { creditCryptoPayment, rejectCryptoPayment } from './crypto-ledger.ts';
 
 type PeopleRow = NonNullable<Awaited<ReturnType<typeof balanceAdminRepository.paymentWithPeople>>>;
 
@@ -31,6 +32,7 @@ function toAdminPayment(row: PeopleRow): AdminPayment {
     user,
     reviewed_by: reviewer?.id ? reviewer : null,
     reviewed_at: payment.reviewedAt?.toISOString() ?? null,
+    chain: payment.chain,
   };
 }
 
@@ -101,62 +103,14 @@ export function createBalanceAdminService(
     /** Credits a crypto payment under review: Paid, the balance up, audited. */
     async confirm(tx: Tx, adminId: number, id: number): Promise<Outcome> {
       const payment = await reviewable(tx, adminId, id);
-      const posted = await ledgerRepository.post(
-        tx,
-        {
-          kind: 'topup',
-          actorId: adminId,
-          systemMemo: {
-            code: 'topup_crypto',
-            // a crypto payment has both (payments_crypto_check)
-            params: { payment_id: id, network: payment.network!, txid: payment.txid! },
-          },
-        },
-        [
-          { account: `crypto:${payment.network}`, amountCents: -payment.amountCents },
-          { userId: payment.userId, account: 'balance', amountCents: payment.amountCents },
-        ],
-      );
-      const at = now();
-      await balanceRepository.updatePayment(tx, id, {
-        status: 'paid',
-        paidAt: at,
-        reviewedBy: adminId,
-        reviewedAt: at,
-        ledgerTransactionId: posted.transactionId,
-      });
-      await auditRepository.insert(tx, {
-        actorId: adminId,
-        action: 'payment.confirm',
-        subjectType: 'payment',
-        subjectId: String(id),
-        targetUserId: payment.userId,
-        details: {
-          amount: centsToDollars(payment.amountCents),
-          network: payment.network,
-          txid: payment.txid,
-        },
-      });
+      await creditCryptoPayment(tx, payment, { actorId: adminId, at: now() });
       return answer(tx, id, 'PAYMENT_CONFIRMED');
     },
 
     /** Rejects a crypto payment under review with a reason the user sees. */
     async reject(tx: Tx, adminId: number, id: number, reason: string): Promise<Outcome> {
       const payment = await reviewable(tx, adminId, id);
-      await balanceRepository.updatePayment(tx, id, {
-        status: 'rejected',
-        reason,
-        reviewedBy: adminId,
-        reviewedAt: now(),
-      });
-      await auditRepository.insert(tx, {
-        actorId: adminId,
-        action: 'payment.reject',
-        subjectType: 'payment',
-        subjectId: String(id),
-        targetUserId: payment.userId,
-        details: { amount: centsToDollars(payment.amountCents), reason, txid: payment.txid },
-      });
+      await rejectCryptoPayment(tx, payment, { actorId: adminId, at: now(), reason });
       return answer(tx, id, 'PAYMENT_REJECTED');
     },
 

@@ -101,13 +101,26 @@ export const balanceRepository = {
    * Returns how many expired.
    */
   async expireProcessing(db: Executor, olderThan: Date, limit: number): Promise<number> {
+    return balanceRepository.expireDue(
+      db,
+      sql`method in ('card', 'ewallet') and created_at < ${olderThan.toISOString()}::timestamptz`,
+      sql`created_at, id`,
+      limit,
+    );
+  },
+
+  /**
+   * Payments still Processing that `due` (a condition on payments) selects become Not paid, at
+   * most `limit`, in `order`, each with its audit_log row `payment.expired`, in one statement
+   * (expireProcessing; a crypto request's expiry, crypto.repository.ts). Rows another
+   * transaction holds locked are skipped.
+   */
+  async expireDue(db: Executor, due: SQL, order: SQL, limit: number): Promise<number> {
     const result = await db.execute<{ n: number }>(sql`
       with due as (
         select id from payments
-        where status = 'processing'
-          and method in ('card', 'ewallet')
-          and created_at < ${olderThan.toISOString()}::timestamptz
-        order by created_at, id
+        where status = 'processing' and ${due}
+        order by ${order}
         limit ${limit}
         for update skip locked
       ), expired as (
@@ -115,7 +128,8 @@ export const balanceRepository = {
         set status = 'not_paid', updated_at = now()
         from due
         where p.id = due.id and p.status = 'processing'
-        returning p.id, p.user_id, p.method, p.driver, p.amount_cents, p.currency
+        returning p.id, p.user_id, p.method, p.driver, p.amount_cents, p.currency, p.network,
+                  p.pay_amount
       ), audited as (
         insert into audit_log (actor_id, action, subject_type, subject_id, target_user_id, details)
         select null, 'payment.expired', 'payment', id::text, user_id,
@@ -124,7 +138,9 @@ export const balanceRepository = {
                  'driver', driver,
                  'amount', amount_cents::float8 / 100,
                  'currency', currency
-               )
+               ) || case when method = 'crypto'
+                    then jsonb_build_object('network', network, 'pay_amount', pay_amount)
+                    else '{}'::jsonb end
         from expired
         returning 1
       )

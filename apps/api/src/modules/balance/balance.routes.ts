@@ -1,6 +1,9 @@
 import {
   chargesPageSchema,
   cryptoPaymentRequestSchema,
+  cryptoTopUpRequestSchema,
+  cryptoTopUpResponseSchema,
+  cryptoTopUpsResponseSchema,
   cryptoWalletQuerySchema,
   cryptoWalletResponseSchema,
   depositRequestSchema,
@@ -106,21 +109,64 @@ export async function balanceRoutes(
   );
 
   r.post(
+    '/user/balance/crypto-request',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'Open a crypto top-up: the exact amount to send (unique among open requests, 24 hours), the wallet and its QR code',
+        security,
+        headers: idempotencyHeaders,
+        body: cryptoTopUpRequestSchema,
+        response: { 201: cryptoTopUpResponseSchema, ...errorResponses(400, 401, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      // BTC: the price is read before the request's transaction, no connection held over it
+      const price = await balance.crypto.price(request.body.network);
+      return idempotency.respond(request, reply, (tx, userId) =>
+        balance.requestCrypto(tx, userId, request.body, price),
+      );
+    },
+  );
+
+  r.get(
+    '/user/balance/crypto-requests',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: "The reader's crypto top-ups still to be paid and reported, newest first",
+        security,
+        response: { 200: cryptoTopUpsResponseSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => balance.crypto.open(currentUser(request).id),
+  );
+
+  r.post(
     '/user/balance/crypto',
     {
       config: routeConfig,
       schema: {
         tags,
-        summary: 'Report a crypto payment (wallet and TXID) for review',
+        summary:
+          "Report a crypto top-up's payment (the payer's wallet and the TXID): checked on the chain, or by an operator",
         security,
         headers: idempotencyHeaders,
         body: cryptoPaymentRequestSchema,
-        response: { 201: paymentResponseSchema, ...errorResponses(400, 401, 409, 422, 429) },
+        response: { 201: paymentResponseSchema, ...errorResponses(400, 401, 404, 409, 422, 429) },
       },
     },
     async (request, reply) => {
-      return idempotency.respond(request, reply, (tx, userId) =>
-        balance.submitCrypto(tx, userId, request.body),
+      // the explorer is asked before the report's transaction, no connection held over it
+      const look = await balance.crypto.look(currentUser(request).id, request.body);
+      return idempotency.respond(
+        request,
+        reply,
+        (tx, userId) => balance.crypto.report(tx, userId, request.body, look),
+        (outcome) => balance.crypto.reported(outcome),
       );
     },
   );

@@ -4,7 +4,7 @@ import {
   formatCents,
   MAX_AMOUNT_CENTS,
   SUCCESS_MESSAGES,
-  type CryptoPaymentRequest,
+  type CryptoTopUpResponse,
   type CryptoWalletResponse,
   type DepositResponse,
   type GatewayMethod,
@@ -27,12 +27,13 @@ import {
 } from '../../integrations/payments/port.ts';
 import { qrDataUrl } from '../../lib/qr.ts';
 import { csvFile, type CsvValue } from '../../lib/csv.ts';
-import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
 import type { Outcome, StatementWork } from '../../plugins/idempotency.ts';
 import { userRepository } from '../../db/users.ts';
 import { auditRepository } from '../../db/audit.ts';
 import { createCreditNotices } from './balance.credits.ts';
+import { createCryptoTopUps } from './crypto.service.ts';
 import { toCharge, toPayment, toTransfer, toWithdrawal } from './balance.mapper.ts';
 import { pagingOf } from '../../db/paging.ts';
 import { balanceRepository, type Period, type TransferFacts } from './balance.repository.ts';
@@ -72,6 +73,7 @@ export function createBalanceService(deps: BalanceDeps) {
   const { db, config, gateways, log } = deps;
   const { minimumCents, cryptoWallets } = config.payments;
   const credits = createCreditNotices(deps);
+  const crypto = createCryptoTopUps(deps);
 
   /** Each method's limits in cents and whether it can be used; the configuration fixes them. */
   const limits: Record<keyof typeof minimumCents, { max: number; available: boolean }> = {
@@ -206,39 +208,22 @@ export function createBalanceService(deps: BalanceDeps) {
       };
     },
 
-    /** A crypto payment the user says they sent: Under review until an operator decides. */
-    async submitCrypto(
+    /** Crypto top-ups: the price for a request, open requests, reports and the explorer's look. */
+    crypto,
+
+    /**
+     * A crypto top-up request: the network's wallet and an amount of its own to send there
+     * (crypto.service.ts); `price` (BTC) read before the transaction.
+     */
+    async requestCrypto(
       tx: Tx,
       userId: number,
-      request: Omit<CryptoPaymentRequest, 'amount'> & { amount: number },
-    ): Promise<Outcome<PaymentResponse>> {
+      request: { network: string; amount: number },
+      price: number | undefined,
+    ): Promise<Outcome<CryptoTopUpResponse>> {
       const wallet = walletOf(request.network);
       checkLimits('crypto', request.amount);
-      try {
-        const payment = await balanceRepository.insertPayment(tx, {
-          userId,
-          method: 'crypto',
-          amountCents: request.amount,
-          status: 'under_review',
-          network: wallet.id,
-          wallet: request.wallet,
-          txid: request.txid,
-        });
-        return {
-          status: 201,
-          body: {
-            payment: toPayment(payment),
-            message: SUCCESS_MESSAGES.CRYPTO_SUBMITTED,
-            code: 'CRYPTO_SUBMITTED',
-          },
-        };
-      } catch (error) {
-        if (isUniqueViolation(error, 'payments_txid_key')) {
-          // SPEC 8: the form shows 'This txid is already in use.' under the field
-          throw new AppError(422, 'TXID_TAKEN', { txid: ['This txid is already in use.'] });
-        }
-        throw error;
-      }
+      return crypto.request(tx, userId, wallet.id, request.amount, price);
     },
 
     async payment(userId: number, id: number): Promise<PaymentResponse> {

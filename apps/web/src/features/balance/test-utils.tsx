@@ -73,6 +73,7 @@ export function stubBalanceApi(
       'GET /user/balance/history/transfers': { body: page([]) },
       'GET /user/balance/history/charges': { body: page([]) },
       'GET /user/balance/history/withdrawals': { body: page([]) },
+      'GET /user/balance/crypto-requests': { body: { data: [] } },
       ...routes,
     },
     raw,

@@ -2,7 +2,9 @@ import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type {
   Charge,
   CryptoPaymentRequest,
-  CryptoWalletResponse,
+  CryptoTopUpRequest,
+  CryptoTopUpResponse,
+  CryptoTopUpsResponse,
   DepositRequest,
   DepositResponse,
   HistoryKind,
@@ -94,11 +96,22 @@ export const balanceApi = baseApi.injectEndpoints({
       },
       extraOptions: SILENT,
     }),
-    getCryptoWallet: build.query<CryptoWalletResponse, string>({
-      query: (network) => ({ url: '/user/balance/crypto-wallet', params: { network } }),
+    /** A crypto top-up request: the exact amount to send, the address and its QR code. */
+    requestCryptoTopUp: build.mutation<CryptoTopUpResponse, Idempotent<CryptoTopUpRequest>>({
+      query: idempotentPost('/user/balance/crypto-request'),
+      invalidatesTags: (result) => (result ? ['Payments'] : []),
       extraOptions: SILENT,
     }),
-    /** A crypto payment for review: the balance changes when an operator confirms it. */
+    /** The reader's crypto requests still to be paid and reported. */
+    getCryptoTopUps: build.query<CryptoTopUpsResponse, void>({
+      query: () => '/user/balance/crypto-requests',
+      providesTags: [{ type: 'Payments', id: 'OPEN_CRYPTO' }],
+      extraOptions: SILENT,
+    }),
+    /**
+     * A crypto request's payment reported: under review (an explorer or an operator checks it),
+     * or credited at once when the explorer already shows it final.
+     */
     submitCryptoPayment: build.mutation<PaymentResponse, Idempotent<CryptoPaymentRequest>>({
       query: idempotentPost('/user/balance/crypto'),
       invalidatesTags: (result) => (result ? ['Payments'] : []),
@@ -157,7 +170,8 @@ export const balanceApi = baseApi.injectEndpoints({
 export const {
   useGetPaymentMethodsQuery,
   useDepositMutation,
-  useGetCryptoWalletQuery,
+  useRequestCryptoTopUpMutation,
+  useGetCryptoTopUpsQuery,
   useSubmitCryptoPaymentMutation,
   useGetPaymentQuery,
   usePreviewTransferMutation,

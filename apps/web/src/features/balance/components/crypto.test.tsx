@@ -1,22 +1,45 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { CryptoTopUp } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { payment, renderBalance, stubBalanceApi } from '../test-utils';
+import { payment, renderBalance, stubBalanceApi, type StubCall } from '../test-utils';
 
 const QR = 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=';
-const ADDRESSES: Record<string, string> = {
-  'USDT-TRC20': 'TXs9a8F3kLmNpQrStUvWxYz1234567890',
-  BTC: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
-};
+const TRON = 'TXs9a8F3kLmNpQrStUvWxYz1234567890';
+const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const WALLET = 'TWalletOfTheReader000000000001';
 const TXID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
+const UNTIL = '2026-11-21T09:15:00.000Z';
 
-/** GET /user/balance/crypto-wallet answers with the network asked for (its query string). */
-function walletApi(extra: Parameters<typeof stubBalanceApi>[0] = {}) {
-  return stubBalanceApi(extra, {
-    'GET /user/balance/crypto-wallet': (request) => {
-      const network = new URL(request.url).searchParams.get('network') ?? '';
-      return Response.json({ network, address: ADDRESSES[network], wallet_qr_url: QR });
-    },
+/** An open request: $50.37 as 50.37 USDT unless told. */
+function topUp(over: { id?: number; network?: string; amount?: number; pay?: string | null }) {
+  const network = over.network ?? 'USDT-TRC20';
+  const pay = over.pay === undefined ? '50.37' : over.pay;
+  const btc = network === 'BTC';
+  return {
+    payment: payment({
+      id: over.id ?? 90,
+      method: 'crypto',
+      status: 'processing',
+      amount: over.amount ?? 50.37,
+      network,
+      pay_amount: pay,
+      pay_asset: pay === null ? null : btc ? 'BTC' : 'USDT',
+      expires_at: UNTIL,
+    }),
+    address: btc ? BTC : TRON,
+    payment_uri: btc && pay ? `bitcoin:${BTC}?amount=${pay}` : null,
+    wallet_qr_url: QR,
+  } satisfies CryptoTopUp;
+}
+
+/** The API with POST /user/balance/crypto-request answering `answer` (a request's top-up). */
+function requestApi(answer: (call: StubCall) => CryptoTopUp, extra = {}) {
+  return stubBalanceApi({
+    'POST /user/balance/crypto-request': (call) => ({
+      status: 201,
+      body: { ...answer(call), message: 'ok', code: 'CRYPTO_REQUESTED' },
+    }),
+    ...extra,
   });
 }
 
@@ -26,8 +49,13 @@ async function openCrypto(path = '/balance-operations?method=crypto') {
   return view;
 }
 
+async function ask(events: ReturnType<typeof renderBalance>['user'], amount = '50') {
+  await events.type(screen.getByLabelText('Amount (USD)'), amount);
+  await events.click(screen.getByRole('button', { name: 'Get the payment details' }));
+}
+
 async function report(events: ReturnType<typeof renderBalance>['user'], txid = TXID) {
-  await events.type(screen.getByLabelText('Amount (USD)'), '50');
+  await events.clear(screen.getByLabelText('Your wallet address'));
   await events.type(screen.getByLabelText('Your wallet address'), WALLET);
   await events.clear(screen.getByLabelText('Transaction ID (TXID)'));
   await events.type(screen.getByLabelText('Transaction ID (TXID)'), txid);
@@ -35,34 +63,107 @@ async function report(events: ReturnType<typeof renderBalance>['user'], txid = T
 }
 
 describe('crypto top-up', () => {
-  it("shows the provider's address of the network with its QR code, and copies it", async () => {
-    const api = walletApi();
+  it('asks for an amount, then shows the exact amount to send with its copy buttons and the QR code', async () => {
+    const api = requestApi(() => topUp({}));
     const { user: events } = await openCrypto();
+    // no address before a request: a payment without its own amount could not be told apart
+    expect(screen.queryByTestId('crypto-address')).not.toBeInTheDocument();
 
-    expect(await screen.findByTestId('crypto-address')).toHaveTextContent(ADDRESSES['USDT-TRC20']!);
-    expect(screen.getByText('Send USDT (TRC-20) to this address')).toBeInTheDocument();
-    const qr = screen.getByRole('img', { name: 'QR code of the USDT (TRC-20) address' });
-    expect(qr).toHaveAttribute('src', QR);
-    expect(api.queries('GET', '/user/balance/crypto-wallet').map((q) => q.get('network'))).toEqual(
-      expect.arrayContaining(['USDT-TRC20']),
-    );
+    await ask(events);
+    const heading = await screen.findByRole('heading', { name: /Send exactly this amount/ });
+    expect(heading).toHaveFocus();
+    expect(screen.getByTestId('crypto-payable')).toHaveTextContent('50.37 USDT');
+    expect(
+      screen.getByText(
+        'Send exactly 50.37 USDT, to the last digit: the cents make this payment yours. $50.37 goes to your balance. A different amount cannot be matched to you.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('crypto-address')).toHaveTextContent(TRON);
+    expect(screen.getByText('To this USDT (TRC-20) address')).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: 'QR code of the USDT (TRC-20) address' }),
+    ).toHaveAttribute('src', QR);
+    expect(screen.getByText(/^Send and report the payment by /)).toHaveTextContent('2026');
 
+    const [call] = api.callsTo('POST', '/user/balance/crypto-request');
+    expect(call!.body).toEqual({ network: 'USDT-TRC20', amount: '50.00' });
+    expect(call!.headers.get('Idempotency-Key')).toMatch(/.{8,}/);
+
+    await events.click(screen.getByRole('button', { name: 'Copy the amount' }));
+    expect(await navigator.clipboard.readText()).toBe('50.37');
+    expect(await screen.findByText('Amount copied')).toBeInTheDocument();
     await events.click(screen.getByRole('button', { name: 'Copy the address' }));
-    expect(await navigator.clipboard.readText()).toBe(ADDRESSES['USDT-TRC20']);
+    expect(await navigator.clipboard.readText()).toBe(TRON);
     expect(await screen.findByText('Address copied')).toBeInTheDocument();
-
-    await events.selectOptions(screen.getByLabelText('Network'), 'Bitcoin');
-    await waitFor(() =>
-      expect(screen.getByTestId('crypto-address')).toHaveTextContent(ADDRESSES.BTC!),
-    );
-    expect(screen.getByRole('img', { name: 'QR code of the Bitcoin address' })).toBeInTheDocument();
   });
 
-  it('shows the server text under the TXID field when the TXID is taken, then sends it for review', async () => {
-    let taken = true;
-    const api = walletApi({
-      'POST /user/balance/crypto': (call) => {
-        if (taken) {
+  it('shows a BTC request in BTC with the payment QR code, or in dollars when no price fixed it', async () => {
+    let pay: string | null = '0.0005037';
+    const api = requestApi(() => topUp({ network: 'BTC', pay }));
+    const { user: events } = await openCrypto();
+    await events.selectOptions(screen.getByLabelText('Network'), 'Bitcoin');
+    await ask(events);
+
+    expect(await screen.findByTestId('crypto-payable')).toHaveTextContent('0.0005037 BTC');
+    expect(
+      screen.getByRole('img', {
+        name: 'QR code of the Bitcoin payment: the address and the amount',
+      }),
+    ).toBeInTheDocument();
+    expect(api.callsTo('POST', '/user/balance/crypto-request')[0]!.body).toMatchObject({
+      network: 'BTC',
+    });
+
+    pay = null;
+    await events.click(screen.getByRole('button', { name: 'Start another top-up' }));
+    await ask(events);
+    await waitFor(() => expect(screen.getByTestId('crypto-payable')).toHaveTextContent('$50.37'));
+    expect(
+      screen.getByText(
+        "Send Bitcoin worth exactly $50.37 at your exchange's rate: an operator checks the payment and credits $50.37.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'QR code of the Bitcoin address' })).toBeInTheDocument();
+    await events.click(screen.getByRole('button', { name: 'Copy the amount' }));
+    expect(await navigator.clipboard.readText()).toBe('50.37');
+  });
+
+  it('says on the amount when its open top-ups are too many, and checks the amount before asking', async () => {
+    const api = stubBalanceApi({
+      'POST /user/balance/crypto-request': {
+        status: 422,
+        body: {
+          message:
+            'Too many top-ups of this amount are open on this network. Try a slightly different amount',
+          code: 'CRYPTO_AMOUNTS_BUSY',
+          errors: {
+            amount: [
+              'Too many top-ups of this amount are open on this network. Try a slightly different amount',
+            ],
+          },
+        },
+      },
+    });
+    const { user: events } = await openCrypto();
+    await ask(events, '5');
+    expect(await screen.findByText('The minimum for this method is $20.00')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/user/balance/crypto-request')).toHaveLength(0);
+
+    await events.clear(screen.getByLabelText('Amount (USD)'));
+    await ask(events, '50');
+    const amount = screen.getByLabelText('Amount (USD)');
+    await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
+    expect(amount).toHaveAccessibleDescription(
+      expect.stringContaining('Try a slightly different amount'),
+    );
+    expect(amount).toHaveFocus();
+  });
+
+  it('reports the payment: the server text under the TXID when it is taken or does not match, then under review', async () => {
+    let refusal: 'taken' | 'amount' | null = 'taken';
+    const api = requestApi(() => topUp({}), {
+      'POST /user/balance/crypto': (call: StubCall) => {
+        if (refusal === 'taken')
           return {
             status: 422,
             body: {
@@ -71,16 +172,26 @@ describe('crypto top-up', () => {
               errors: { txid: ['This txid is already in use.'] },
             },
           };
-        }
-        const body = call.body as { amount: string; txid: string };
+        if (refusal === 'amount')
+          return {
+            status: 422,
+            body: {
+              message: 'This transaction does not send the exact amount of this top-up',
+              code: 'CRYPTO_TX_WRONG_AMOUNT',
+              errors: {
+                txid: ['This transaction does not send the exact amount of this top-up'],
+              },
+            },
+          };
+        const body = call.body as { payment_id: number; txid: string };
         return {
           status: 201,
           body: {
             payment: payment({
-              id: 77,
+              id: body.payment_id,
               method: 'crypto',
               status: 'under_review',
-              amount: Number(body.amount),
+              amount: 50.37,
               network: 'USDT-TRC20',
               wallet: WALLET,
               txid: body.txid,
@@ -92,7 +203,8 @@ describe('crypto top-up', () => {
       },
     });
     const { user: events } = await openCrypto();
-    await screen.findByTestId('crypto-address');
+    await ask(events);
+    await screen.findByTestId('crypto-payable');
 
     await report(events);
     const txid = screen.getByLabelText('Transaction ID (TXID)');
@@ -105,72 +217,94 @@ describe('crypto top-up', () => {
       'The transaction id has already been taken',
     );
 
-    taken = false;
-    const other = `${TXID.slice(0, -4)}ffff`;
-    await events.clear(screen.getByLabelText('Amount (USD)'));
-    await events.clear(screen.getByLabelText('Your wallet address'));
-    await report(events, other);
+    refusal = 'amount';
+    await report(events, `0x${TXID.slice(0, -4).toUpperCase()}eeee`);
+    await waitFor(() =>
+      expect(txid).toHaveAccessibleDescription(
+        "This transaction does not send the exact amount of this top-up The hash of the transaction, as the network's explorer shows it",
+      ),
+    );
 
+    refusal = null;
+    const other = `${TXID.slice(0, -4)}ffff`;
+    await report(events, other);
     const heading = await screen.findByRole('heading', { name: 'Payment sent for review' });
     expect(heading).toHaveFocus();
     expect(screen.getByText('Under review')).toBeInTheDocument();
     expect(
-      screen.getByText(/We will check the transaction and credit \$50\.00 to your balance/),
+      screen.getByText(/We will check the transaction and credit \$50\.37 to your balance/),
     ).toBeInTheDocument();
-    const bodies = api.callsTo('POST', '/user/balance/crypto').map((c) => c.body);
-    expect(bodies).toEqual([
-      { network: 'USDT-TRC20', amount: '50.00', wallet: WALLET, txid: TXID },
-      { network: 'USDT-TRC20', amount: '50.00', wallet: WALLET, txid: other },
+    const calls = api.callsTo('POST', '/user/balance/crypto');
+    // the TXID goes as the server keeps it: lower case, without 0x
+    expect(calls.map((c) => c.body)).toEqual([
+      { payment_id: 90, wallet: WALLET, txid: TXID },
+      { payment_id: 90, wallet: WALLET, txid: `${TXID.slice(0, -4)}eeee` },
+      { payment_id: 90, wallet: WALLET, txid: other },
     ]);
-    const keys = api
-      .callsTo('POST', '/user/balance/crypto')
-      .map((c) => c.headers.get('Idempotency-Key'));
+    const keys = calls.map((c) => c.headers.get('Idempotency-Key'));
     // a refusal ends the intent: the corrected report is a new one
-    expect(keys[1]).not.toBe(keys[0]);
+    expect(new Set(keys).size).toBe(3);
 
     await events.click(screen.getByRole('link', { name: 'Open the top-up history' }));
     expect(await screen.findByRole('tab', { name: 'Top-ups', selected: true })).toBeInTheDocument();
   });
 
-  it('checks the wallet and the TXID before sending', async () => {
-    const api = walletApi();
+  it('says so when the explorer confirmed the payment at once', async () => {
+    requestApi(() => topUp({}), {
+      'POST /user/balance/crypto': {
+        status: 201,
+        body: {
+          payment: payment({
+            id: 90,
+            method: 'crypto',
+            status: 'paid',
+            amount: 50.37,
+            network: 'USDT-TRC20',
+            wallet: WALLET,
+            txid: TXID,
+          }),
+          message: 'The payment is confirmed and the balance credited',
+          code: 'PAYMENT_CONFIRMED',
+        },
+      },
+    });
     const { user: events } = await openCrypto();
-    await screen.findByTestId('crypto-address');
+    await ask(events);
+    await screen.findByTestId('crypto-payable');
+    await report(events);
+    expect(await screen.findByRole('heading', { name: 'Payment confirmed' })).toHaveFocus();
+    expect(
+      screen.getByText('The transaction is confirmed on the network: $50.37 is on your balance.'),
+    ).toBeInTheDocument();
+  });
+
+  it('checks the wallet and the TXID before sending', async () => {
+    const api = requestApi(() => topUp({}));
+    const { user: events } = await openCrypto();
+    await ask(events);
+    await screen.findByTestId('crypto-payable');
     await events.click(screen.getByRole('button', { name: 'Send for review' }));
 
     expect(await screen.findByText('Enter your wallet address')).toBeInTheDocument();
     expect(screen.getByText('Enter the transaction id (TXID)')).toBeInTheDocument();
-    expect(screen.getByLabelText('Amount (USD)')).toHaveFocus();
+    expect(screen.getByLabelText('Your wallet address')).toHaveFocus();
 
     await report(events, 'not a hash!');
     expect(await screen.findByText('The transaction id is invalid')).toBeInTheDocument();
-    await events.clear(screen.getByLabelText('Amount (USD)'));
-    await events.type(screen.getByLabelText('Amount (USD)'), '5');
-    await events.click(screen.getByRole('button', { name: 'Send for review' }));
-    expect(await screen.findByText('The minimum for this method is $20.00')).toBeInTheDocument();
     expect(api.callsTo('POST', '/user/balance/crypto')).toHaveLength(0);
   });
 
-  it('offers a retry when the address cannot be loaded', async () => {
-    let fail = true;
-    stubBalanceApi(
-      {},
-      {
-        'GET /user/balance/crypto-wallet': (request) =>
-          fail
-            ? Response.json({ message: 'Internal server error', code: 'INTERNAL' }, { status: 500 })
-            : Response.json({
-                network: new URL(request.url).searchParams.get('network'),
-                address: ADDRESSES['USDT-TRC20'],
-                wallet_qr_url: QR,
-              }),
+  it('lists the open top-ups and takes one up again', async () => {
+    stubBalanceApi({
+      'GET /user/balance/crypto-requests': {
+        body: { data: [topUp({ id: 91, amount: 120.05, pay: '120.05' })] },
       },
-    );
+    });
     const { user: events } = await openCrypto();
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('The address could not be loaded.');
-    fail = false;
-    await events.click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByTestId('crypto-address')).toHaveTextContent(ADDRESSES['USDT-TRC20']!);
+    const open = await screen.findByRole('region', { name: 'Your open top-ups' });
+    const item = within(open).getByRole('listitem');
+    expect(item).toHaveTextContent('120.05 USDT in USDT (TRC-20), until');
+    await events.click(within(item).getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByTestId('crypto-payable')).toHaveTextContent('120.05 USDT');
   });
 });
