@@ -82,6 +82,62 @@ describe('review queue', () => {
     expect(await within(first).findByText('Copied')).toBeInTheDocument();
   });
 
+  it('shows each request’s exact amount and what the explorer saw of its TXID', async () => {
+    const checked = (chain: Partial<NonNullable<AdminPayment['chain']>>) => ({
+      checked_at: new Date().toISOString(),
+      driver: 'trongrid',
+      state: 'unconfirmed' as const,
+      reason: null,
+      to: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+      amount: '50.37',
+      token: null,
+      confirmations: 3,
+      required: 19,
+      ...chain,
+    });
+    const waiting = cryptoPayment({
+      amount: 50.37,
+      pay_amount: '50.37',
+      pay_asset: 'USDT',
+      chain: checked({}),
+    });
+    const short = cryptoPayment({
+      id: 9,
+      amount: 70.12,
+      pay_amount: '70.12',
+      pay_asset: 'USDT',
+      user: carol,
+      txid: 'ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100',
+      chain: checked({ state: 'mismatch', reason: 'amount', amount: '70' }),
+    });
+    const byHand = cryptoPayment({ id: 10, amount: 20.5, user: carol, txid: 'abcdef0123456789' });
+    stubOperatorApi({ 'GET /admin/payments': { body: page([waiting, short, byHand]) } });
+    const { user } = await openOperator('/operator');
+    const table = await queueTable();
+    const [, first, second, third] = within(table).getAllByRole('row');
+    expect(first).toHaveTextContent('$50.37');
+    expect(first).toHaveTextContent('50.37 USDT');
+    expect(first).toHaveTextContent('Sends 50.37 USDT to our wallet; 3 of 19 confirmations');
+    expect(second).toHaveTextContent('Does not match: sends 70 USDT');
+    // a payment reported before requests had amounts of their own: dollars only
+    expect(within(third!).getAllByRole('cell')[3]).toHaveTextContent(/^\$20\.50$/);
+
+    await user.click(within(first!).getByRole('button', { name: /^Confirm/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm the payment' });
+    expect(within(dialog).getByText('Exact amount').nextElementSibling).toHaveTextContent(
+      '50.37 USDT',
+    );
+    expect(within(dialog).getByText('On the network').nextElementSibling).toHaveTextContent(
+      '3 of 19 confirmations',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(third!).getByRole('button', { name: /^Confirm/ }));
+    const manual = await screen.findByRole('dialog', { name: 'Confirm the payment' });
+    expect(within(manual).getByText('On the network').nextElementSibling).toHaveTextContent(
+      'No explorer reads this network: check the TXID by hand',
+    );
+  });
+
   it('confirms a payment with an Idempotency-Key, and the row leaves the queue', async () => {
     const server = serverQueue([cryptoPayment(), second]);
     const http = stubOperatorApi({

@@ -92,7 +92,18 @@ export function Component() {
       id: 'amount',
       header: t('queue.columns.amount'),
       numeric: true,
-      cell: (payment) => format.money(payment.amount),
+      // a crypto request's own amount in its asset: what the transaction must send, exactly
+      cell: (payment) =>
+        payment.pay_amount ? (
+          <span className={styles.person}>
+            <span>{format.money(payment.amount)}</span>
+            <span className={`${styles.muted} ${styles.nowrap}`}>
+              {`${payment.pay_amount} ${payment.pay_asset ?? ''}`}
+            </span>
+          </span>
+        ) : (
+          format.money(payment.amount)
+        ),
     },
     {
       id: 'wallet',
@@ -105,7 +116,14 @@ export function Component() {
       id: 'txid',
       header: t('queue.columns.txid'),
       cell: (payment) => (
-        <HashCell value={payment.txid} label={t('queue.copyTxid')} messages={copyMessages} />
+        <span className={styles.person}>
+          <HashCell value={payment.txid} label={t('queue.copyTxid')} messages={copyMessages} />
+          {payment.chain ? (
+            <span className={styles.muted}>
+              <ChainText payment={payment} />
+            </span>
+          ) : null}
+        </span>
       ),
     },
     status === 'under_review'
@@ -255,8 +273,30 @@ function PaymentFacts({ payment }: { payment: AdminPayment }) {
       <dd className={styles.mono}>{payment.wallet ?? '—'}</dd>
       <dt>{t('queue.columns.txid')}</dt>
       <dd className={styles.mono}>{payment.txid ?? '—'}</dd>
+      <dt>{t('queue.payAmount')}</dt>
+      <dd className={styles.mono}>
+        {payment.pay_amount ? `${payment.pay_amount} ${payment.pay_asset ?? ''}` : '—'}
+      </dd>
+      <dt>{t('queue.explorer')}</dt>
+      <dd>{payment.chain ? <ChainText payment={payment} /> : t('queue.chain.none')}</dd>
       <dt>{t('queue.columns.date')}</dt>
       <dd>{format.dateTime(payment.created_at)}</dd>
     </dl>
   );
+}
+
+/** What the chain explorer last saw of the payment's TXID, in a sentence. */
+function ChainText({ payment }: { payment: AdminPayment }) {
+  const { t } = useTranslation('operator');
+  const chain = payment.chain!;
+  const facts = {
+    amount: chain.amount ?? '—',
+    asset: payment.pay_asset ?? '',
+    to: chain.to ?? '—',
+    confirmations: chain.confirmations ?? 0,
+    required: chain.required,
+  };
+  if (chain.state === 'mismatch')
+    return <>{t(`queue.chain.mismatch.${chain.reason ?? 'amount'}`, facts)}</>;
+  return <>{t(`queue.chain.${chain.state}`, facts)}</>;
 }
