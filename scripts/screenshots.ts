@@ -184,11 +184,17 @@ try {
       }),
     });
   }
+  // a crypto top-up: the request (its exact amount), then its payment reported
+  const opened = await post(
+    '/api/user/balance/crypto-request',
+    { network: 'USDT-TRC20', amount: '300' },
+    key(),
+  );
+  const { payment: requested } = (await opened.json()) as { payment: { id: number } };
   await post(
     '/api/user/balance/crypto',
     {
-      network: 'USDT-TRC20',
-      amount: '300',
+      payment_id: requested.id,
       wallet: 'TXk1pYQf3n8Zs9vLrJc2uD5wHbGmA7eQoP',
       txid: 'a3f1c9e27b4d8f60a1b2c3d4e5f60718293a4b5c6d7e8f901a2b3c4d5e6f7081',
     },

@@ -143,24 +143,31 @@ export async function topUpByCard(
   return id;
 }
 
-/** A crypto payment reported for review through the API; returns the payment's id. */
+/**
+ * A crypto top-up made through the API as the console makes it: a request of `amount` dollars
+ * (the exact amount to send: the dollars and a tag of cents of its own), then its payment
+ * reported for review. Returns the payment's id and its amount as the console writes it.
+ */
 export async function submitCryptoPayment(
   request: APIRequestContext,
   email: string,
   fields: { amount: string; txid?: string; network?: string; wallet?: string },
-): Promise<number> {
+): Promise<{ id: number; dollars: string }> {
   const api = new ApiSession(request, email);
+  const opened = await api.json<PaymentBody>('POST', '/api/user/balance/crypto-request', 201, {
+    data: { network: fields.network ?? 'USDT-TRC20', amount: fields.amount },
+    idempotencyKey: randomUUID(),
+  });
   const body = await api.json<PaymentBody>('POST', '/api/user/balance/crypto', 201, {
     data: {
-      network: fields.network ?? 'USDT-TRC20',
-      amount: fields.amount,
+      payment_id: opened.payment.id,
       wallet: fields.wallet ?? 'TPayerWallet0000000000000000000001',
       txid: fields.txid ?? uniqueTxid(),
     },
     idempotencyKey: randomUUID(),
   });
   expect(body.payment.status).toBe('under_review');
-  return body.payment.id;
+  return { id: body.payment.id, dollars: `$${body.payment.amount.toFixed(2)}` };
 }
 
 /** A transfer between two users through the API. */

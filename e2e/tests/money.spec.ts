@@ -111,29 +111,31 @@ test('a crypto payment is reported with its TXID and waits Under review; a TXID 
   await chooseMethod(page, 'Crypto wallet');
   await expect(page).toHaveURL(/method=crypto/);
 
-  // the provider's wallet of the chosen network, with its QR code
+  // a request first: the exact amount of its own to send, the provider's wallet, its QR code
   const network = page.getByLabel('Network');
   await expect(network).toHaveValue('USDT-TRC20');
+  await expect(page.getByTestId('crypto-address')).toHaveCount(0);
+  await page.getByLabel('Amount (USD)').fill('25');
+  await page.getByRole('button', { name: 'Get the payment details' }).click();
+  await expect(page.getByRole('heading', { name: 'Send exactly this amount' })).toBeFocused();
   await expect(page.getByTestId('crypto-address')).toHaveText('TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE');
   await expect(
     page.getByRole('img', { name: 'QR code of the USDT (TRC-20) address' }),
   ).toBeVisible();
-  await network.selectOption({ label: 'Bitcoin' });
-  await expect(page.getByTestId('crypto-address')).toHaveText(
-    'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-  );
-  await network.selectOption({ label: 'USDT (TRC-20)' });
-  await expect(page.getByTestId('crypto-address')).toHaveText('TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE');
+  const payable = (await page.getByTestId('crypto-payable').textContent()) ?? '';
+  // 25.01 to 25.99 USDT: the cents are this request's own
+  expect(payable).toMatch(/^25\.\d\d USDT$/);
+  expect(payable).not.toBe('25.00 USDT');
+  const dollars = `$${payable.replace(' USDT', '')}`;
 
   const txid = uniqueTxid();
-  await page.getByLabel('Amount (USD)').fill('25');
   await page.getByLabel('Your wallet address').fill('TCodyCryptoWallet000000000000001');
   await page.getByLabel('Transaction ID (TXID)').fill(txid);
   await page.getByRole('button', { name: 'Send for review' }).click();
   await expect(page.getByRole('heading', { name: 'Payment sent for review' })).toBeFocused();
   await expect(page.getByText('Under review', { exact: true })).toBeVisible();
   await expect(
-    page.getByText('We will check the transaction and credit $25.00 to your balance.'),
+    page.getByText(`We will check the transaction and credit ${dollars} to your balance.`),
   ).toBeVisible();
   await expect(page.getByText(txid)).toBeVisible();
 
@@ -141,7 +143,7 @@ test('a crypto payment is reported with its TXID and waits Under review; a TXID 
   await expect(page).toHaveURL(/tab=history&history=payments/);
   await expect(historyRows(page)).toHaveCount(1);
   await expect(historyRows(page).first()).toContainText('Crypto wallet · USDT-TRC20');
-  await expect(historyRows(page).first()).toContainText('$25.00');
+  await expect(historyRows(page).first()).toContainText(dollars);
   await expect(historyRows(page).first()).toContainText('Under review');
   await expect(headerBalance(page)).toHaveText('$0');
 
@@ -149,6 +151,7 @@ test('a crypto payment is reported with its TXID and waits Under review; a TXID 
   await page.getByRole('tab', { name: 'Top up' }).click();
   await chooseMethod(page, 'Crypto wallet');
   await page.getByLabel('Amount (USD)').fill('25');
+  await page.getByRole('button', { name: 'Get the payment details' }).click();
   await page.getByLabel('Your wallet address').fill('TCodyCryptoWallet000000000000001');
   await page.getByLabel('Transaction ID (TXID)').fill(txid);
   await page.getByRole('button', { name: 'Send for review' }).click();
@@ -166,8 +169,9 @@ test('the operator confirms a crypto payment (Paid, balance credited) and reject
   const operator = await createVerifiedUser(request, { name: 'Olga Operator' });
   await makeOperator(operator.email);
   const txid = uniqueTxid();
-  await submitCryptoPayment(request, user.email, { amount: '25', txid });
-  await submitCryptoPayment(request, user.email, { amount: '30' });
+  // each with its own cents: $25.xx and $30.xx
+  const first = (await submitCryptoPayment(request, user.email, { amount: '25', txid })).dollars;
+  const second = (await submitCryptoPayment(request, user.email, { amount: '30' })).dollars;
 
   // the operator's review queue, in a browser of their own
   const operatorContext = await browser.newContext();
@@ -183,7 +187,7 @@ test('the operator confirms a crypto payment (Paid, balance credited) and reject
   const queueRow = desk.getByRole('row').filter({ hasText: txid });
   await expect(queueRow).toContainText(user.email);
   await expect(queueRow).toContainText('USDT-TRC20');
-  await expect(queueRow).toContainText('$25.00');
+  await expect(queueRow).toContainText(first);
   // the network is one word: not broken at its hyphen ('USDT-' over 'TRC20') beside a long e-mail
   for (const width of [1024, 1440]) {
     await desk.setViewportSize({ width, height: 900 });
@@ -215,19 +219,19 @@ test('the operator confirms a crypto payment (Paid, balance credited) and reject
   expect(Math.abs(foot.right)).toBeLessThanOrEqual(1);
   await desk.setViewportSize({ width: 1440, height: 900 });
 
-  await desk.getByRole('button', { name: `Confirm $25.00 from ${user.email}` }).click();
+  await desk.getByRole('button', { name: `Confirm ${first} from ${user.email}` }).click();
   const confirm = desk.getByRole('dialog', { name: 'Confirm the payment' });
-  await expect(confirm).toContainText(`Credit $25.00 to ${user.email}?`);
+  await expect(confirm).toContainText(`Credit ${first} to ${user.email}?`);
   await expect(confirm).toContainText(txid);
-  await confirm.getByRole('button', { name: 'Credit $25.00' }).click();
+  await confirm.getByRole('button', { name: `Credit ${first}` }).click();
   await expect(confirm).toBeHidden();
-  await expect(desk.getByText(`$25.00 credited to ${user.email}`)).toBeVisible();
+  await expect(desk.getByText(`${first} credited to ${user.email}`)).toBeVisible();
   await expect(queueRow).toHaveCount(0);
 
-  await desk.getByRole('button', { name: `Reject $30.00 from ${user.email}` }).click();
+  await desk.getByRole('button', { name: `Reject ${second} from ${user.email}` }).click();
   const reject = desk.getByRole('dialog', { name: 'Reject the payment' });
   await expect(reject).toContainText(
-    `Reject the payment of $30.00 from ${user.email}? The user will see the reason.`,
+    `Reject the payment of ${second} from ${user.email}? The user will see the reason.`,
   );
   const rejectButton = reject.getByRole('button', { name: 'Reject the payment', exact: true });
   await rejectButton.click();
@@ -237,7 +241,7 @@ test('the operator confirms a crypto payment (Paid, balance credited) and reject
   await rejectButton.click();
   await expect(reject).toBeHidden();
   await expect(
-    desk.getByText(`The payment of $30.00 from ${user.email} has been rejected`),
+    desk.getByText(`The payment of ${second} from ${user.email} has been rejected`),
   ).toBeVisible();
   await expect(desk.getByRole('button', { name: user.email })).toHaveCount(0);
 
@@ -253,13 +257,14 @@ test('the operator confirms a crypto payment (Paid, balance credited) and reject
   // the user: Paid and the balance, Rejected with the operator's reason
   await signIn(page, user.email);
   await openBalancePage(page, 'history', 'payments');
-  await expect(headerBalance(page)).toHaveText('$25');
+  // $25.xx, in the header's one decimal
+  await expect(headerBalance(page)).toHaveText(/^\$2[56](\.\d)?$/);
   const rows = historyRows(page);
   await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0)).toContainText('$30.00');
+  await expect(rows.nth(0)).toContainText(second);
   await expect(rows.nth(0)).toContainText('Rejected');
   await expect(rows.nth(0)).toContainText(`Reason: ${reason}`);
-  await expect(rows.nth(1)).toContainText('$25.00');
+  await expect(rows.nth(1)).toContainText(first);
   await expect(rows.nth(1)).toContainText('Paid');
 });
 

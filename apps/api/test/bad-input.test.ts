@@ -387,15 +387,27 @@ describe('bad input to every operation of the OpenAPI document', () => {
       userId: user.id,
       paidUntil: new Date(Date.now() + 20 * DAY),
     });
+    // a crypto top-up reported (the operator's queue), and one still open (the report's id)
+    const requested = await postKeyed(
+      t,
+      '/api/user/balance/crypto-request',
+      { network: 'USDT-TRC20', amount: '50' },
+      user,
+    );
     const crypto = await postKeyed(
       t,
       '/api/user/balance/crypto',
       {
-        network: 'USDT-TRC20',
-        amount: '50',
+        payment_id: requested.body.payment.id,
         wallet: 'walker-wallet-0000000001',
         txid: 'walker-txid-00000000001',
       },
+      user,
+    );
+    const openCrypto = await postKeyed(
+      t,
+      '/api/user/balance/crypto-request',
+      { network: 'USDT-TRC20', amount: '60' },
       user,
     );
     const testRequest = await t.api.post(
@@ -425,7 +437,7 @@ describe('bad input to every operation of the OpenAPI document', () => {
       { method: 'PAYEER', wallet: 'P1000000', amount: '20' },
       otherPartner,
     );
-    for (const res of [crypto, testRequest, promocode, withdrawal])
+    for (const res of [requested, crypto, openCrypto, testRequest, promocode, withdrawal])
       expect(res.status, res.text).toBe(201);
     const id = async (sql: string) => Number((await t.sql.query<{ id: string }>(sql)).rows[0]!.id);
     const rate = await id('select min(id) as id from vps_rates');
@@ -478,6 +490,7 @@ describe('bad input to every operation of the OpenAPI document', () => {
         parent_id: referral.id,
         discount: 5,
         operator_ids: operator.id,
+        payment_id: openCrypto.body.payment.id,
       },
       ids: {
         withdrawals: withdrawal.body.withdrawal.id,
