@@ -49,7 +49,8 @@ export async function monitoringIngestRoutes(
       max: config.ingestRateLimitMax,
       timeWindow: 60_000,
       // per key; calls without a well-formed key (refused anyway) per address
-      keyGenerator: (request: FastifyRequest) => keyHashOf(request) ?? `no key ${rateLimitKeyOf(request.ip)}`,
+      keyGenerator: (request: FastifyRequest) =>
+        keyHashOf(request) ?? `no key ${rateLimitKeyOf(request.ip)}`,
     },
   };
   const tags = ['ingestion'];
