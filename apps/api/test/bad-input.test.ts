@@ -9,15 +9,18 @@ import {
   PASSWORD,
   postKeyed,
   quickUser,
+  routeTable,
   uniqueEmail,
   useTestApp,
   type Json,
 } from './helpers.ts';
+import { paidSubscription } from './monitoring-fixtures.ts';
 import { DAY, paidOrder, seedServer } from './vps-fixtures.ts';
 
 /**
  * Every operation of the OpenAPI document, fed generated bad input with no token, a user's, an
- * operator's and an activation key (the publisher's): none may answer 5xx. The operations come
+ * admin's (an operator of every role) and an activation key (the publisher's), the operator area
+ * also with an operator of each other role: none may answer 5xx. The operations come
  * from /api/docs/json, so a route is covered the day it is added. Each input starts from a valid request (built from the operation's own
  * schema) with one part spoiled, so that the spoiled part reaches as deep as it can: a NUL or a
  * lone surrogate in every text, numbers past what a column holds in every number and id, each
@@ -29,6 +32,8 @@ import { DAY, paidOrder, seedServer } from './vps-fixtures.ts';
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 20_261_123);
 const SAMPLED_PER_OPERATION = 24;
+/** How many cases of each operator operation an operator of each other role sends too. */
+const ROLE_CASES = 8;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAPI's JSON Schema, read field by field
 type Schema = any;
@@ -309,26 +314,6 @@ function cases(operation: Operation, shared: Context, random: () => number): Cas
   return [...must, ...more.slice(0, SAMPLED_PER_OPERATION)];
 }
 
-/**
- * `METHOD /path/{param}` of every /api route (HEAD aside) in Fastify's printRoutes tree, whose
- * lines are `├── <segment> (METHODS)` indented four characters a level.
- */
-function routeTable(printed: string): string[] {
-  const routes: string[] = [];
-  const stack: string[] = [];
-  for (const line of printed.split('\n')) {
-    const match = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const level = match[1]!.length / 4;
-    stack.length = level;
-    stack.push(match[2]!);
-    const path = stack.join('').replace(/:(\w+)/g, '{$1}');
-    for (const method of match[3]?.split(', ') ?? [])
-      if (method !== 'HEAD' && path.startsWith('/api/')) routes.push(`${method} ${path}`);
-  }
-  return routes;
-}
-
 function operationsOf(document: Json): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries<Json>(document.paths)) {
@@ -355,6 +340,8 @@ describe('bad input to every operation of the OpenAPI document', () => {
   let hidden: string[] = [];
   let context: Context;
   let tokens: Array<[who: string, token: string | undefined]> = [];
+  /** The operator area is walked again by an operator of each other role (their refusals too). */
+  let roleTokens: Array<[who: string, token: string]> = [];
 
   beforeAll(async () => {
     const user = await quickUser(t);
@@ -528,15 +515,7 @@ describe('bad input to every operation of the OpenAPI document', () => {
     expect(monitored.status, monitored.text).toBe(201);
     // a paid subscription of the operator's too: its extension, enlargement and keys (by the user
     // routes and the operator's) take the valid request; the free plan would refuse them
-    await fund(t, operator.id, 100_000);
-    const paid = await postKeyed(
-      t,
-      '/api/user/monitoring/subscriptions',
-      { accounts: 2, months: 1 },
-      operator,
-    );
-    expect(paid.status, paid.text).toBe(201);
-    context.ids.subscriptions = paid.body.subscription.id as number;
+    context.ids.subscriptions = (await paidSubscription(t, operator)).id as number;
     context.ids.accounts = monitored.body.account.id as number;
     const activation = await t.api.post(
       `/api/user/monitoring/subscriptions/${plan}/key`,
@@ -551,6 +530,14 @@ describe('bad input to every operation of the OpenAPI document', () => {
       ['operator', operator.token],
       ['activation key', activation.body.key],
     ];
+    roleTokens = await Promise.all(
+      (['support', 'billing', 'vps', 'monitoring'] as const).map(
+        async (role): Promise<[string, string]> => [
+          `${role} operator`,
+          (await quickUser(t, { roles: [role] })).token,
+        ],
+      ),
+    );
     const document = await t.api.get('/api/docs/json');
     expect(document.status).toBe(200);
     // the calls that end the walker's own sign-in go last: signing out, and step-up, whose fifth
@@ -589,8 +576,11 @@ describe('bad input to every operation of the OpenAPI document', () => {
     let sent = 0;
     const accepted = new Set<string>();
     for (const operation of operations) {
-      for (const c of cases(operation, context, random)) {
-        for (const [who, token] of tokens) {
+      const admin = operation.path.startsWith('/api/admin/');
+      for (const [index, c] of cases(operation, context, random).entries()) {
+        // the other roles: the valid request and the first spoiled ones of the operator area
+        const callers = admin && index < ROLE_CASES ? [...tokens, ...roleTokens] : tokens;
+        for (const [who, token] of callers) {
           const path = operation.path.replace(
             /\{(\w+)\}/g,
             (_, name: string) => c.path[name] ?? '1',

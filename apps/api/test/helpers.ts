@@ -494,3 +494,23 @@ export function postKeyed(
     headers: key === null ? {} : { 'idempotency-key': key },
   });
 }
+
+/**
+ * `METHOD /path/{param}` of every /api route (HEAD aside) in Fastify's printRoutes tree, whose
+ * lines are `├── <segment> (METHODS)` indented four characters a level.
+ */
+export function routeTable(printed: string): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of printed.split('\n')) {
+    const match = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const level = match[1]!.length / 4;
+    stack.length = level;
+    stack.push(match[2]!);
+    const path = stack.join('').replace(/:(\w+)/g, '{$1}');
+    for (const method of match[3]?.split(', ') ?? [])
+      if (method !== 'HEAD' && path.startsWith('/api/')) routes.push(`${method} ${path}`);
+  }
+  return routes;
+}

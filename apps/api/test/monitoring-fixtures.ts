@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { quickUser, type TestApp } from './helpers.ts';
+import { fund, postKeyed, quickUser, type Json, type TestApp } from './helpers.ts';
 
 /** What the monitoring tests publish: the protocol's messages, a publisher, a known history. */
 
@@ -79,6 +79,22 @@ export async function publisherOf(t: TestApp, login = LOGIN) {
     },
   );
   return { user, subscription, key: key.body.key as string, account: added.body.account };
+}
+
+/** A paid subscription of `who` for 2 accounts and a month, bought with money put on first. */
+export async function paidSubscription(
+  t: TestApp,
+  who: { id: number; token: string },
+): Promise<Json> {
+  await fund(t, who.id, 100_000);
+  const paid = await postKeyed(
+    t,
+    '/api/user/monitoring/subscriptions',
+    { accounts: 2, months: 1 },
+    who,
+  );
+  expect(paid.status, paid.text).toBe(201);
+  return paid.body.subscription;
 }
 
 export const send = (t: TestApp, path: string, key: string, body: unknown) =>
