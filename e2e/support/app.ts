@@ -2,6 +2,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { loadConfig } from '../../apps/api/src/config.ts';
 import { createAccessTokens } from '../../apps/api/src/modules/auth/access-token.ts';
 import type { ReceivedMail } from '../../apps/api/test/smtp.ts';
+import { nextOperatorCode } from './operators.ts';
 
 type Mail = Pick<ReceivedMail, 'to' | 'subject' | 'text'>;
 
@@ -74,11 +75,17 @@ export async function createVerifiedUser(
   return user;
 }
 
+/** Signs in on the login page; an operator (support/operators.ts) with the app's code too. */
 export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  const code = await nextOperatorCode(email);
+  if (code !== undefined) {
+    await page.getByLabel('Code from the app').fill(code);
+    await page.getByRole('button', { name: 'Continue' }).click();
+  }
   await expect(page).toHaveURL(/\/vps$/);
 }
 

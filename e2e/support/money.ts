@@ -11,8 +11,10 @@ import {
   type Page,
 } from '@playwright/test';
 import { createPool } from '../../apps/api/src/db/client.ts';
+import type { OperatorRole } from '../../packages/contracts/src/auth.ts';
 import { SANDBOX_DECISION_PATH } from '../../apps/api/src/integrations/payments/sandbox.ts';
 import { PASSWORD } from './app.ts';
+import { operatorToken, turnOnOperatorFactor } from './operators.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -64,12 +66,20 @@ export class ApiSession {
   }
 
   private async signIn(): Promise<string> {
+    // an operator's: the app's code, then refreshes of that sign-in (support/operators.ts)
+    const operator = await operatorToken(this.email, this.password);
+    if (operator !== undefined) return (this.token = operator);
     const res = await this.request.post('/api/user/auth/login', {
       data: { email: this.email, password: this.password },
     });
     expect(res.status(), await res.text()).toBe(200);
     this.token = ((await res.json()) as { token: string }).token;
     return this.token;
+  }
+
+  /** A bearer token of the user's, signed in when there is none yet. */
+  async bearer(): Promise<string> {
+    return this.token ?? (await this.signIn());
   }
 
   /** A call; a money-moving POST gets `idempotencyKey` (the same key on the retry after a 401). */
@@ -190,11 +200,22 @@ export async function transferByApi(
 const execFileAsync = promisify(execFile);
 
 /**
- * Makes an existing user an operator with the documented command (`npm run admin -- create
- * <email>`, i.e. apps/api/src/cli/admin.ts) against the journeys' server database.
+ * Makes an existing user an operator with the documented commands (apps/api/src/cli/admin.ts on
+ * the journeys' server database): `npm run admin -- create <email>` for an admin, else `grant
+ * <email> <role>` for each role. Then turns their authenticator app on (the operator area wants
+ * a second factor; support/operators.ts answers their sign-ins' second step).
  */
-export async function makeOperator(email: string): Promise<void> {
-  expect(await apiCli('admin.ts', ['create', email])).toContain('is now an admin');
+export async function makeOperator(
+  email: string,
+  roles: OperatorRole[] = ['admin'],
+  password = PASSWORD,
+): Promise<void> {
+  if (roles.length === 1 && roles[0] === 'admin')
+    expect(await apiCli('admin.ts', ['create', email])).toContain('is now an admin');
+  else
+    for (const role of roles)
+      expect(await apiCli('admin.ts', ['grant', email, role])).toContain(' holds: ');
+  await turnOnOperatorFactor(email, password);
 }
 
 /** Runs one of the API's command-line tools (apps/api/src/cli) on the journeys' server database. */

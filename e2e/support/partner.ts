@@ -61,12 +61,18 @@ export async function holdPasses(partnerEmail: string): Promise<void> {
 }
 
 /**
- * A partner (an operator too) with a referral, a promocode and $30 on the partner balance; the
- * journeys' own API session of theirs, and their id.
+ * A partner (an operator too) with a referral, a promocode and $30 on the partner balance, put
+ * there by another operator (none acts on their own account); the journeys' own API session of
+ * theirs, and their id.
  */
 export async function partnerWithBalance(request: APIRequestContext) {
   const partner = await createVerifiedUser(request, { name: 'Pia Partner' });
   await makeOperator(partner.email);
+  const cashier = await createVerifiedUser(request, {
+    name: 'Cass Cashier',
+    email: uniqueEmail('cashier'),
+  });
+  await makeOperator(cashier.email, ['billing']);
   const api = new ApiSession(request, partner.email);
   const { referral_code } = await api.json<{ referral_code: string }>(
     'GET',
@@ -83,9 +89,14 @@ export async function partnerWithBalance(request: APIRequestContext) {
     data: { name: promocode, discount: 5 },
   });
   const { id } = await api.json<{ id: number }>('GET', '/api/user/auth', 200);
-  await api.json('POST', `/api/admin/users/${id}/adjustments`, 201, {
-    data: { account: 'balance_partner', amount: '30', reason: 'Rewards of the old programme' },
-    idempotencyKey: randomUUID(),
-  });
+  await new ApiSession(request, cashier.email).json(
+    'POST',
+    `/api/admin/users/${id}/adjustments`,
+    201,
+    {
+      data: { account: 'balance_partner', amount: '30', reason: 'Rewards of the old programme' },
+      idempotencyKey: randomUUID(),
+    },
+  );
   return { partner, api, id, promocode };
 }

@@ -1,11 +1,11 @@
 import { expect, type APIRequestContext, type Locator } from '@playwright/test';
 import sharp from 'sharp';
-import { PASSWORD } from './app.ts';
+import { ApiSession } from './money.ts';
 
 /**
  * Support tickets made and answered through the API, for the journeys that start from a ticket
  * that already has a thread (the accessibility checks). The access tokens of the journeys live
- * 8 seconds: every helper signs in for itself.
+ * 8 seconds: every helper signs in for itself (an operator refreshes one sign-in, operators.ts).
  */
 
 /** A PNG "screenshot" of `width` × `height`, generated (a real image, decoded by the API). */
@@ -25,9 +25,7 @@ export function screenshotPng(width = 640, height = 360): Promise<Buffer> {
 }
 
 async function tokenOf(request: APIRequestContext, email: string): Promise<string> {
-  const res = await request.post('/api/user/auth/login', { data: { email, password: PASSWORD } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { token: string }).token;
+  return new ApiSession(request, email).bearer();
 }
 
 /** The id of the department with `code` (technical, billing, partnership, monitoring). */
