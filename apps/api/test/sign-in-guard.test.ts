@@ -26,7 +26,7 @@ import {
  */
 
 // behind a proxy, so that each try can come from an address of its own (X-Forwarded-For)
-const t = useTestApp({ env: { TRUST_PROXY: 'true' } });
+const t = useTestApp({ env: { TRUST_PROXY: '1' } });
 
 const LOGIN = '/api/user/auth/login';
 const FORGOT = '/api/user/auth/forgot-password-code';
