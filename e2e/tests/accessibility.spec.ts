@@ -122,13 +122,21 @@ for (const scheme of ['light', 'dark'] as const) {
       scheme,
     );
 
+    // the crypto top-up: a request first, then its exact amount, the wallet and the QR code
     await expectClean(
       page,
       `${base}?tab=topup&method=crypto`,
-      page.getByRole('img', { name: 'QR code of the USDT (TRC-20) address' }),
+      page.getByRole('button', { name: 'Get the payment details' }),
       scheme,
     );
     await page.getByLabel('Amount (USD)').fill('25');
+    await page.getByRole('button', { name: 'Get the payment details' }).click();
+    await expectCleanState(
+      page,
+      'the crypto payment details',
+      page.getByRole('img', { name: 'QR code of the USDT (TRC-20) address' }),
+      scheme,
+    );
     await page.getByLabel('Your wallet address').fill('TAxelBalanceWallet00000000000001');
     await page.getByLabel('Transaction ID (TXID)').fill(uniqueTxid());
     await page.getByRole('button', { name: 'Send for review' }).click();
@@ -196,7 +204,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const operator = await createVerifiedUser(request, { name: 'Otto Operator' });
     await makeOperator(operator.email);
     const customer = await createVerifiedUser(request, { name: 'Cora Customer' });
-    await submitCryptoPayment(request, customer.email, { amount: '25' });
+    // $25 and the cents of its own request
+    const { dollars } = await submitCryptoPayment(request, customer.email, { amount: '25' });
     await page.emulateMedia({ colorScheme: scheme });
     await signIn(page, operator.email);
 
@@ -204,15 +213,15 @@ for (const scheme of ['light', 'dark'] as const) {
     await expectClean(
       page,
       '/operator',
-      page.getByRole('button', { name: `Confirm $25.00 from ${customer.email}` }),
+      page.getByRole('button', { name: `Confirm ${dollars} from ${customer.email}` }),
       scheme,
     );
-    await page.getByRole('button', { name: `Confirm $25.00 from ${customer.email}` }).click();
+    await page.getByRole('button', { name: `Confirm ${dollars} from ${customer.email}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm the payment' });
     await expectCleanState(page, 'the confirm dialog', confirm, scheme);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirm).toBeHidden();
-    await page.getByRole('button', { name: `Reject $25.00 from ${customer.email}` }).click();
+    await page.getByRole('button', { name: `Reject ${dollars} from ${customer.email}` }).click();
     const reject = page.getByRole('dialog', { name: 'Reject the payment' });
     await reject.getByRole('button', { name: 'Reject the payment', exact: true }).click();
     await expectCleanState(page, 'the reject dialog', reject.getByText('Enter the reason'), scheme);

@@ -36,12 +36,23 @@ function look(control: Locator) {
   });
 }
 
-/** The select looks like `input`, at rest and focused, and draws the theme's arrow, not the browser's. */
-async function expectLikeInput(select: Locator, input: Locator) {
+/**
+ * The select looks like `input`, at rest and focused, and draws the theme's arrow, not the
+ * browser's. An input `withPrefix` (a currency sign inside its box, as the amount's $) is padded
+ * wider on the left for it: that padding alone may differ, and only to be wider.
+ */
+async function expectLikeInput(select: Locator, input: Locator, { withPrefix = false } = {}) {
   await expect(select).toBeVisible();
   await expect(input).toBeVisible();
   expect(await select.evaluate((element) => getComputedStyle(element).appearance)).toBe('none');
-  expect(await look(select)).toEqual(await look(input));
+  const inputLook = async () => {
+    const seen = await look(input);
+    if (!withPrefix) return seen;
+    const own = await look(select);
+    expect(parseFloat(seen.paddingLeft)).toBeGreaterThan(parseFloat(own.paddingLeft));
+    return { ...seen, paddingLeft: own.paddingLeft };
+  };
+  expect(await look(select)).toEqual(await inputLook());
 
   // the arrow: inside the select's box, at its right end, in the muted text colour
   const arrow = select.locator('xpath=following-sibling::*[@aria-hidden="true"][1]');
@@ -55,14 +66,14 @@ async function expectLikeInput(select: Locator, input: Locator) {
 
   // under the pointer: the inputs' darker border (a feature's copy of the input style had none)
   await input.hover();
-  const hoveredInput = await look(input);
+  const hoveredInput = await inputLook();
   await select.hover();
   expect(await look(select)).toEqual(hoveredInput);
   await select.page().mouse.move(0, 0);
 
   // focused from the keyboard: the inputs' ring and border
   await input.focus();
-  const focusedInput = await look(input);
+  const focusedInput = await inputLook();
   await select.focus();
   expect(await select.evaluate((element) => element.matches(':focus-visible'))).toBe(true);
   expect(await look(select)).toEqual(focusedInput);
@@ -80,9 +91,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await signIn(page, monitored.user.email);
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
 
-    // the crypto top-up: the network beside the wallet address
+    // the crypto top-up's request: the network beside the amount
     await page.goto('/balance-operations?tab=topup&method=crypto');
-    await expectLikeInput(page.getByLabel('Network'), page.getByLabel('Your wallet address'));
+    await expectLikeInput(page.getByLabel('Network'), page.getByLabel('Amount (USD)'), {
+      withPrefix: true,
+    });
 
     // a monitored account's settings: the time zone beside the e-mail (a white list before)
     await page.goto(`/online-monitoring/${monitored.account.monitoring_id}`);
@@ -175,7 +188,10 @@ test("a button's icon stands apart from its words and is centred on them (a serv
   await expectApart(page.getByRole('button', { name: /^Show the login details of server #/ }));
   await page.goto('/balance-operations?tab=history&history=payments');
   await expectApart(page.getByRole('button', { name: 'Export CSV' }));
+  // the crypto top-up's details, after its request
   await page.goto('/balance-operations?tab=topup&method=crypto');
+  await page.getByLabel('Amount (USD)').fill('25');
+  await page.getByRole('button', { name: 'Get the payment details' }).click();
   await expectApart(page.getByRole('button', { name: 'Copy the address' }));
 });
 
