@@ -70,22 +70,37 @@ function loggedAddresses(t: TestApp): string[] {
   return [...addresses].sort();
 }
 
+/**
+ * A chain of appending proxies in front of `t` for the calling describe block, the nearest to
+ * the API first, each connecting from its own loopback address (127.0.0.2, 127.0.0.3, ...);
+ * `entry()` is the URL of the farthest, where clients connect.
+ */
+function useProxies(t: TestApp, count: number): { entry: () => string } {
+  const chain: RoundRobinProxy[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < count; i += 1)
+      chain.push(
+        await startRoundRobinProxy({
+          targets: [chain.at(-1)?.url ?? t.url],
+          localAddress: `127.0.0.${i + 2}`,
+          forwardedFor: 'append',
+        }),
+      );
+  });
+  afterAll(async () => {
+    for (const proxy of chain.reverse()) await proxy.close();
+  });
+  return { entry: () => chain.at(-1)!.url };
+}
+
 describe('TRUST_PROXY=1 behind one proxy that appends to X-Forwarded-For', () => {
   const t = useTestApp({ env: { TRUST_PROXY: '1', RATE_LIMIT_AUTH_MAX: String(LIMIT) } });
-  let proxy: RoundRobinProxy;
-  beforeAll(async () => {
-    proxy = await startRoundRobinProxy({
-      targets: [t.url],
-      localAddress: '127.0.0.2',
-      forwardedFor: 'append',
-    });
-  });
-  afterAll(async () => proxy.close());
+  const proxies = useProxies(t, 1);
 
   it('limits the real client whatever address it claims, and only that client', async () => {
-    expect(await afterTheLimit('127.0.0.5', proxy.url)).toEqual([401, 401, 401, 429]);
+    expect(await afterTheLimit('127.0.0.5', proxies.entry())).toEqual([401, 401, 401, 429]);
     // another client behind the same proxy has its own budget
-    expect((await wrongSignIn('127.0.0.6', proxy.url, '127.0.0.5')).status).toBe(401);
+    expect((await wrongSignIn('127.0.0.6', proxies.entry(), '127.0.0.5')).status).toBe(401);
     // the log names the clients, never what they claimed nor the proxy
     expect(loggedAddresses(t)).toEqual(['127.0.0.5', '127.0.0.6']);
   });
@@ -97,55 +112,21 @@ describe('behind two proxies', () => {
     ['the proxies by address and network', '127.0.0.2, 127.0.0.3/32'],
   ])('TRUST_PROXY as %s', (_name, trustProxy) => {
     const t = useTestApp({ env: { TRUST_PROXY: trustProxy, RATE_LIMIT_AUTH_MAX: String(LIMIT) } });
-    let inner: RoundRobinProxy;
-    let outer: RoundRobinProxy;
-    beforeAll(async () => {
-      inner = await startRoundRobinProxy({
-        targets: [t.url],
-        localAddress: '127.0.0.2',
-        forwardedFor: 'append',
-      });
-      outer = await startRoundRobinProxy({
-        targets: [inner.url],
-        localAddress: '127.0.0.3',
-        forwardedFor: 'append',
-      });
-    });
-    afterAll(async () => {
-      await outer.close();
-      await inner.close();
-    });
+    const proxies = useProxies(t, 2);
 
     it('sees the client the outer proxy saw, not the forged address before it', async () => {
-      expect(await afterTheLimit('127.0.0.7', outer.url)).toEqual([401, 401, 401, 429]);
-      expect((await wrongSignIn('127.0.0.8', outer.url, '127.0.0.7')).status).toBe(401);
+      expect(await afterTheLimit('127.0.0.7', proxies.entry())).toEqual([401, 401, 401, 429]);
+      expect((await wrongSignIn('127.0.0.8', proxies.entry(), '127.0.0.7')).status).toBe(401);
       expect(loggedAddresses(t)).toEqual(['127.0.0.7', '127.0.0.8']);
     });
   });
 
   describe('TRUST_PROXY=1 (one hop too few)', () => {
     const t = useTestApp({ env: { TRUST_PROXY: '1', RATE_LIMIT_AUTH_MAX: String(LIMIT) } });
-    let inner: RoundRobinProxy;
-    let outer: RoundRobinProxy;
-    beforeAll(async () => {
-      inner = await startRoundRobinProxy({
-        targets: [t.url],
-        localAddress: '127.0.0.2',
-        forwardedFor: 'append',
-      });
-      outer = await startRoundRobinProxy({
-        targets: [inner.url],
-        localAddress: '127.0.0.3',
-        forwardedFor: 'append',
-      });
-    });
-    afterAll(async () => {
-      await outer.close();
-      await inner.close();
-    });
+    const proxies = useProxies(t, 2);
 
     it('takes the outer proxy for the client: wrong, but never what a client claims', async () => {
-      await wrongSignIn('127.0.0.9', outer.url, '203.0.113.1');
+      await wrongSignIn('127.0.0.9', proxies.entry(), '203.0.113.1');
       expect(loggedAddresses(t)).toEqual(['127.0.0.3']);
     });
   });
@@ -214,15 +195,7 @@ describe('a Payeer notification through a proxy', () => {
       PAYEER_ALLOWED_IPS: '185.71.65.92',
     },
   });
-  let proxy: RoundRobinProxy;
-  beforeAll(async () => {
-    proxy = await startRoundRobinProxy({
-      targets: [t.url],
-      localAddress: '127.0.0.2',
-      forwardedFor: 'append',
-    });
-  });
-  afterAll(async () => proxy.close());
+  const proxies = useProxies(t, 1);
 
   it("is refused from an address that only claims to be Payeer's, and credits nothing", async () => {
     const user = await quickUser(t);
@@ -249,7 +222,7 @@ describe('a Payeer notification through a proxy', () => {
       PAYEER_STATUS_FIELDS.map((name) => fields[name]!),
       KEY,
     );
-    const res = await requestFrom('127.0.0.5', `${proxy.url}/api/payments/webhook/payeer`, {
+    const res = await requestFrom('127.0.0.5', `${proxies.entry()}/api/payments/webhook/payeer`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
