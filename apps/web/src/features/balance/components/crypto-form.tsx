@@ -47,6 +47,15 @@ type Stage =
  * wallet and the TXID), checked on the chain or by an operator. Open requests can be taken up
  * again until they expire.
  */
+/** A wallet address or a TXID: typed or pasted exactly, in a monospace face, never corrected. */
+const CHAIN_TEXT = {
+  autoComplete: 'off',
+  autoCapitalize: 'off',
+  spellCheck: false,
+  required: true,
+  className: styles.mono,
+} as const;
+
 export function CryptoForm({ info }: { info: PaymentMethodInfo }) {
   const [stage, setStage] = useState<Stage>({ kind: 'request' });
   const restart = () => setStage({ kind: 'request' });
@@ -330,22 +339,14 @@ function CryptoReport({
       <TextField
         label={t('crypto.wallet')}
         hint={t('crypto.walletHint')}
-        autoComplete="off"
-        autoCapitalize="off"
-        spellCheck={false}
-        required
-        className={styles.mono}
+        {...CHAIN_TEXT}
         error={fieldErrorText(t, errors.wallet?.message)}
         {...register('wallet')}
       />
       <TextField
         label={t('crypto.txid')}
         hint={t('crypto.txidHint')}
-        autoComplete="off"
-        autoCapitalize="off"
-        spellCheck={false}
-        required
-        className={styles.mono}
+        {...CHAIN_TEXT}
         error={fieldErrorText(t, errors.txid?.message)}
         {...register('txid')}
       />
