@@ -51,6 +51,13 @@ export interface Config {
   sessionIdleLimit: number;
   /** Seconds: the same for an operator's sign-in (OPERATOR_SESSION_IDLE_LIMIT). */
   operatorSessionIdleLimit: number;
+  /**
+   * Cents: an operator's balance adjustment or partner payout above this waits for a second
+   * operator's approval (OPERATOR_APPROVAL_ABOVE, dollars).
+   */
+  operatorApprovalAboveCents: number;
+  /** Cents: the most an operator may adjust in 24 hours, credits and debits alike (OPERATOR_DAILY_ADJUST_MAX, dollars). */
+  operatorDailyAdjustMaxCents: number;
   /** Cents: a transfer above this needs a fresh proof of the owner (STEP_UP_TRANSFER_ABOVE, dollars). */
   stepUpTransferAboveCents: number;
   webDist: string;
@@ -296,6 +303,8 @@ const envSchema = z
     SESSION_MAX_AGE: positiveInt.default(30 * 24 * 3600),
     SESSION_IDLE_LIMIT: positiveInt.default(14 * 24 * 3600),
     OPERATOR_SESSION_IDLE_LIMIT: positiveInt.default(12 * 3600),
+    OPERATOR_APPROVAL_ABOVE: z.coerce.number().min(0).max(1_000_000).default(500),
+    OPERATOR_DAILY_ADJUST_MAX: z.coerce.number().min(0).max(100_000_000).default(5_000),
     STEP_UP_TRANSFER_ABOVE: z.coerce.number().min(0).max(1_000_000).default(500),
     WEB_DIST: z.string().min(1).optional(),
     RATE_LIMIT_AUTH_MAX: positiveInt.default(10),
@@ -845,6 +854,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sessionMaxAge: e.SESSION_MAX_AGE,
     sessionIdleLimit: Math.min(e.SESSION_IDLE_LIMIT, e.SESSION_MAX_AGE),
     operatorSessionIdleLimit: Math.min(e.OPERATOR_SESSION_IDLE_LIMIT, e.SESSION_MAX_AGE),
+    operatorApprovalAboveCents: Math.round(e.OPERATOR_APPROVAL_ABOVE * 100),
+    operatorDailyAdjustMaxCents: Math.round(e.OPERATOR_DAILY_ADJUST_MAX * 100),
     stepUpTransferAboveCents: Math.round(e.STEP_UP_TRANSFER_ABOVE * 100),
     webDist: e.WEB_DIST ? resolve(cwd, e.WEB_DIST) : DEFAULT_WEB_DIST,
     rateLimitAuthMax: e.RATE_LIMIT_AUTH_MAX,

@@ -6,6 +6,7 @@ import {
   PAYMENT_STATUSES,
   signedAmountSchema,
 } from './balance.ts';
+import { moneyApprovalSchema } from './approvals.ts';
 import { operatorRoleSchema } from './auth.ts';
 import { idSchema, personSchema, reasonField } from './input.ts';
 
@@ -133,6 +134,8 @@ export type AdjustmentRequest = z.input<typeof adjustmentRequestSchema>;
 export const adjustmentResponseSchema = z.object({
   user: adminUserSchema,
   entry: ledgerEntrySchema,
+  /** The request a second operator approved, when the adjustment needed one. */
+  approval: z.optional(moneyApprovalSchema),
   message: z.string(),
   code: z.optional(z.string()),
 });
@@ -142,6 +145,9 @@ export const AUDIT_ACTIONS = [
   'payment.confirm',
   'payment.reject',
   'balance.adjust',
+  // four eyes (OPERATOR_APPROVAL_ABOVE): `details.approval_id`
+  'balance.adjust_requested',
+  'balance.adjust_declined',
   'payment.mismatch',
   'payment.expired',
   // who may act as an operator: `details.role`, and `details.by: 'cli'` (actor null) when the

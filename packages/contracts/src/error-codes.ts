@@ -216,6 +216,12 @@ export const ERROR_MESSAGES = {
   OPERATOR_SELF_ACTION: 'Operators cannot act on their own account',
   OPERATOR_LAST_ADMIN: 'Keep at least one admin: this is the last admin role',
   OPERATOR_ROLE_INVALID: 'Choose a role: support, billing, vps, monitoring or admin',
+  // four eyes on money
+  APPROVAL_OWN_REQUEST: 'A second operator must approve this: you asked for it',
+  APPROVAL_DECIDED: 'This request has already been approved or declined',
+  APPROVAL_PENDING: 'This payout is waiting for a second operator to approve it',
+  ADJUSTMENT_DAILY_LIMIT:
+    'This adjustment would take you past your daily limit on adjustments: ask another operator',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -4,6 +4,7 @@ export * from './input.ts';
 export * from './auth.ts';
 export * from './balance.ts';
 export * from './admin.ts';
+export * from './approvals.ts';
 export * from './ledger-memo.ts';
 export * from './vps.ts';
 export * from './monitoring-statistics.ts';

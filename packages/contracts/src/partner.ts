@@ -8,6 +8,7 @@ import {
   WALLET_MAX,
   withdrawalSchema,
 } from './balance.ts';
+import { moneyApprovalSchema } from './approvals.ts';
 import { personSchema, reasonField, singleLine } from './input.ts';
 
 /**
@@ -212,6 +213,8 @@ export const adminWithdrawalSchema = z.extend(withdrawalSchema, {
   /** Open past its due date. */
   overdue: z.boolean(),
   processed_by: z.nullable(personSchema),
+  /** The latest payout asked for above OPERATOR_APPROVAL_ABOVE: pending, approved or declined. */
+  approval: z.nullable(moneyApprovalSchema),
 });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 
@@ -228,6 +231,7 @@ export const adminWithdrawalsPageSchema = z.object({
 export const adminWithdrawalResponseSchema = z.object({
   withdrawal: adminWithdrawalSchema,
   message: z.string(),
+  code: z.optional(z.string()),
 });
 export const PAYOUT_REFERENCE_MAX = 200;
 export const payWithdrawalSchema = z.object({

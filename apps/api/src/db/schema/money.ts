@@ -317,3 +317,76 @@ export const auditLog = pgTable(
     index('audit_log_target_user_id_idx').on(t.targetUserId),
   ],
 );
+
+/**
+ * Four eyes on money: an operator's balance adjustment or partner payout above
+ * OPERATOR_APPROVAL_ABOVE waits here until a second operator approves it (then it takes effect,
+ * through the ledger, in the approval's transaction) or it is declined. The database holds the
+ * rule too: an approval is never by its requester, and nobody asks for or decides money of
+ * their own account.
+ */
+export const moneyApprovals = pgTable(
+  'money_approvals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    kind: text('kind').$type<'adjustment' | 'payout'>().notNull(),
+    status: text('status')
+      .$type<'pending' | 'approved' | 'declined'>()
+      .notNull()
+      .default('pending'),
+    requestedBy: userRef('requested_by'),
+    /** Whose money: the adjusted user, the withdrawing partner. */
+    userId: userRef('user_id'),
+    /** Signed cents for an adjustment (credit > 0), the withdrawal's amount for a payout. */
+    amountCents: cents('amount_cents').notNull(),
+    /** Adjustment: the purse and the reason the user sees. */
+    account: text('account').$type<'balance' | 'balance_partner'>(),
+    reason: text('reason'),
+    /** Payout: the withdrawal and the payment's reference. */
+    withdrawalId: bigint('withdrawal_id', { mode: 'number' }).references(() => withdrawals.id),
+    reference: text('reference'),
+    decidedBy: userIdOrNull('decided_by'),
+    decidedAt: timestamptz('decided_at'),
+    /** Declined: why (a second operator's reason, or the requester's own withdrawal of it). */
+    declineReason: text('decline_reason'),
+    /** Approved adjustment: its ledger transaction. */
+    ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }).references(
+      () => ledgerTransactions.id,
+    ),
+  },
+  (t) => [
+    index('money_approvals_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('money_approvals_requested_by_idx').on(t.requestedBy, t.createdAt),
+    // one payout waiting per withdrawal, under races too
+    uniqueIndex('money_approvals_one_pending_payout_key')
+      .on(t.withdrawalId)
+      .where(sql`${t.status} = 'pending'`),
+    check('money_approvals_kind_check', sql`${t.kind} in ('adjustment', 'payout')`),
+    check('money_approvals_status_check', sql`${t.status} in ('pending', 'approved', 'declined')`),
+    check(
+      'money_approvals_shape_check',
+      sql`case ${t.kind}
+        when 'adjustment' then ${t.account} in ('balance', 'balance_partner')
+          and ${t.reason} is not null and ${t.amountCents} <> 0 and ${t.withdrawalId} is null
+        else ${t.withdrawalId} is not null and ${t.reference} is not null
+          and ${t.amountCents} > 0 and ${t.account} is null
+        end`,
+    ),
+    check(
+      'money_approvals_decision_check',
+      sql`(${t.status} = 'pending') = (${t.decidedBy} is null and ${t.decidedAt} is null)
+        and (${t.status} = 'declined') = (${t.declineReason} is not null)
+        and (${t.ledgerTransactionId} is null or (${t.status} = 'approved' and ${t.kind} = 'adjustment'))`,
+    ),
+    // four eyes, held by the database as well as by the service
+    check(
+      'money_approvals_four_eyes_check',
+      sql`${t.requestedBy} <> ${t.userId} and ${t.decidedBy} is distinct from ${t.userId}
+        and (${t.status} <> 'approved' or ${t.decidedBy} <> ${t.requestedBy})`,
+    ),
+  ],
+);
+export type MoneyApprovalRow = typeof moneyApprovals.$inferSelect;

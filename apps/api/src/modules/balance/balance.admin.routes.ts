@@ -4,7 +4,11 @@ import {
   adminPaymentResponseSchema,
   adminPaymentsPageSchema,
   adminPaymentsQuerySchema,
+  declineApprovalSchema,
   idParamsSchema,
+  moneyApprovalResponseSchema,
+  moneyApprovalsPageSchema,
+  moneyApprovalsQuerySchema,
   rejectPaymentRequestSchema,
 } from '@tradehost/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -104,13 +108,15 @@ export async function balanceAdminRoutes(
       config: forRoles('billing'),
       schema: {
         tags,
-        summary: 'Adjust a balance by a signed amount, with a reason (audited)',
+        summary:
+          'Adjust a balance by a signed amount, with a reason (audited); above OPERATOR_APPROVAL_ABOVE it waits for a second operator (202)',
         security,
         headers: idempotencyHeaders,
         params: idParamsSchema,
         body: adjustmentRequestSchema,
         response: {
           201: adjustmentResponseSchema,
+          202: moneyApprovalResponseSchema,
           ...errorResponses(400, 401, 403, 404, 409, 422, 429),
         },
       },
@@ -122,6 +128,75 @@ export async function balanceAdminRoutes(
         reply,
         (tx, adminId) => admin.adjust(tx, adminId, id, request.body),
         (outcome) => admin.tellAdjusted(outcome.body),
+      );
+    },
+  );
+
+  r.get(
+    '/admin/approvals',
+    {
+      config: forRoles('billing'),
+      schema: {
+        tags,
+        summary:
+          'Adjustments and payouts waiting for a second operator (oldest first), or every request',
+        security,
+        querystring: moneyApprovalsQuerySchema,
+        response: { 200: moneyApprovalsPageSchema, ...errorResponses(401, 403, 422, 429) },
+      },
+    },
+    async (request) => admin.approvals(request.query),
+  );
+
+  r.post(
+    '/admin/adjustments/:id/approve',
+    {
+      config: forRoles('billing'),
+      schema: {
+        tags,
+        summary:
+          "Approve an adjustment another operator asked for: it takes effect now (not the requester's own)",
+        security,
+        headers: idempotencyHeaders,
+        params: idParamsSchema,
+        response: {
+          200: adjustmentResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      return idempotency.respond(
+        request,
+        reply,
+        (tx, adminId) => admin.approveAdjustment(tx, adminId, id),
+        (outcome) => admin.tellAdjusted(outcome.body),
+      );
+    },
+  );
+
+  r.post(
+    '/admin/adjustments/:id/decline',
+    {
+      config: forRoles('billing'),
+      schema: {
+        tags,
+        summary: 'Decline an adjustment waiting for approval, with a reason (or withdraw your own)',
+        security,
+        headers: idempotencyHeaders,
+        params: idParamsSchema,
+        body: declineApprovalSchema,
+        response: {
+          200: moneyApprovalResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      return idempotency.respond(request, reply, (tx, adminId) =>
+        admin.declineAdjustment(tx, adminId, id, request.body.reason),
       );
     },
   );

@@ -2,6 +2,7 @@ import {
   adminWithdrawalResponseSchema,
   adminWithdrawalsPageSchema,
   adminWithdrawalsQuerySchema,
+  declineApprovalSchema,
   partnerSettingsSchema,
   payWithdrawalSchema,
   rejectWithdrawalSchema,
@@ -79,14 +80,56 @@ export async function partnerAdminRoutes(
       config: forRoles('billing'),
       schema: {
         tags,
-        summary: 'Mark a withdrawal paid out, with the payment reference; the partner is told',
+        summary:
+          'Mark a withdrawal paid out, with the payment reference; the partner is told. Above OPERATOR_APPROVAL_ABOVE it waits for a second operator (202)',
         security,
         params: idParams,
         body: payWithdrawalSchema,
+        response: { ...decided, 202: adminWithdrawalResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { status, body } = await withdrawals.pay(
+        adminId(request),
+        request.params.id,
+        request.body.reference,
+      );
+      return reply.code(status).send(body);
+    },
+  );
+
+  r.post(
+    '/admin/partner/payouts/:id/approve',
+    {
+      config: forRoles('billing'),
+      schema: {
+        tags,
+        summary:
+          "Approve a payout another operator asked for: the withdrawal is paid out (not the requester's own)",
+        security,
+        params: idParams,
         response: decided,
       },
     },
-    async (request) => withdrawals.pay(adminId(request), request.params.id, request.body.reference),
+    async (request) => withdrawals.approvePayout(adminId(request), request.params.id),
+  );
+
+  r.post(
+    '/admin/partner/payouts/:id/decline',
+    {
+      config: forRoles('billing'),
+      schema: {
+        tags,
+        summary:
+          'Decline a payout waiting for approval, with a reason (or withdraw your own): the request stays open',
+        security,
+        params: idParams,
+        body: declineApprovalSchema,
+        response: decided,
+      },
+    },
+    async (request) =>
+      withdrawals.declinePayout(adminId(request), request.params.id, request.body.reason),
   );
 
   r.post(

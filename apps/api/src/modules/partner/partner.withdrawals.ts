@@ -23,6 +23,7 @@ import {
   withdrawalReceivedMail,
 } from '../../integrations/mail/templates.ts';
 import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
+import { approvalRepository, needsApproval } from '../../db/approvals.ts';
 import { auditRepository } from '../../db/audit.ts';
 import { refuseOwnAccount } from '../../db/operators.ts';
 import type { ServiceDeps } from '../deps.ts';
@@ -100,6 +101,10 @@ export function createWithdrawals({
       .limit(limit)
       .offset(offset);
     const at = now().getTime();
+    const approvals = await approvalRepository.latestPayouts(
+      executor,
+      rows.map((row) => row.withdrawal.id),
+    );
     return rows.map((row) => ({
       ...toWithdrawal(row.withdrawal),
       user: row.user,
@@ -107,6 +112,7 @@ export function createWithdrawals({
         (OPEN as readonly string[]).includes(row.withdrawal.status) &&
         row.withdrawal.dueAt.getTime() < at,
       processed_by: row.processor?.id ? row.processor : null,
+      approval: approvals.get(row.withdrawal.id) ?? null,
     }));
   }
 
@@ -136,6 +142,57 @@ export function createWithdrawals({
         ...details,
       },
     });
+
+  /**
+   * The withdrawal of a payout request, locked first (as pay and reject lock it) so that the
+   * request's own state decides the answer: 404 for no such request (or another kind).
+   */
+  async function payoutWithdrawalOf(tx: Tx, approvalId: number): Promise<number> {
+    const { withdrawal_id: withdrawalId } = await approvalRepository.view(tx, approvalId);
+    if (withdrawalId === null) throw new AppError(404, 'NOT_FOUND');
+    await tx
+      .select({ id: withdrawals.id })
+      .from(withdrawals)
+      .where(eq(withdrawals.id, withdrawalId))
+      .for('update');
+    return withdrawalId;
+  }
+
+  /** Marks an open withdrawal paid out with `reference` by `adminId`, audited. */
+  async function payOut(
+    tx: Tx,
+    adminId: number,
+    row: WithdrawalRow,
+    reference: string,
+    approved: Record<string, unknown> = {},
+  ) {
+    await tx
+      .update(withdrawals)
+      .set({
+        status: 'paid_out',
+        payoutReference: reference,
+        processedAt: now(),
+        processedBy: adminId,
+      })
+      .where(eq(withdrawals.id, row.id));
+    await audit(tx, adminId, 'partner.withdrawal_paid', row, { reference, ...approved });
+    return { row, withdrawal: await adminView(tx, row.id) };
+  }
+
+  /** The partner's letter once a payout has committed. */
+  async function tellPaid(row: WithdrawalRow, reference: string) {
+    const to = await recipientOf(row.userId);
+    await notify(mailer, log, to, (language) =>
+      withdrawalPaidMail(language, {
+        name: to.name,
+        link,
+        amountCents: row.amountCents,
+        method: methodName(row.method),
+        wallet: row.wallet,
+        reference,
+      }),
+    );
+  }
 
   return {
     /** The methods offered with their minimums, the partner balance, and the open request. */
@@ -271,40 +328,113 @@ export function createWithdrawals({
       return { withdrawal, message: 'The request is under review' };
     },
 
-    /** Paid out with the payment's reference; the partner is told. */
+    /**
+     * Paid out with the payment's reference; the partner is told. Above OPERATOR_APPROVAL_ABOVE
+     * the payout is only asked for (202, the request under review): it happens when a second
+     * operator approves it (approvePayout). 409 APPROVAL_PENDING while one waits.
+     */
     async pay(adminId: number, id: number, reference: string) {
-      const { row, withdrawal } = await inTransaction(db, async (tx) => {
+      const done = await inTransaction(db, async (tx) => {
         const row = await lockOpen(tx, adminId, id);
-        await tx
-          .update(withdrawals)
-          .set({
-            status: 'paid_out',
-            payoutReference: reference,
-            processedAt: now(),
-            processedBy: adminId,
-          })
-          .where(eq(withdrawals.id, id));
-        await audit(tx, adminId, 'partner.withdrawal_paid', row, { reference });
-        return { row, withdrawal: await adminView(tx, id) };
-      });
-      const to = await recipientOf(row.userId);
-      await notify(mailer, log, to, (language) =>
-        withdrawalPaidMail(language, {
-          name: to.name,
-          link,
+        if (await approvalRepository.pendingPayout(tx, id))
+          throw new AppError(409, 'APPROVAL_PENDING');
+        if (!needsApproval(row.amountCents, config.operatorApprovalAboveCents))
+          return { paid: await payOut(tx, adminId, row, reference), asked: null };
+        const approval = await approvalRepository.create(tx, {
+          kind: 'payout',
+          requestedBy: adminId,
+          userId: row.userId,
           amountCents: row.amountCents,
-          method: methodName(row.method),
-          wallet: row.wallet,
+          withdrawalId: id,
           reference,
-        }),
-      );
-      return { withdrawal, message: 'The request is paid out' };
+        });
+        if (row.status === 'received')
+          await tx
+            .update(withdrawals)
+            .set({ status: 'under_review', processedBy: adminId })
+            .where(eq(withdrawals.id, id));
+        await audit(tx, adminId, 'partner.payout_requested', row, {
+          reference,
+          approval_id: approval.id,
+        });
+        return { paid: null, asked: await adminView(tx, id) };
+      });
+      if (done.asked)
+        return {
+          status: 202 as const,
+          body: {
+            withdrawal: done.asked,
+            message: SUCCESS_MESSAGES.APPROVAL_REQUESTED,
+            code: 'APPROVAL_REQUESTED',
+          },
+        };
+      const { row, withdrawal } = done.paid!;
+      await tellPaid(row, reference);
+      return {
+        status: 200 as const,
+        body: { withdrawal, message: 'The request is paid out' },
+      };
+    },
+
+    /**
+     * A second operator approves a payout asked for above the threshold: the withdrawal is paid
+     * out with the request's reference, the partner told. 403 for its requester and for the
+     * partner, 409 once decided.
+     */
+    async approvePayout(adminId: number, approvalId: number) {
+      const { row, withdrawal, reference } = await inTransaction(db, async (tx) => {
+        const withdrawalId = await payoutWithdrawalOf(tx, approvalId);
+        const approval = await approvalRepository.lockForDecision(
+          tx,
+          approvalId,
+          'payout',
+          adminId,
+          'approve',
+        );
+        const row = await lockOpen(tx, adminId, withdrawalId);
+        await approvalRepository.approve(tx, approvalId, adminId, now());
+        const reference = approval.reference!;
+        const paid = await payOut(tx, adminId, row, reference, {
+          approval_id: approvalId,
+          requested_by: approval.requestedBy,
+        });
+        return { ...paid, reference };
+      });
+      await tellPaid(row, reference);
+      return {
+        withdrawal,
+        message: SUCCESS_MESSAGES.APPROVAL_APPROVED,
+        code: 'APPROVAL_APPROVED',
+      };
+    },
+
+    /** Declines a payout waiting for approval (or its requester withdraws it): open, unpaid. */
+    async declinePayout(adminId: number, approvalId: number, reason: string) {
+      const withdrawal = await inTransaction(db, async (tx) => {
+        const withdrawalId = await payoutWithdrawalOf(tx, approvalId);
+        await approvalRepository.lockForDecision(tx, approvalId, 'payout', adminId, 'decline');
+        const row = await lockOpen(tx, adminId, withdrawalId);
+        await approvalRepository.decline(tx, approvalId, adminId, now(), reason);
+        await audit(tx, adminId, 'partner.payout_declined', row, {
+          reason,
+          approval_id: approvalId,
+        });
+        return adminView(tx, row.id);
+      });
+      return {
+        withdrawal,
+        message: SUCCESS_MESSAGES.APPROVAL_DECLINED,
+        code: 'APPROVAL_DECLINED',
+      };
     },
 
     /** Cancelled with a reason: the amount goes back to the partner balance; the partner is told. */
     async reject(adminId: number, id: number, reason: string) {
       const { row, withdrawal } = await inTransaction(db, async (tx) => {
         const row = await lockOpen(tx, adminId, id);
+        // a payout waiting for approval will not happen now
+        const pending = await approvalRepository.pendingPayout(tx, id);
+        if (pending) await approvalRepository.decline(tx, pending.id, adminId, now(), reason);
         const returned = await ledgerRepository.post(
           tx,
           {
