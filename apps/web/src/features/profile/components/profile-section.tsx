@@ -6,14 +6,17 @@ export interface ProfileSectionProps {
   lead?: ReactNode;
   /** Across the whole grid (the sessions list). */
   wide?: boolean;
+  /** The section's anchor, for links to it (/profile#second-factor). */
+  id?: string;
   children: ReactNode;
 }
 
 /** One card of the profile page: a region named by its h2. */
-export function ProfileSection({ title, lead, wide = false, children }: ProfileSectionProps) {
+export function ProfileSection({ title, lead, wide = false, id, children }: ProfileSectionProps) {
   const headingId = useId();
   return (
     <section
+      id={id}
       className={[styles.card, wide ? styles.wide : null].filter(Boolean).join(' ')}
       aria-labelledby={headingId}
     >

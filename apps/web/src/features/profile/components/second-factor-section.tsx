@@ -312,7 +312,8 @@ export function SecondFactorSection({ email }: { email: string }) {
   }
 
   return (
-    <ProfileSection title={t('factors.title')} lead={t('factors.lead')}>
+    // its anchor: the operator area's second-factor screen links to /profile#second-factor
+    <ProfileSection id="second-factor" title={t('factors.title')} lead={t('factors.lead')}>
       {outcome && view.kind === 'factors' ? (
         <FormAlert ref={outcomeRef} key={outcome.serial} tone={outcome.tone}>
           {outcome.text}
