@@ -119,6 +119,13 @@ const operatorPages: RouteObject[] = [
     ),
   },
   {
+    path: 'approvals',
+    ...operatorPage(
+      { operatorRole: 'billing', nav: 'tabs.approvals' },
+      () => import('../features/balance/operator/pages/approvals-page'),
+    ),
+  },
+  {
     path: 'users',
     ...operatorPage({ nav: 'tabs.users' }, () => import('../features/operator/pages/users-page')),
   },

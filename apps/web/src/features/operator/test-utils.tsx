@@ -24,6 +24,7 @@ import type {
   AdminWithdrawal,
   AuditEntry,
   LedgerEntry,
+  MoneyApproval,
   OperatorRole,
   PartnerSettings,
   PeriodDiscount,
@@ -262,6 +263,7 @@ export function adminWithdrawal(overrides: Partial<AdminWithdrawal> = {}): Admin
     user: bob,
     overdue: false,
     processed_by: null,
+    approval: null,
     ...overrides,
   };
 }
@@ -451,6 +453,27 @@ export function faqItem(overrides: Partial<FaqItem> = {}): FaqItem {
     answer_ru: 'Откройте раздел «Поддержка» и нажмите «Новое обращение».',
     published: true,
     updated_at: '2025-01-10T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** Carol's $750 credit asked for by Bob (an operator too), waiting for a second operator. */
+export function moneyApproval(overrides: Partial<MoneyApproval> = {}): MoneyApproval {
+  return {
+    id: 31,
+    created_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+    kind: 'adjustment',
+    status: 'pending',
+    requested_by: bob,
+    user: carol,
+    amount: 750,
+    account: 'balance',
+    reason: 'Compensation for the outage',
+    withdrawal_id: null,
+    reference: null,
+    decided_by: null,
+    decided_at: null,
+    decline_reason: null,
     ...overrides,
   };
 }

@@ -5,6 +5,8 @@ import {
   adminUser,
   adminUserRecord,
   ledgerEntry,
+  moneyApproval,
+  olga,
   openOperator,
   operatorUser,
   page,
@@ -321,6 +323,38 @@ describe('adjusting a balance', () => {
     expect(within(form).getByRole('textbox', { name: 'Amount, $' })).toHaveValue('');
     // the ledger is fetched again
     await waitFor(() => expect(queriesTo('/admin/users/5/ledger').length).toBeGreaterThan(1));
+  });
+
+  it('says an adjustment above the approval threshold waits for a second operator (202)', async () => {
+    const http = stubUser({
+      'POST /admin/users/5/adjustments': {
+        status: 202,
+        body: {
+          approval: moneyApproval({ user: bob, requested_by: olga, amount: 600, reason: 'Bonus' }),
+          message: 'Sent for approval: it takes effect when a second operator approves it',
+          code: 'APPROVAL_REQUESTED',
+        },
+      },
+    });
+    const { user } = await openBob();
+    await userHeading();
+    const form = screen.getByRole('region', { name: 'Adjust balance' });
+    await user.type(within(form).getByRole('textbox', { name: 'Amount, $' }), '600');
+    await user.type(within(form).getByRole('textbox', { name: 'Reason' }), 'Bonus');
+    await user.click(within(form).getByRole('button', { name: 'Review the adjustment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm the adjustment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Adjust the balance' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(http.callsTo('POST', '/admin/users/5/adjustments')).toHaveLength(1);
+    expect(
+      await screen.findByText(
+        'The adjustment for bob@example.com is above the approval threshold: it takes effect when a second operator approves it in Approvals',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    // nothing moved: the balance shown is the one before
+    expect(screen.getByText('$120.00', { selector: 'dd' })).toBeVisible();
   });
 
   it('puts a refusal of the server on its field, and a new attempt gets a new key', async () => {

@@ -3,6 +3,8 @@ import type {
   AdminUser,
   LedgerAccount,
   LedgerEntry,
+  MoneyApproval,
+  MoneyApprovalResponse,
   Page,
   PaymentStatus,
 } from '@tradehost/contracts';
@@ -12,9 +14,11 @@ import { operatorApi } from '../../../operator/api/operator-api';
 import { queryParams } from '../../../operator/lib/query-params';
 
 /**
- * The operator's balance endpoints (/api/admin/payments, /api/admin/users/:id/adjustments): the
- * crypto review queue with its decisions, and a user's manual adjustments. Silent like the rest
- * of the area: the screens show their own loading, empty and error states.
+ * The operator's balance endpoints (/api/admin/payments, /api/admin/users/:id/adjustments,
+ * /api/admin/approvals): the crypto review queue with its decisions, a user's manual adjustments,
+ * and the money waiting for a second operator (four eyes) with the adjustments' decisions (the
+ * payouts' are partner-operator-api's). Silent like the rest of the area: the screens show their
+ * own loading, empty and error states.
  */
 
 export const BALANCE_OPERATOR_TAGS = [
@@ -22,6 +26,7 @@ export const BALANCE_OPERATOR_TAGS = [
   'OperatorUsers',
   'OperatorLedger',
   'OperatorAudit',
+  'OperatorApprovals',
   // the partner section of the user page (partner-operator-api): its balances move with the ledger
   'OperatorPartnerUsers',
 ] as const;
@@ -62,8 +67,25 @@ export interface AdjustmentArgs {
 export interface AdjustmentResponse {
   user: AdminUser;
   entry: LedgerEntry;
+  /** The request a second operator approved, when the adjustment needed one. */
+  approval?: MoneyApproval;
   message: string;
   code?: string;
+}
+
+/** An adjustment made (201), or one above OPERATOR_APPROVAL_ABOVE asked for (202). */
+export type AdjustOutcome = AdjustmentResponse | MoneyApprovalResponse;
+export const isAsked = (outcome: AdjustOutcome): outcome is MoneyApprovalResponse =>
+  !('entry' in outcome);
+
+/** pending: waiting, oldest first; all: every request, newest first. */
+export type ApprovalFilter = 'pending' | 'all';
+export const APPROVALS_PER_PAGE = 20;
+
+export interface ApprovalsArgs {
+  status: ApprovalFilter;
+  page: number;
+  per_page?: number;
 }
 
 export const PAYMENTS_PER_PAGE = 20;
@@ -107,8 +129,11 @@ export const balanceOperatorApi = api.injectEndpoints({
       invalidatesTags: reviewTags,
     }),
 
-    /** A manual correction of a user's balance; 201 with the user's new balances. */
-    adjustBalance: build.mutation<AdjustmentResponse, AdjustmentArgs>({
+    /**
+     * A manual correction of a user's balance: 201 with the user's new balances, or 202 with the
+     * request when it waits for a second operator.
+     */
+    adjustBalance: build.mutation<AdjustOutcome, AdjustmentArgs>({
       query: ({ userId, account, amount, reason, idempotencyKey }) => ({
         url: `/admin/users/${userId}/adjustments`,
         method: 'POST',
@@ -119,6 +144,7 @@ export const balanceOperatorApi = api.injectEndpoints({
       async onQueryStarted({ userId }, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
+          if (isAsked(data)) return;
           dispatch(operatorApi.util.upsertQueryData('getAdminUser', userId, { user: data.user }));
         } catch {
           // the form shows the failure
@@ -131,11 +157,63 @@ export const balanceOperatorApi = api.injectEndpoints({
               { type: 'OperatorUsers', id: 'LIST' },
               { type: 'OperatorAudit', id: 'LIST' },
               { type: 'OperatorPartnerUsers', id: userId },
+              { type: 'OperatorApprovals', id: 'LIST' },
             ]
           : [],
     }),
+
+    getApprovals: build.query<Page<MoneyApproval>, ApprovalsArgs>({
+      query: ({ status, page, per_page = APPROVALS_PER_PAGE }) => ({
+        url: '/admin/approvals',
+        params: queryParams({ status, page, per_page }),
+      }),
+      extraOptions: SILENT,
+      providesTags: [{ type: 'OperatorApprovals', id: 'LIST' }],
+    }),
+
+    /** Approves another operator's adjustment: it takes effect now. */
+    approveAdjustment: build.mutation<AdjustmentResponse, ReviewArgs>({
+      query: ({ id, idempotencyKey }) => ({
+        url: `/admin/adjustments/${id}/approve`,
+        method: 'POST',
+        body: {},
+        headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+      }),
+      extraOptions: SILENT,
+      invalidatesTags: (result, error) => approvalTags(result?.user.id, error),
+    }),
+
+    /** Declines an adjustment waiting for approval (or withdraws one's own): nothing moves. */
+    declineAdjustment: build.mutation<MoneyApprovalResponse, RejectArgs>({
+      query: ({ id, reason, idempotencyKey }) => ({
+        url: `/admin/adjustments/${id}/decline`,
+        method: 'POST',
+        body: { reason },
+        headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+      }),
+      extraOptions: SILENT,
+      invalidatesTags: (result, error) => approvalTags(result?.approval.user.id, error),
+    }),
   }),
 });
+
+/**
+ * After an adjustment's decision: the approvals and the audit; approved, the user's ledger and
+ * balances too. A 409 (decided by someone else first) leaves the approvals stale.
+ */
+function approvalTags(userId: number | undefined, error: unknown): BalanceTag[] {
+  const approvals: BalanceTag = { type: 'OperatorApprovals', id: 'LIST' };
+  if (userId === undefined)
+    return (error as { status?: number })?.status === 409 ? [approvals] : [];
+  return [
+    approvals,
+    { type: 'OperatorAudit', id: 'LIST' },
+    { type: 'OperatorLedger', id: userId },
+    { type: 'OperatorUsers', id: userId },
+    { type: 'OperatorUsers', id: 'LIST' },
+    { type: 'OperatorPartnerUsers', id: userId },
+  ];
+}
 
 type BalanceTag = { type: (typeof BALANCE_OPERATOR_TAGS)[number]; id: string | number };
 
@@ -206,4 +284,7 @@ export const {
   useConfirmPaymentMutation,
   useRejectPaymentMutation,
   useAdjustBalanceMutation,
+  useGetApprovalsQuery,
+  useApproveAdjustmentMutation,
+  useDeclineAdjustmentMutation,
 } = balanceOperatorApi;

@@ -19,7 +19,7 @@ import {
   TextField,
 } from '../../../../shared/ui/form';
 import { notify } from '../../../../shared/ui/toast/notify';
-import { useAdjustBalanceMutation } from '../api/balance-operator-api';
+import { isAsked, useAdjustBalanceMutation } from '../api/balance-operator-api';
 import { toCents, useFormatters } from '../../../operator/lib/format';
 import { codeOf, useOperatorError } from '../../../operator/lib/use-operator-error';
 import { SignedAmount } from '../../../operator/components/amount';
@@ -113,13 +113,17 @@ export function AdjustBalanceForm({ user }: { user: AdminUser }) {
       reason: adjustment.reason,
     };
     try {
-      await adjust({
+      const outcome = await adjust({
         userId: user.id,
         ...body,
         idempotencyKey: intent.keyFor(`adjust:${user.id}:${JSON.stringify(body)}`),
       }).unwrap();
       intent.succeeded();
-      notify('success', t('adjust.done', { email: user.email }));
+      // above OPERATOR_APPROVAL_ABOVE it waits for a second operator (Approvals)
+      notify(
+        'success',
+        t(isAsked(outcome) ? 'adjust.asked' : 'adjust.done', { email: user.email }),
+      );
       setDialogOpen(false);
       reset({ account: adjustment.account, amount: '', reason: '' });
     } catch (error) {

@@ -22,6 +22,8 @@ export const PARTNER_OPERATOR_TAGS = [
   'OperatorUsers',
   'OperatorLedger',
   'OperatorAudit',
+  // the money waiting for a second operator (balance-operator-api's list): payouts among it
+  'OperatorApprovals',
 ] as const;
 type Tag = { type: (typeof PARTNER_OPERATOR_TAGS)[number]; id: string | number };
 
@@ -48,11 +50,19 @@ export interface PartnerNetworkArgs {
 export interface WithdrawalDecisionResponse {
   withdrawal: AdminWithdrawal;
   message: string;
+  /** APPROVAL_REQUESTED: a payout above OPERATOR_APPROVAL_ABOVE waits for a second operator. */
+  code?: string;
+}
+
+export interface PayoutDecisionArgs {
+  /** The payout request's id (its approval), not the withdrawal's. */
+  id: number;
 }
 
 const WITHDRAWALS: Tag = { type: 'OperatorWithdrawals', id: 'LIST' };
 const SETTINGS: Tag = { type: 'OperatorPartnerSettings', id: 'LIST' };
 const AUDIT: Tag = { type: 'OperatorAudit', id: 'LIST' };
+const APPROVALS: Tag = { type: 'OperatorApprovals', id: 'LIST' };
 
 const api = baseApi.enhanceEndpoints({ addTagTypes: PARTNER_OPERATOR_TAGS });
 
@@ -85,6 +95,33 @@ export const partnerOperatorApi = api.injectEndpoints({
         url: `/admin/partner/withdrawals/${id}/pay`,
         method: 'POST',
         body: { reference },
+      }),
+      extraOptions: SILENT,
+      onQueryStarted: (_args, lifecycle) => settleRow(lifecycle),
+      invalidatesTags: decisionTags,
+    }),
+
+    /** Approves a payout another operator asked for: the withdrawal is paid out. */
+    approvePayout: build.mutation<WithdrawalDecisionResponse, PayoutDecisionArgs>({
+      query: ({ id }) => ({
+        url: `/admin/partner/payouts/${id}/approve`,
+        method: 'POST',
+        body: {},
+      }),
+      extraOptions: SILENT,
+      onQueryStarted: (_args, lifecycle) => settleRow(lifecycle),
+      invalidatesTags: decisionTags,
+    }),
+
+    /** Declines a payout waiting for approval (or withdraws one's own): the request stays open. */
+    declinePayout: build.mutation<
+      WithdrawalDecisionResponse,
+      PayoutDecisionArgs & { reason: string }
+    >({
+      query: ({ id, reason }) => ({
+        url: `/admin/partner/payouts/${id}/decline`,
+        method: 'POST',
+        body: { reason },
       }),
       extraOptions: SILENT,
       onQueryStarted: (_args, lifecycle) => settleRow(lifecycle),
@@ -149,10 +186,11 @@ function decisionTags(
   result: WithdrawalDecisionResponse | undefined,
   error: { status: unknown } | undefined,
 ): Tag[] {
-  if (!result) return error?.status === 409 ? [WITHDRAWALS] : [];
+  if (!result) return error?.status === 409 ? [WITHDRAWALS, APPROVALS] : [];
   const userId = result.withdrawal.user.id;
   return [
     WITHDRAWALS,
+    APPROVALS,
     AUDIT,
     { type: 'OperatorUsers', id: userId },
     { type: 'OperatorUsers', id: 'LIST' },
@@ -208,6 +246,8 @@ export const {
   useReviewWithdrawalMutation,
   usePayWithdrawalMutation,
   useRejectWithdrawalMutation,
+  useApprovePayoutMutation,
+  useDeclinePayoutMutation,
   useGetPartnerSettingsQuery,
   useSavePartnerSettingsMutation,
   useGetAdminPartnerSummaryQuery,

@@ -5,6 +5,7 @@ import {
   adminUser,
   adminWithdrawal,
   carol,
+  moneyApproval,
   olga,
   openOperator,
   page,
@@ -157,6 +158,68 @@ describe('partner withdrawals', () => {
       await screen.findByText('$25.00 paid out to bob@example.com', {}, { timeout: 5000 }),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'Partner withdrawals' })).toHaveFocus();
+  });
+
+  it('above the approval threshold the payout waits for a second operator: no Pay out until then', async () => {
+    const big = adminWithdrawal({ amount: 620, status: 'under_review', processed_by: olga });
+    let asked = false;
+    const askedRow = () =>
+      adminWithdrawal({
+        ...big,
+        approval: moneyApproval({
+          id: 40,
+          kind: 'payout',
+          user: big.user,
+          requested_by: olga,
+          amount: 620,
+          account: null,
+          reason: null,
+          withdrawal_id: big.id,
+          reference: 'TX-BIG-1',
+        }),
+      });
+    const http = stubOperatorApi({
+      [`GET ${LIST}`]: () => ({ body: page([asked ? askedRow() : big]) }),
+      [`POST ${LIST}/8/pay`]: () => {
+        asked = true;
+        return {
+          status: 202,
+          body: {
+            withdrawal: askedRow(),
+            message: 'Sent for approval: it takes effect when a second operator approves it',
+            code: 'APPROVAL_REQUESTED',
+          },
+        };
+      },
+    });
+    const { user } = await openOperator(PATH);
+    const table = await withdrawalsTable();
+    await user.click(
+      within(table).getByRole('button', { name: 'Pay out $620.00 to bob@example.com' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Pay out the withdrawal' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Payment reference' }), 'TX-BIG-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Mark $620.00 paid out' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(http.callsTo('POST', `${LIST}/8/pay`)).toHaveLength(1);
+    expect(
+      await screen.findByText(
+        "The payout of $620.00 to bob@example.com waits for a second operator's approval",
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeInTheDocument();
+    // still open, with who asked and the reference; Pay out gone, Approvals one click away
+    const row = await within(table).findByText(/waiting for a second operator/);
+    expect(row).toHaveTextContent(
+      'Payout with reference TX-BIG-1 asked by olga@tradehost.test: waiting for a second operator',
+    );
+    expect(within(table).queryByRole('button', { name: /^Pay out/ })).toBeNull();
+    expect(within(table).getByRole('button', { name: /^Reject/ })).toBeInTheDocument();
+    expect(within(table).getByRole('link', { name: 'Open Approvals' })).toHaveAttribute(
+      'href',
+      '/operator/approvals',
+    );
   });
 
   it('asks for a reason before rejecting, says the money returns, and sends it', async () => {

@@ -6,6 +6,7 @@ import {
 } from '@tradehost/contracts';
 import { useId, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Button, FormAlert, SelectField } from '../../../../shared/ui/form';
 import { useDocumentTitle } from '../../../../shared/ui/page/page';
 import { notify } from '../../../../shared/ui/toast/notify';
@@ -44,6 +45,8 @@ const STALE_CODES = ['WITHDRAWAL_PROCESSED'] as const;
 
 const isOpen = (withdrawal: AdminWithdrawal) =>
   withdrawal.status === 'received' || withdrawal.status === 'under_review';
+/** A payout above OPERATOR_APPROVAL_ABOVE asked for and waiting for a second operator. */
+const awaitsApproval = (withdrawal: AdminWithdrawal) => withdrawal.approval?.status === 'pending';
 
 /** A method's name ("USDT (TRC-20)"), its id when the product no longer knows it. */
 const methodName = (id: string) =>
@@ -142,15 +145,24 @@ export function Component() {
         isOpen(withdrawal) ? (
           <span className={styles.rowActions}>
             {withdrawal.status === 'received' ? review.button(withdrawal) : null}
+            {awaitsApproval(withdrawal) ? (
+              <Link className={styles.nowrap} to="/operator/approvals">
+                {t('partner.withdrawals.toApprovals')}
+              </Link>
+            ) : null}
             <DecisionButtons
               context={t('partner.withdrawals.rowContext', texts(withdrawal))}
               decisions={[
-                [
-                  'pay',
-                  t('partner.withdrawals.pay'),
-                  t('partner.withdrawals.payContext', texts(withdrawal)),
-                ],
-                ['reject', t('partner.withdrawals.reject')],
+                ...(awaitsApproval(withdrawal)
+                  ? []
+                  : [
+                      [
+                        'pay',
+                        t('partner.withdrawals.pay'),
+                        t('partner.withdrawals.payContext', texts(withdrawal)),
+                      ] as const,
+                    ]),
+                ['reject', t('partner.withdrawals.reject')] as const,
               ]}
               onStart={(kind, opener) => {
                 review.clearFailure();
@@ -222,7 +234,14 @@ export function Component() {
             decisions.decide({
               fingerprint: `pay:${withdrawal.id}:${text}`,
               send: () => pay({ id: withdrawal.id, reference: text }).unwrap(),
-              successText: () => t('partner.withdrawals.paid', values),
+              // above OPERATOR_APPROVAL_ABOVE the payout waits for a second operator
+              successText: (result) =>
+                t(
+                  result.code === 'APPROVAL_REQUESTED'
+                    ? 'partner.withdrawals.payAsked'
+                    : 'partner.withdrawals.paid',
+                  values,
+                ),
             })
           }
         >
@@ -323,6 +342,15 @@ function StatusCell({ withdrawal }: { withdrawal: AdminWithdrawal }) {
       {withdrawal.reason ? (
         <span className={controlStyles.small}>
           {t('partner.withdrawals.reason', { reason: withdrawal.reason })}
+        </span>
+      ) : null}
+      {withdrawal.approval && isOpen(withdrawal) ? (
+        <span className={controlStyles.small}>
+          {t(`partner.withdrawals.approval.${withdrawal.approval.status}`, {
+            reference: withdrawal.approval.reference,
+            email: withdrawal.approval.requested_by.email,
+            reason: withdrawal.approval.decline_reason,
+          })}
         </span>
       ) : null}
       {withdrawal.processed_by ? (
