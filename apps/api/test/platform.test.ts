@@ -8,6 +8,7 @@ import {
   startTestApp,
   useTestApp,
   verifyTokenOf,
+  type Json,
   type TestApp,
 } from './helpers.ts';
 
@@ -121,6 +122,19 @@ describe('OpenAPI', () => {
       'email',
       'password',
     ]);
+    // every operator route says who may call it
+    const operatorOps = Object.entries(res.body.paths as Record<string, Record<string, Json>>)
+      .filter(([path]) => path.startsWith('/api/admin/'))
+      .flatMap(([, ops]) => Object.values(ops));
+    expect(operatorOps.length).toBeGreaterThan(40);
+    for (const op of operatorOps) expect(op.description).toMatch(/^Operator roles: [a-z, ]+\./);
+    expect(res.body.paths['/api/admin/adjustments/{id}/approve'].post.description).toBe(
+      'Operator roles: billing, admin.',
+    );
+    expect(res.body.paths['/api/admin/users'].get.description).toBe(
+      'Operator roles: support, billing, vps, monitoring, admin.',
+    );
+    expect(res.body.paths['/api/user/auth/login'].post.description).toBeUndefined();
   });
 
   it('serves the Swagger UI at /api/docs with its own CSP', async () => {

@@ -124,6 +124,11 @@ export const authPlugin = fp(
       if (operatorRoles !== undefined && auth !== 'required')
         throw new Error(`${route.url}: an operator route needs config.auth 'required'`);
       if (auth === undefined) return;
+      // the API's reference says who may call an operator route (once: a GET's HEAD shares
+      // its schema)
+      const who = operatorRoles && `Operator roles: ${[...operatorRoles, 'admin'].join(', ')}.`;
+      if (who && route.schema && !route.schema.description?.startsWith(who))
+        route.schema.description = [who, route.schema.description].filter(Boolean).join(' ');
       const hooks = [auth === 'required' ? requireUser : optionalUser];
       if (operatorRoles !== undefined) hooks.push(operatorGate(operatorRoles));
       const existing = route.onRequest;
