@@ -108,6 +108,7 @@ describe('the operator area', () => {
     );
     expect(roles).toEqual({
       '(index)': 'billing',
+      approvals: 'billing',
       users: null,
       'users/:userId': null,
       'vps/test-servers': 'vps',
@@ -125,6 +126,7 @@ describe('the operator area', () => {
       'support/departments': 'support',
       'support/:ticketId': 'support',
       faq: 'support',
+      operators: 'admin',
       audit: 'admin',
     });
   });

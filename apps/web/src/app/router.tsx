@@ -107,8 +107,9 @@ const operatorPage = (
 /**
  * The operator area's pages and their roles: support (the help desk, the FAQ), billing (payments,
  * promocodes, monitoring prices, the partner programme), vps, monitoring, and admin (everything,
- * the audit log among it). The users and a user's page are every operator's; the sections of a
- * user's page hide themselves by role. The navigation follows this order.
+ * the operators' roles and the audit log among it). The users and a user's page are every
+ * operator's; the sections of a user's page hide themselves by role. The navigation follows this
+ * order.
  */
 const operatorPages: RouteObject[] = [
   {
@@ -236,6 +237,13 @@ const operatorPages: RouteObject[] = [
     ...operatorPage(
       { operatorRole: 'support', nav: 'tabs.faq' },
       () => import('../features/faq/operator/pages/faq-editor-page'),
+    ),
+  },
+  {
+    path: 'operators',
+    ...operatorPage(
+      { operatorRole: 'admin', nav: 'tabs.operators' },
+      () => import('../features/operator/pages/operators-page'),
     ),
   },
   {

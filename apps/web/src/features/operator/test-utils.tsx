@@ -25,6 +25,7 @@ import type {
   AuditEntry,
   LedgerEntry,
   MoneyApproval,
+  Operator,
   OperatorRole,
   PartnerSettings,
   PeriodDiscount,
@@ -111,6 +112,26 @@ export function adminUserRecord(overrides: Partial<AdminUser> = {}): AdminUser {
     role: 'user',
     balance: 120,
     balance_partner: 15.5,
+    ...overrides,
+  };
+}
+
+/**
+ * An operator as GET /api/admin/operators lists one: `roles` granted by Olga on 10 January 2025
+ * (null: from the command line), the second factor on unless told.
+ */
+export function operatorRecord(
+  user: { id: number; email: string; name: string },
+  roles: (OperatorRole | [OperatorRole, typeof olga | null])[],
+  overrides: Partial<Operator> = {},
+): Operator {
+  return {
+    user,
+    roles: roles.map((entry) => {
+      const [role, grantor] = Array.isArray(entry) ? entry : [entry, olga];
+      return { role, granted_by: grantor, granted_at: '2025-01-10T12:00:00.000Z' };
+    }),
+    second_factor: true,
     ...overrides,
   };
 }

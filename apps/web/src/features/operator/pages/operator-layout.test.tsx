@@ -5,6 +5,7 @@ import { auditEntry, openOperator, operatorUser, page, stubOperatorApi } from '.
 
 const ALL_SECTIONS = [
   'Review queue',
+  'Approvals',
   'Users',
   'Test servers',
   'Servers',
@@ -18,6 +19,7 @@ const ALL_SECTIONS = [
   'Partner settings',
   'Support',
   'FAQ',
+  'Operators',
   'Audit log',
 ];
 
@@ -36,6 +38,7 @@ describe('operator sections', () => {
     const links = within(nav).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Review queue', '/operator'],
+      ['Approvals', '/operator/approvals'],
       ['Users', '/operator/users'],
       ['Test servers', '/operator/vps/test-servers'],
       ['Servers', '/operator/vps/servers'],
@@ -49,6 +52,7 @@ describe('operator sections', () => {
       ['Partner settings', '/operator/partner/settings'],
       ['Support', '/operator/support'],
       ['FAQ', '/operator/faq'],
+      ['Operators', '/operator/operators'],
       ['Audit log', '/operator/audit'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Servers' })).toHaveAttribute(
@@ -157,6 +161,7 @@ describe('the sections of an operator’s roles', () => {
       ['billing'],
       [
         'Review queue',
+        'Approvals',
         'Users',
         'Promocodes',
         'Monitoring prices',

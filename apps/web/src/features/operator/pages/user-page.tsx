@@ -8,6 +8,7 @@ import { AdjustBalanceForm } from '../../balance/operator/components/adjust-bala
 import { LedgerTable } from '../components/ledger-table';
 import { PartnerSection } from '../../partners/operator/components/partner-summary';
 import { LoadError, Loading } from '../components/states';
+import { UserRolesSection } from '../components/user-roles-section';
 import { useFormatters } from '../lib/format';
 import { useMayOpen } from '../lib/operator-roles';
 import { codeOf } from '../lib/use-operator-error';
@@ -20,7 +21,8 @@ function userIdOf(param: string | undefined): number | null {
 
 /**
  * Route module (lazy, every operator): one user's balances; for the billing role also their manual
- * adjustments, partner figures and ledger (the API refuses those calls to the other roles).
+ * adjustments, partner figures and ledger (the API refuses those calls to the other roles); for
+ * the admin role their operator roles, to grant and revoke.
  */
 export function Component() {
   const { t } = useTranslation('operator');
@@ -97,6 +99,7 @@ export function Component() {
           <LedgerTable key={`ledger-${user.id}`} userId={user.id} />
         </>
       ) : null}
+      {mayOpen('admin') ? <UserRolesSection key={`roles-${user.id}`} user={user} /> : null}
     </div>
   );
 }
