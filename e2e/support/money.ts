@@ -255,6 +255,19 @@ export async function sql(text: string, values: unknown[]): Promise<number> {
 }
 
 /**
+ * The user's sign-ins proved their owner 6 minutes ago: past the 5 minutes of a proof, so the
+ * next step-up action asks again (a sign-in is itself a proof).
+ */
+export async function ageProofs(email: string): Promise<void> {
+  const moved = await sql(
+    `update session_proofs set proved_at = proved_at - interval '6 minutes'
+     where user_id = (select id from users where email = $1)`,
+    [email],
+  );
+  expect(moved, `proofs of ${email} aged`).toBeGreaterThan(0);
+}
+
+/**
  * Moves an operation `days` days into the past, as if it had been made then: the histories
  * filter on the creation time. Only the operation's own row moves (the ledger is append-only
  * and keeps its own times; the histories do not read them).

@@ -2,23 +2,19 @@ import { expect, test, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { createVerifiedUser, PASSWORD, signIn } from '../support/app.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { ApiSession, headerBalance, openBalancePage, sql, topUpByCard } from '../support/money.ts';
+import {
+  ageProofs,
+  ApiSession,
+  headerBalance,
+  openBalancePage,
+  topUpByCard,
+} from '../support/money.ts';
 
 /**
  * Step-up (issue 41): before money or a secret leaves, the sign-in must have proved its owner
  * in the last 5 minutes; else the console asks in one small dialog and then does what was asked.
  * A sign-in is itself a proof: the journeys age it by 6 minutes in the database.
  */
-
-/** The user's sign-ins proved their owner 6 minutes ago: past the 5 minutes of a proof. */
-async function ageProofs(email: string) {
-  const moved = await sql(
-    `update session_proofs set proved_at = proved_at - interval '6 minutes'
-     where user_id = (select id from users where email = $1)`,
-    [email],
-  );
-  expect(moved, `proofs of ${email} aged`).toBeGreaterThan(0);
-}
 
 const stepUpDialog = (page: Page) => page.getByRole('dialog', { name: 'Confirm it is you' });
 
