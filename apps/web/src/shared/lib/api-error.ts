@@ -128,11 +128,18 @@ export function errorText(t: TFunction, error: unknown, name?: string): string {
     const text = t(`errors:${code}`, { defaultValue: MISSING });
     if (text !== MISSING) return text;
   }
-  if (message) {
-    const known = errorCodeOf(message);
-    return known ? t(`errors:${known}`, { defaultValue: message }) : message;
-  }
+  if (message) return serverText(t, message);
   return name ? t('common:requestFailure', { name }) : t('common:requestFailed');
+}
+
+/**
+ * A text the server wrote for the reader (a payment's reason: an operator's own words, or the
+ * system's English text of an error code, as a crypto payment refused by the explorer has): in
+ * the reader's language when it is one of the API's English texts, else as written.
+ */
+export function serverText(t: TFunction, text: string): string {
+  const known = errorCodeOf(text);
+  return known ? t(`errors:${known}`, { defaultValue: text }) : text;
 }
 
 /*

@@ -1,6 +1,7 @@
 import type { Charge, HistoryKind, Payment, Transfer, Withdrawal } from '@tradehost/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serverText } from '../../../shared/lib/api-error';
 import { formatDateTime } from '../../../shared/lib/format-date';
 import { formatMoney } from '../../../shared/lib/format-money';
 import tableStyles from '../../../shared/ui/table/table.module.css';
@@ -64,7 +65,7 @@ function useRowView() {
               ) : null}
               {payment.reason ? (
                 <span className={styles.reason}>
-                  {t('history.reason', { reason: payment.reason })}
+                  {t('history.reason', { reason: serverText(t, payment.reason) })}
                 </span>
               ) : null}
               {!payment.txid && !payment.reason ? (

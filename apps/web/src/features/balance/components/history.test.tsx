@@ -91,6 +91,29 @@ describe('histories', () => {
     expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
   });
 
+  it('shows the explorer’s refusal in the reader’s language, an operator’s reason as written', async () => {
+    stubBalanceApi({
+      'GET /user/balance/history/payments': {
+        body: page([
+          payment({
+            id: 2,
+            method: 'crypto',
+            status: 'rejected',
+            // what the crypto check stores: the English text of CRYPTO_TX_WRONG_AMOUNT
+            reason: 'This transaction does not send the exact amount of this top-up',
+          }),
+          payment({ id: 1, method: 'crypto', status: 'rejected', reason: 'Нет такой транзакции' }),
+        ]),
+      },
+    });
+    renderBalance('/balance-operations?tab=history', { language: 'ru' });
+    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    const [system, operator] = bodyRows();
+    expect(system).toHaveTextContent('Эта транзакция отправляет не ту сумму, что указана в заявке');
+    expect(system).not.toHaveTextContent('exact amount');
+    expect(operator).toHaveTextContent('Нет такой транзакции');
+  });
+
   it('shows each history with its own columns, and keeps the choice in the address', async () => {
     stubBalanceApi({
       'GET /user/balance/history/transfers': { body: page(TRANSFERS) },

@@ -6,7 +6,7 @@ import {
   balanceRefreshes,
   refreshBalancesUnlessLive,
 } from '../../../shared/live/balance-refreshes';
-import { isApiRequestError } from '../../../shared/lib/api-error';
+import { isApiRequestError, serverText } from '../../../shared/lib/api-error';
 import { formatMoney } from '../../../shared/lib/format-money';
 import { Button } from '../../../shared/ui/form';
 import { balanceApi, useGetPaymentQuery } from '../api/balance-api';
@@ -84,7 +84,7 @@ export function PaymentReturnPanel({ paymentId, onDismiss, onRetry }: PaymentRet
       not_paid: t('payment.notPaid'),
       under_review: t('payment.underReview'),
       rejected: payment.reason
-        ? t('payment.rejectedWithReason', { reason: payment.reason })
+        ? t('payment.rejectedWithReason', { reason: serverText(t, payment.reason) })
         : t('payment.rejected'),
     }[payment.status];
   } else if (error) {
