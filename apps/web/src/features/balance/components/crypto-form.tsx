@@ -11,7 +11,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import * as z from 'zod/mini';
-import { fieldErrorText } from '../../../shared/lib/api-error';
+import { fieldErrorText, hasErrorCode } from '../../../shared/lib/api-error';
 import { formatDateTime } from '../../../shared/lib/format-date';
 import { useFormIntent } from '../../../shared/lib/form-intent';
 import { formatMoney } from '../../../shared/lib/format-money';
@@ -307,12 +307,15 @@ function CryptoReport({
   const [submit] = useSubmitCryptoPaymentMutation();
   const intent = useFormIntent();
   const { failure, alertRef, fail, clear } = useFormFailure();
+  /** The request's 24 hours are over: a payment sent late goes to support, with its TXID. */
+  const [expired, setExpired] = useState(false);
 
   const onSubmit = async (data: z.output<typeof reportSchema>) => {
     const body = { payment_id: payment.id, ...data };
     const idempotencyKey = intent.start(body);
     if (!idempotencyKey) return;
     clear();
+    setExpired(false);
     try {
       const result = await submit({ body, idempotencyKey }).unwrap();
       intent.succeeded();
@@ -320,6 +323,7 @@ function CryptoReport({
     } catch (error) {
       intent.failed(error);
       fail(error, { fields: REPORT_FIELDS, setError, setFocus });
+      setExpired(hasErrorCode(error, 'CRYPTO_REQUEST_EXPIRED'));
     }
   };
 
@@ -334,6 +338,12 @@ function CryptoReport({
       {failure ? (
         <FormAlert ref={alertRef} key={failure.serial} tone="error">
           {failure.text}
+          {expired ? (
+            <>
+              {' '}
+              <Link to="/support?new=billing">{t('crypto.expiredSupport')}</Link>
+            </>
+          ) : null}
         </FormAlert>
       ) : null}
       <TextField

@@ -216,6 +216,8 @@ describe('crypto top-up', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(
       'The transaction id has already been taken',
     );
+    // support is offered for an expired request only
+    expect(screen.queryByRole('link', { name: 'Write to support' })).toBeNull();
 
     refusal = 'amount';
     await report(events, `0x${TXID.slice(0, -4).toUpperCase()}eeee`);
@@ -247,6 +249,38 @@ describe('crypto top-up', () => {
 
     await events.click(screen.getByRole('link', { name: 'Open the top-up history' }));
     expect(await screen.findByRole('tab', { name: 'Top-ups', selected: true })).toBeInTheDocument();
+  });
+
+  it('sends a report after the request’s 24 hours to support, with a link to write there', async () => {
+    requestApi(() => topUp({}), {
+      'POST /user/balance/crypto': {
+        status: 422,
+        body: {
+          message:
+            'This top-up request has expired. If you have already paid, contact support with the TXID',
+          code: 'CRYPTO_REQUEST_EXPIRED',
+          errors: {
+            payment_id: [
+              'This top-up request has expired. If you have already paid, contact support with the TXID',
+            ],
+          },
+        },
+      },
+    });
+    const { user: events } = await openCrypto();
+    await ask(events);
+    await screen.findByTestId('crypto-payable');
+    await report(events);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'This top-up request has expired. If you have already paid, contact support with the TXID',
+    );
+    expect(within(alert).getByRole('link', { name: 'Write to support' })).toHaveAttribute(
+      'href',
+      '/support?new=billing',
+    );
+    // the request is what failed, not the TXID
+    expect(screen.getByLabelText('Transaction ID (TXID)')).not.toHaveAttribute('aria-invalid');
   });
 
   it('says so when the explorer confirmed the payment at once', async () => {
