@@ -42,7 +42,9 @@ import {
   type StatDeal,
 } from '../packages/contracts/src/monitoring-statistics.ts';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
+import { loadConfig, type Config } from '../apps/api/src/config.ts';
 import { createDb, createPool } from '../apps/api/src/db/client.ts';
+import { SEALED, sealIn } from '../apps/api/src/db/sealed.ts';
 import { storeStatistics } from '../apps/api/src/modules/monitoring/monitoring.statistics.ts';
 import { billing } from '../apps/api/src/db/billing.ts';
 import { partnerRewards } from '../apps/api/src/db/partner-rewards.ts';
@@ -113,6 +115,8 @@ async function bareHelloWorld(): Promise<{ url: string; close: () => Promise<voi
 async function startProduct(): Promise<{
   url: string;
   databaseUrl: string;
+  /** The product's own configuration (its secrets, as it derived them): what the seeds seal with. */
+  config: Config;
   stop: () => Promise<void>;
 }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-bench-'));
@@ -127,33 +131,35 @@ async function startProduct(): Promise<{
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    EMBEDDED_PG_PORT: String(pgPort),
+    // the lifecycle and operation workers stay off: the figures are the HTTP path's
+    JOBS_ENABLED: 'false',
+    SMTP_URL: '',
+    ACCESS_TOKEN_TTL: '3600',
+    RATE_LIMIT_AUTH_MAX: '100000000',
+    RATE_LIMIT_USER_MAX: '100000000',
+    LOG_LEVEL: 'warn',
+    PAYMENT_DRIVERS: 'sandbox',
+    SANDBOX_GATEWAY_SECRET: SANDBOX_SECRET,
+  };
   const child = spawn(process.execPath, [...profile, 'apps/api/src/server.ts'], {
     cwd: repoRoot,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
-      EMBEDDED_PG_PORT: String(pgPort),
-      // the lifecycle and operation workers stay off: the figures are the HTTP path's
-      JOBS_ENABLED: 'false',
-      SMTP_URL: '',
-      ACCESS_TOKEN_TTL: '3600',
-      RATE_LIMIT_AUTH_MAX: '100000000',
-      RATE_LIMIT_USER_MAX: '100000000',
-      LOG_LEVEL: 'warn',
-      PAYMENT_DRIVERS: 'sandbox',
-      SANDBOX_GATEWAY_SECRET: SANDBOX_SECRET,
-    },
+    env,
   });
   await waitFor(`${url}/api/front/permissions`, child);
   return {
     url,
     databaseUrl,
+    config: loadConfig(env, repoRoot),
     stop: async () => {
       await stop(child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -693,19 +699,19 @@ async function seedMonitoredAccounts(
   email: string,
   logins: { login: number; key: string }[],
 ): Promise<number[]> {
-  const { rows } = await db.query<{ id: string; login: string }>(
+  const { rows } = await db.query<{ id: string; login: string; subscription_id: string }>(
     `with owner as (select id from users where email = $1),
      terminal as (select * from json_to_recordset($2::json)
        as t(key_hash text, login bigint, monitoring_id text)),
      subscription as (
        insert into monitoring_subscriptions (user_id, plan, accounts, ends_at, key_hash, key_sealed)
-       select owner.id, 'paid', 1, now() + interval '1 year', terminal.key_hash, 'bench'
+       select owner.id, 'paid', 1, now() + interval '1 year', terminal.key_hash, 'sealed below'
        from owner, terminal returning id, key_hash, user_id)
      insert into monitoring_accounts (subscription_id, user_id, monitoring_id, login, platform, name, email, server)
      select subscription.id, subscription.user_id, terminal.monitoring_id, terminal.login, 'MT5',
        'Bench ' || terminal.login, $1, 'Bench-Demo'
      from subscription join terminal using (key_hash)
-     returning id, login`,
+     returning id, login, subscription_id`,
     [
       email,
       JSON.stringify(
@@ -716,6 +722,21 @@ async function seedMonitoredAccounts(
         })),
       ),
     ],
+  );
+  // each key sealed as the product seals it (bound to its row), so a reseal finds none unopenable
+  const keyOf = new Map(logins.map((t) => [t.login, t.key]));
+  const sealed = rows.map((r) =>
+    sealIn(
+      product.config,
+      SEALED.monitoringKey,
+      Number(r.subscription_id),
+      keyOf.get(Number(r.login))!,
+    ),
+  );
+  await db.query(
+    `update monitoring_subscriptions s set key_sealed = v.sealed
+     from unnest($1::bigint[], $2::text[]) as v(id, sealed) where s.id = v.id`,
+    [rows.map((r) => r.subscription_id), sealed],
   );
   const byLogin = new Map(rows.map((r) => [Number(r.login), Number(r.id)]));
   return logins.map((t) => byLogin.get(t.login)!);
