@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Request } from '@playwright/test';
 import { chromiumLaunch } from '../e2e/support/browser.ts';
+import { turnOnAuthenticator } from '../e2e/support/authenticator.ts';
 import { randomUUID } from 'node:crypto';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { freePort, repoRoot, run, stop, waitFor } from './lib.ts';
@@ -53,6 +54,8 @@ const signedIn = [
   '/operator',
   '/operator/users',
   '/operator/audit',
+  '/operator/operators',
+  '/operator/approvals',
   '/operator/vps/test-servers',
   '/operator/vps/servers',
   '/operator/vps/operations',
@@ -134,7 +137,8 @@ try {
   const email = `shots.${Date.now()}@example.com`;
   const friend = `friend.${Date.now()}@example.com`;
   const token = await account('Maxim Trader', email);
-  const as = { authorization: `Bearer ${token}` };
+  const bearer = (userToken: string) => ({ authorization: `Bearer ${userToken}` });
+  const as = bearer(token);
   const key = () => ({ ...as, 'idempotency-key': randomUUID() });
   // signed in on more devices than the profile's sessions list shows at once: its pages
   for (const device of [
@@ -156,8 +160,11 @@ try {
       })
     ).json()) as { referral_code: string }
   ).referral_code;
+  const referralTokens: string[] = [];
   for (const [index, name] of ['Ivan Scalper', 'Anna Swing'].entries())
-    await account(name, `referral${index}.${Date.now()}@example.com`, friendCode);
+    referralTokens.push(
+      await account(name, `referral${index}.${Date.now()}@example.com`, friendCode),
+    );
   await post('/api/user/balance/promocode', { name: 'MAXIM5', discount: 5 }, as);
 
   // something in every history: a card top-up paid through the sandbox, a crypto payment under
@@ -286,24 +293,111 @@ try {
   );
   // the same address signed out is the account's public page
   publicPages.push(`/online-monitoring/${monitored.monitoring_id}`);
-  // the operator pages: this user is an operator too
+  // the operator pages: this user is an admin, with the authenticator app the operator area
+  // wants (its codes answer the browser's sign-ins below); Petr, a second billing operator with
+  // his app on, and Sergei of support, whose second factor is off (the Operators page's warning)
   await run(process.execPath, ['apps/api/src/cli/admin.ts', 'create', email], serverEnv);
-  // a partner balance to withdraw (rewards become available only after the hold)
-  const { id: userId } = (await (await fetch(`${url}/api/user/auth`, { headers: as })).json()) as {
-    id: number;
-  };
-  const credited = await post(
-    `/api/admin/users/${userId}/adjustments`,
-    { account: 'balance_partner', amount: '180', reason: 'Rewards of the previous programme' },
-    key(),
+  const app = await turnOnAuthenticator(url, token);
+  const cashierEmail = `cashier.${Date.now()}@example.com`;
+  const cashierToken = await account('Petr Cashier', cashierEmail);
+  await run(
+    process.execPath,
+    ['apps/api/src/cli/admin.ts', 'grant', cashierEmail, 'billing'],
+    serverEnv,
   );
-  if (!credited.ok) console.warn(`partner balance not credited: ${credited.status}`);
+  await turnOnAuthenticator(url, cashierToken);
+  const supportEmail = `support.${Date.now()}@example.com`;
+  await account('Sergei Support', supportEmail);
+  await run(
+    process.execPath,
+    ['apps/api/src/cli/admin.ts', 'grant', supportEmail, 'support'],
+    serverEnv,
+  );
+  const cashier = () => ({ ...bearer(cashierToken), 'idempotency-key': randomUUID() });
+  const idOf = async (userToken: string) =>
+    (
+      (await (await fetch(`${url}/api/user/auth`, { headers: bearer(userToken) })).json()) as {
+        id: number;
+      }
+    ).id;
+  /** An operator's call that must answer `status`: the pages below show what it made. */
+  const expectStatus = async (made: Promise<Response>, status: number, what: string) => {
+    const res = await made;
+    if (res.status !== status)
+      throw new Error(`${what}: ${res.status} ${await res.text()} (expected ${status})`);
+  };
+  // a partner balance to withdraw (rewards become available only after the hold), credited by
+  // Petr: an operator may not adjust their own account
+  const userId = await idOf(token);
+  await expectStatus(
+    post(
+      `/api/admin/users/${userId}/adjustments`,
+      { account: 'balance_partner', amount: '180', reason: 'Rewards of the previous programme' },
+      cashier(),
+    ),
+    201,
+    "Maxim's partner balance",
+  );
   signedIn.push(`/operator/users/${userId}`);
   // and a withdrawal of part of it, for the operator's queue
-  await post(
+  await expectStatus(
+    post(
+      '/api/user/partner/createwithdrawal',
+      { method: 'USDT-TRC20', wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '50' },
+      key(),
+    ),
+    201,
+    "Maxim's withdrawal",
+  );
+  // four eyes on money above $500: Olga withdraws $600 of her partner balance (credited in two
+  // steps under the threshold) and Petr's payout of it waits for a second operator; Petr asks a
+  // credit of Olga's balance (Maxim may approve or decline it), Maxim one of Ivan's (he may only
+  // withdraw his own request)
+  const friendId = await idOf(friendToken);
+  for (const reason of ['Rewards of the previous programme', 'Rewards of the spring contest'])
+    await expectStatus(
+      post(
+        `/api/admin/users/${friendId}/adjustments`,
+        { account: 'balance_partner', amount: '300', reason },
+        key(),
+      ),
+      201,
+      "Olga's partner balance",
+    );
+  const withdrawal = await post(
     '/api/user/partner/createwithdrawal',
-    { method: 'USDT-TRC20', wallet: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '50' },
-    key(),
+    { method: 'USDT-TRC20', wallet: 'TGzq4m7Vb2sJ8xKc5nRtY3pLwE9hUa6DfQ', amount: '600' },
+    { ...bearer(friendToken), 'idempotency-key': randomUUID() },
+  );
+  if (withdrawal.status !== 201)
+    throw new Error(`Olga's withdrawal: ${withdrawal.status} ${await withdrawal.text()}`);
+  const { withdrawal: asked } = (await withdrawal.json()) as { withdrawal: { id: number } };
+  await expectStatus(
+    post(
+      `/api/admin/partner/withdrawals/${asked.id}/pay`,
+      { reference: 'TRX 7f3a9c1e5b2d4086a1c3e5f7b9d2e4f6a8c0b1d3e5f7a9c2' },
+      bearer(cashierToken),
+    ),
+    202,
+    "Petr's payout of Olga's withdrawal",
+  );
+  await expectStatus(
+    post(
+      `/api/admin/users/${friendId}/adjustments`,
+      { amount: '750', reason: 'Goodwill credit after the March outage of the Frankfurt servers' },
+      cashier(),
+    ),
+    202,
+    "Petr's credit of Olga's balance",
+  );
+  await expectStatus(
+    post(
+      `/api/admin/users/${await idOf(referralTokens[0]!)}/adjustments`,
+      { amount: '1200', reason: 'Wire transfer received to the company account' },
+      key(),
+    ),
+    202,
+    "Maxim's credit of Ivan's balance",
   );
   // support: Maxim's billing ticket with a screenshot, answered; Olga's technical one, with an
   // internal note in the help desk; a canned reply
@@ -455,6 +549,9 @@ try {
         await page.goto(`${url}/login`);
         await page.locator('input[type=email]').fill(email);
         await page.locator('input[autocomplete=current-password]').fill(password);
+        await page.locator('form button[type=submit]').click();
+        // the second step: the app's code
+        await page.locator('input[autocomplete=one-time-code]').fill(await app.nextCode());
         await page.locator('form button[type=submit]').click();
         await page.waitForURL(/\/vps$/);
         for (const path of signedIn) await shoot(path);

@@ -1,5 +1,5 @@
 import { expect, request as requests, type APIRequestContext } from '@playwright/test';
-import { generate } from 'otplib';
+import { turnOnAuthenticator, type Authenticator } from './authenticator.ts';
 
 /**
  * Operators in the journeys. The operator area refuses an operator without a second factor, so
@@ -8,15 +8,7 @@ import { generate } from 'otplib';
  * API, answers the second step with the app's code, computed here.
  */
 
-const STEP_S = 30;
-const stepNow = () => Math.floor(Date.now() / 1000 / STEP_S);
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
-
-interface Authenticator {
-  secret: string;
-  /** The last 30-second step whose code was used: the server takes each step once. */
-  lastStep: number;
-}
 
 /** The authenticator of each operator this worker made, by e-mail in lower case. */
 const authenticators = new Map<string, Authenticator>();
@@ -26,20 +18,10 @@ const ownContext = () => requests.newContext({ baseURL: process.env.E2E_BASE_URL
 
 /**
  * The next code of the operator's app that no sign-in has used yet, or undefined for a user this
- * worker did not make an operator. The server takes the step before, the current one and the
- * next, each once: when those are spent, it waits for the next step.
+ * worker did not make an operator (support/authenticator.ts).
  */
 export async function nextOperatorCode(email: string): Promise<string | undefined> {
-  const app = authenticators.get(email.toLowerCase());
-  if (!app) return undefined;
-  for (;;) {
-    const step = Math.max(app.lastStep + 1, stepNow());
-    if (step <= stepNow() + 1) {
-      app.lastStep = step;
-      return generate({ secret: app.secret, epoch: step * STEP_S });
-    }
-    await new Promise((done) => setTimeout(done, (stepNow() + 1) * STEP_S * 1000 - Date.now()));
-  }
+  return authenticators.get(email.toLowerCase())?.nextCode();
 }
 
 /** Signs in through the API with the password and, for an operator, the app's code. */
@@ -70,17 +52,10 @@ export async function turnOnOperatorFactor(email: string, password: string): Pro
   const context = await ownContext();
   try {
     const token = await signInByApi(context, email, password);
-    const headers = { authorization: `Bearer ${token}` };
-    const started = await context.post('/api/user/factors/totp', { headers });
-    expect(started.status(), await started.text()).toBe(200);
-    const { secret } = (await started.json()) as { secret: string };
-    const step = stepNow();
-    const confirmed = await context.post('/api/user/factors/totp/confirm', {
-      headers,
-      data: { code: await generate({ secret, epoch: step * STEP_S }) },
-    });
-    expect(confirmed.status(), await confirmed.text()).toBe(200);
-    authenticators.set(email.toLowerCase(), { secret, lastStep: step });
+    authenticators.set(
+      email.toLowerCase(),
+      await turnOnAuthenticator(process.env.E2E_BASE_URL!, token),
+    );
   } finally {
     await context.dispose();
   }
