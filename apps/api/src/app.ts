@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Config } from './config.ts';
@@ -116,6 +116,18 @@ function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
+/**
+ * The request log: one line per request as it is answered, at info (warn for a 5xx, whose error
+ * the error handler has logged): the request (method, path without its query, client address),
+ * the status and the time taken.
+ */
+function requestLine(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+  const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+  if (reply.statusCode >= 500) request.log.warn(line, 'request completed');
+  else request.log.info(line, 'request completed');
+  done();
+}
+
 /** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
 export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   const app = Fastify({
@@ -131,6 +143,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
+    // one line per request, when it is answered (requestLine below), not Fastify's two
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     // a number of hops as Fastify's own function for it (its types take no number)
     trustProxy:
@@ -138,6 +152,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     // a server URL typed with a trailing '/' (a publisher posting to //api/ingest/...) still works
     routerOptions: { ignoreDuplicateSlashes: true },
   });
+  app.addHook('onResponse', requestLine);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -263,6 +263,26 @@ describe('the built console', () => {
     expect((await web.api.get('/api/docs/json')).status).toBe(200);
   });
 
+  it('logs one line per request, as it is answered: method, path, client, status and time', async () => {
+    const linesOf = () =>
+      web.logs
+        .map((line) => JSON.parse(line) as Json)
+        .filter((entry) => entry.req?.url === '/api/front/permissions');
+    const before = linesOf().length;
+    await web.api.get(`/api/front/permissions?probe=${Date.now()}`);
+    // written once the answer has gone: one line for the request
+    await expect.poll(() => linesOf().length).toBe(before + 1);
+    expect(linesOf().at(-1)).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      req: { method: 'GET', url: '/api/front/permissions', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+    expect(web.logs.join('\n')).not.toContain('probe=');
+    expect(web.logs.some((line) => line.includes('incoming request'))).toBe(false);
+  });
+
   it('keeps the query string (one-time tokens) of page URLs out of the log', async () => {
     await web.api.get('/login?verify=secret-token-123');
     expect(web.logs.some((line) => line.includes('"url":"/login"'))).toBe(true);

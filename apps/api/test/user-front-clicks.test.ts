@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resetCodeOf, signIn, signupBody, useTestApp } from './helpers.ts';
+import { PERMISSIONS_TTL_MS } from '../src/modules/front/front.service.ts';
 
 const t = useTestApp();
 
@@ -97,28 +98,48 @@ describe('GET /api/front/permissions', () => {
   });
 
   it('follows the settings row and defaults a missing flag or row to true', async () => {
+    // a change of the row shows once the instance's read of it is PERMISSIONS_TTL_MS old
+    const change = async (statement: string) => {
+      await t.sql.query(statement);
+      t.clock.advance(PERMISSIONS_TTL_MS);
+      return (await t.api.get('/api/front/permissions')).body;
+    };
+    expect(
+      await change(
+        `update settings set value = '{"partner": false, "monitoring": true}' where key = 'permissions'`,
+      ),
+    ).toEqual({ partner: false, monitoring: true });
+    expect(
+      await change(`update settings set value = '{"monitoring": false}' where key = 'permissions'`),
+    ).toEqual({ partner: true, monitoring: false });
+    expect(await change(`delete from settings where key = 'permissions'`)).toEqual({
+      partner: true,
+      monitoring: true,
+    });
+    expect(
+      await change(`insert into settings (key, value) values ('permissions', '"garbage"')`),
+    ).toEqual({ partner: true, monitoring: true });
+  });
+
+  it('answers from its last read for PERMISSIONS_TTL_MS, then reads the row again', async () => {
+    await t.sql.query(`delete from settings where key = 'permissions'`);
+    t.clock.advance(PERMISSIONS_TTL_MS);
+    expect((await t.api.get('/api/front/permissions')).body).toEqual({
+      partner: true,
+      monitoring: true,
+    });
     await t.sql.query(
-      `update settings set value = '{"partner": false, "monitoring": true}' where key = 'permissions'`,
+      `insert into settings (key, value) values ('permissions', '{"partner": false}')`,
     );
+    // (the test clock is the wall's plus an offset: half the time, with room to spare)
+    t.clock.advance(PERMISSIONS_TTL_MS / 2);
+    expect((await t.api.get('/api/front/permissions')).body).toEqual({
+      partner: true,
+      monitoring: true,
+    });
+    t.clock.advance(PERMISSIONS_TTL_MS / 2);
     expect((await t.api.get('/api/front/permissions')).body).toEqual({
       partner: false,
-      monitoring: true,
-    });
-    await t.sql.query(
-      `update settings set value = '{"monitoring": false}' where key = 'permissions'`,
-    );
-    expect((await t.api.get('/api/front/permissions')).body).toEqual({
-      partner: true,
-      monitoring: false,
-    });
-    await t.sql.query(`delete from settings where key = 'permissions'`);
-    expect((await t.api.get('/api/front/permissions')).body).toEqual({
-      partner: true,
-      monitoring: true,
-    });
-    await t.sql.query(`insert into settings (key, value) values ('permissions', '"garbage"')`);
-    expect((await t.api.get('/api/front/permissions')).body).toEqual({
-      partner: true,
       monitoring: true,
     });
   });

@@ -1,8 +1,8 @@
 /**
  * Build-time compression of the console: after Vite writes dist/, every text file the browser
  * loads (scripts, styles, HTML, SVG, JSON) gets a brotli (`.br`, quality 11) and a gzip (`.gz`,
- * level 9) sibling, kept only when smaller than the original. The API serves them by the
- * request's Accept-Encoding (@fastify/static `preCompressed`, apps/api/src/plugins/web-console.ts),
+ * level 9) sibling, kept only when smaller than the original. The API reads them into memory
+ * at start-up and serves them by the request's Accept-Encoding (apps/api/src/plugins/web-console.ts),
  * so nothing is compressed per request. scripts/bundle-size.ts weighs the first view from them.
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
