@@ -374,7 +374,10 @@ function largestFirstScript(): { path: string; bytes: number } {
  */
 async function perRequestSection(user: BenchUser) {
   const connections = AUTH_GOAL_CONNECTIONS;
-  console.log(`\nPer request, ${connections} connections (the server as \`npm start\` runs it)`);
+  const how = process.env.BENCH_TUNED
+    ? 'TUNED: LOG_LEVEL=warn, JOBS_ENABLED=false, not as it ships'
+    : 'the server as `npm start` runs it';
+  console.log(`\nPer request, ${connections} connections (${how})`);
   const bare = await measure({ url: hello.url, connections });
   console.log(
     `${'bare Fastify hello-world'.padEnd(28)} ${bare.rps.toFixed(0).padStart(8)} req/s  p99 ${String(bare.p99).padStart(5)} ms  (the unit)`,
