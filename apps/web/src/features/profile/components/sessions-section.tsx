@@ -37,7 +37,7 @@ function SessionRow({
 }) {
   const { t, i18n } = useTranslation('profile');
   return (
-    <li className={styles.session}>
+    <li className={`${styles.session} ${styles.sessionRow}`}>
       <span className={styles.sessionDevice}>
         {deviceName(t, session)}
         {session.current ? <span className={styles.badge}>{t('sessions.thisDevice')}</span> : null}
