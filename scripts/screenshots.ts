@@ -298,7 +298,7 @@ try {
   // his app on, and Sergei of support, whose second factor is off (the Operators page's warning)
   await run(process.execPath, ['apps/api/src/cli/admin.ts', 'create', email], serverEnv);
   const app = await turnOnAuthenticator(url, token);
-  const cashierEmail = `cashier.${Date.now()}@example.com`;
+  const cashierEmail = 'petr.cashier@example.com';
   const cashierToken = await account('Petr Cashier', cashierEmail);
   await run(
     process.execPath,
@@ -306,7 +306,7 @@ try {
     serverEnv,
   );
   await turnOnAuthenticator(url, cashierToken);
-  const supportEmail = `support.${Date.now()}@example.com`;
+  const supportEmail = 'sergei.support@example.com';
   await account('Sergei Support', supportEmail);
   await run(
     process.execPath,

@@ -13,26 +13,30 @@ import styles from './operator.module.css';
 export type RunDecision = () => Promise<{ error: unknown } | null>;
 
 /**
- * A row's decisions, each opening its dialog: the first in the primary colour (Confirm,
- * Approve, Retry), the others in the danger colour (Reject, Mark failed); `context` names the
- * row for screen readers (a decision's own context, when it has one, instead).
+ * A row's decisions, each opening its dialog: the `primary` one (by default the first) in the
+ * primary colour (Confirm, Approve, Retry), the others in the danger colour (Reject, Mark
+ * failed), so a Reject left alone on a row keeps its colour; `context` names the row for screen
+ * readers (a decision's own context, when it has one, instead).
  */
 export function DecisionButtons<K extends string>({
   context,
   decisions,
+  primary = decisions[0]?.[0],
   onStart,
 }: {
   context: string;
   decisions: readonly (readonly [kind: K, label: string, context?: string])[];
+  /** The decision in the primary colour, when the row offers it. */
+  primary?: K;
   onStart: (kind: K, opener: HTMLElement) => void;
 }) {
   return (
     <span className={styles.rowActions}>
-      {decisions.map(([kind, label, own], index) => (
+      {decisions.map(([kind, label, own]) => (
         <Button
           key={kind}
-          variant={index === 0 ? 'primary' : 'secondary'}
-          className={index === 0 ? undefined : styles.danger}
+          variant={kind === primary ? 'primary' : 'secondary'}
+          className={kind === primary ? undefined : styles.danger}
           onClick={(event) => onStart(kind, event.currentTarget)}
         >
           {label} <span className="visually-hidden">{own ?? context}</span>

@@ -96,7 +96,7 @@ export function Component() {
       cell: (approval) => (
         <span className={styles.person}>
           <span>{whatOf(approval)}</span>
-          <span className={styles.muted}>
+          <span className={`${styles.muted} ${styles.anywhere}`}>
             {approval.kind === 'payout'
               ? t('approvals.reference', { reference: approval.reference })
               : approval.reason}
@@ -113,7 +113,7 @@ export function Component() {
       id: 'amount',
       header: t('approvals.columns.amount'),
       numeric: true,
-      cell: (approval) => <SignedAmount amount={approval.amount} />,
+      cell: (approval) => <ApprovalAmount approval={approval} />,
     },
     {
       id: 'requested',
@@ -144,6 +144,7 @@ export function Component() {
         approval.status === 'pending' ? (
           <DecisionButtons
             context={t('approvals.rowContext', texts(approval))}
+            primary="approve"
             decisions={
               mine(approval)
                 ? [['decline', t('approvals.withdraw')]]
@@ -279,6 +280,19 @@ function StatusCell({ approval }: { approval: MoneyApproval }) {
   );
 }
 
+/**
+ * An adjustment's amount with its sign (a credit or a debit of the balance); a payout's without
+ * one: the money leaves for the partner's wallet, it is not credited to anything here.
+ */
+function ApprovalAmount({ approval }: { approval: MoneyApproval }) {
+  const format = useFormatters();
+  return approval.kind === 'payout' ? (
+    format.money(approval.amount)
+  ) : (
+    <SignedAmount amount={approval.amount} />
+  );
+}
+
 /** The request's facts in its dialogs: whose money, how much, why, and who asked. */
 function ApprovalFacts({ approval }: { approval: MoneyApproval }) {
   const { t } = useTranslation('operator');
@@ -291,7 +305,7 @@ function ApprovalFacts({ approval }: { approval: MoneyApproval }) {
       </dd>
       <dt>{t('approvals.columns.amount')}</dt>
       <dd>
-        <SignedAmount amount={approval.amount} />
+        <ApprovalAmount approval={approval} />
       </dd>
       {approval.kind === 'payout' ? (
         <>

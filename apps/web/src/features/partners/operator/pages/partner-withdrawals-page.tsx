@@ -145,13 +145,9 @@ export function Component() {
         isOpen(withdrawal) ? (
           <span className={styles.rowActions}>
             {withdrawal.status === 'received' ? review.button(withdrawal) : null}
-            {awaitsApproval(withdrawal) ? (
-              <Link className={styles.nowrap} to="/operator/approvals">
-                {t('partner.withdrawals.toApprovals')}
-              </Link>
-            ) : null}
             <DecisionButtons
               context={t('partner.withdrawals.rowContext', texts(withdrawal))}
+              primary="pay"
               decisions={[
                 ...(awaitsApproval(withdrawal)
                   ? []
@@ -327,7 +323,10 @@ function useReview(headingRef: RefObject<HTMLHeadingElement | null>) {
   };
 }
 
-/** The status, and how it was decided: the reference or the reason, by whom and when. */
+/**
+ * The status, and how it was decided: the reference or the reason, by whom and when; a payout
+ * waiting for a second operator links to Approvals.
+ */
 function StatusCell({ withdrawal }: { withdrawal: AdminWithdrawal }) {
   const { t } = useTranslation('operator');
   const format = useFormatters();
@@ -352,6 +351,10 @@ function StatusCell({ withdrawal }: { withdrawal: AdminWithdrawal }) {
             reason: withdrawal.approval.decline_reason,
           })}
         </span>
+      ) : null}
+      {/* beside what it explains, not among the row's buttons (where it pushed Reject aside) */}
+      {awaitsApproval(withdrawal) ? (
+        <Link to="/operator/approvals">{t('partner.withdrawals.toApprovals')}</Link>
       ) : null}
       {withdrawal.processed_by ? (
         <span className={controlStyles.small}>
