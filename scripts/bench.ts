@@ -29,7 +29,7 @@
  *   compressed / identity (scripts/bundle-size.ts).
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -74,7 +74,7 @@ const TERMINALS_AT_ONCE = Number(process.env.BENCH_TERMINALS_AT_ONCE ?? 100);
 /** Children per user in the bench's referral tree: 46 + 46² + 46³ = 99,498 below its root. */
 const TREE_BRANCHING = 46;
 const TREE_USERS = 1_000_000;
-/** BENCH_ONLY=ingestion,statistics: only those sections (requests, api, money, vps, ingestion, alerts, statistics, partner, lighthouse, bundle). */
+/** BENCH_ONLY=ingestion,statistics: only those sections (idle, requests, api, money, vps, ingestion, alerts, statistics, partner, lighthouse, bundle). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wants = (section: string) => !ONLY || ONLY.includes(section);
 
@@ -117,6 +117,8 @@ async function startProduct(): Promise<{
   databaseUrl: string;
   /** The product's own configuration (its secrets, as it derived them): what the seeds seal with. */
   config: Config;
+  /** The server's process id (its CPU time is read from /proc). */
+  pid: number;
   stop: () => Promise<void>;
 }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tradehost-bench-'));
@@ -162,6 +164,7 @@ async function startProduct(): Promise<{
     url,
     databaseUrl,
     config: loadConfig(env, repoRoot),
+    pid: child.pid!,
     stop: async () => {
       await stop(child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -336,6 +339,7 @@ try {
   console.log(
     `${'bare Fastify hello-world'.padEnd(28)} ${bare.rps.toFixed(0).padStart(8)} req/s  p99 ${String(bare.p99).padStart(5)} ms  (the unit)`,
   );
+  if (wants('idle')) await idleSection();
   if (wants('requests')) await perRequestSection(user);
   if (wants('api')) await apiSection(user, bare);
   if (wants('money')) await moneySection(user, bare);
@@ -357,6 +361,49 @@ try {
 }
 
 type BenchUser = Awaited<ReturnType<typeof benchUser>>;
+
+/**
+ * CPU seconds (user and system) the process `pid` and its descendants (the embedded PostgreSQL
+ * the server started) have used, from /proc (Linux).
+ */
+function cpuSeconds(pid: number): number {
+  const stats = new Map<number, { ppid: number; seconds: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let line: string;
+    try {
+      line = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // after the command's ')': state, ppid, ... utime and stime (the 14th and 15th fields)
+    const fields = line.slice(line.lastIndexOf(') ') + 2).split(' ');
+    stats.set(Number(entry), {
+      ppid: Number(fields[1]),
+      seconds: (Number(fields[11]) + Number(fields[12])) / 100,
+    });
+  }
+  let total = 0;
+  const within = (id: number): boolean =>
+    id === pid || (id > 1 && stats.has(id) && within(stats.get(id)!.ppid));
+  for (const [id, { seconds }] of stats) if (within(id)) total += seconds;
+  return total;
+}
+
+/**
+ * What the server costs with nothing to do: its job workers polling (as `npm start` runs them),
+ * the CPU of its process and of the PostgreSQL it runs over BENCH_IDLE_SECONDS (30) with no
+ * request, as a share of one core (goal under 2 %).
+ */
+async function idleSection() {
+  const seconds = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+  const before = cpuSeconds(product.pid);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const used = cpuSeconds(product.pid) - before;
+  console.log(
+    `\nIdle, ${seconds} s without a request (job workers ${process.env.BENCH_TUNED ? 'off' : 'polling'}): the server and its PostgreSQL ${((used / seconds) * 100).toFixed(2)} % of one core (goal under 2 %)`,
+  );
+}
 
 /** The first view's largest script of the console build (index.html's module and preloads). */
 function largestFirstScript(): { path: string; bytes: number } {
