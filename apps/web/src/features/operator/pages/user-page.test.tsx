@@ -357,6 +357,24 @@ describe('adjusting a balance', () => {
     expect(screen.getByText('$120.00', { selector: 'dd' })).toBeVisible();
   });
 
+  it('offers no adjustment of the operator’s own account', async () => {
+    stubOperatorApi({
+      'GET /admin/users/99': { body: { user: adminUserRecord({ id: 99, name: 'Olga' }) } },
+      'GET /admin/users/99/ledger': { body: page([]) },
+    });
+    await openOperator('/operator/users/99');
+    const section = await screen.findByRole(
+      'region',
+      { name: 'Adjust balance' },
+      { timeout: 5000 },
+    );
+    expect(section).toHaveTextContent(
+      'This is your own account: another operator adjusts its balances.',
+    );
+    expect(within(section).queryByRole('textbox')).toBeNull();
+    expect(within(section).queryByRole('button')).toBeNull();
+  });
+
   it('puts a refusal of the server on its field, and a new attempt gets a new key', async () => {
     const http = stubUser({
       'POST /admin/users/5/adjustments': {

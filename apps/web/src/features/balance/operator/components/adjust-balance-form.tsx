@@ -10,6 +10,7 @@ import {
 import { useId, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../../auth/api/use-current-user';
 import { useFormIntent } from '../../../../shared/lib/form-intent';
 import {
   Button,
@@ -63,6 +64,22 @@ const FIELD_OF_CODE: Record<string, Field> = {
  * only its Confirm sends it (with one Idempotency-Key per filled-in form).
  */
 export function AdjustBalanceForm({ user }: { user: AdminUser }) {
+  const { t } = useTranslation('operator');
+  const titleId = useId();
+  const me = useCurrentUser();
+  if (me?.id !== user.id) return <AdjustForm user={user} />;
+  // the operator's own account: another operator adjusts it (the API refuses it too)
+  return (
+    <section className={styles.panel} aria-labelledby={titleId}>
+      <h3 id={titleId} className={styles.sectionTitle}>
+        {t('adjust.title')}
+      </h3>
+      <p className={styles.lead}>{t('adjust.own')}</p>
+    </section>
+  );
+}
+
+function AdjustForm({ user }: { user: AdminUser }) {
   const { t } = useTranslation('operator');
   const format = useFormatters();
   const errorText = useOperatorError();

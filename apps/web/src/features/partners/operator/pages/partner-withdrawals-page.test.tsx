@@ -222,6 +222,19 @@ describe('partner withdrawals', () => {
     );
   });
 
+  it('offers no decision on the operator’s own request: another operator decides it', async () => {
+    stubOperatorApi({
+      [`GET ${LIST}`]: { body: page([adminWithdrawal({ user: olga }), reviewing]) },
+    });
+    await openOperator(PATH);
+    const table = await withdrawalsTable();
+    const [, own, other] = within(table).getAllByRole('row');
+    expect(own).toHaveTextContent('Your own request: another operator decides it');
+    for (const name of [/^Pay out/, /^Reject/, /^Mark under review/])
+      expect(within(own!).queryByRole('button', { name })).toBeNull();
+    expect(within(other!).getByRole('button', { name: /^Pay out/ })).toBeInTheDocument();
+  });
+
   it('asks for a reason before rejecting, says the money returns, and sends it', async () => {
     const server = serverQueue([received, reviewing]);
     const http = stubOperatorApi({

@@ -6,6 +6,7 @@ import {
 } from '@tradehost/contracts';
 import { useId, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../../auth/api/use-current-user';
 import { Link } from 'react-router';
 import { Button, FormAlert, SelectField } from '../../../../shared/ui/form';
 import { useDocumentTitle } from '../../../../shared/ui/page/page';
@@ -62,6 +63,7 @@ export function Component() {
   useDocumentTitle(t('partner.withdrawals.title'));
   const format = useFormatters();
   const headingId = useId();
+  const me = useCurrentUser();
   const copyMessages = { copied: t('copy.copied'), failed: t('copy.failed') };
 
   const decisions = useDecisions<'pay' | 'reject', AdminWithdrawal>({
@@ -142,7 +144,10 @@ export function Component() {
       header: t('partner.withdrawals.columns.actions'),
       actions: true,
       cell: (withdrawal) =>
-        isOpen(withdrawal) ? (
+        isOpen(withdrawal) && withdrawal.user.id === me?.id ? (
+          // the operator's own request: another operator decides it (the API refuses it too)
+          <span className={styles.muted}>{t('partner.withdrawals.own')}</span>
+        ) : isOpen(withdrawal) ? (
           <span className={styles.rowActions}>
             {withdrawal.status === 'received' ? review.button(withdrawal) : null}
             <DecisionButtons
