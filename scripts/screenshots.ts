@@ -338,6 +338,7 @@ try {
     201,
     "Maxim's partner balance",
   );
+  // a user page with the adjustment form (Olga's, further down) and his own, which has none
   signedIn.push(`/operator/users/${userId}`);
   // and a withdrawal of part of it, for the operator's queue
   await expectStatus(
@@ -354,6 +355,7 @@ try {
   // credit of Olga's balance (Maxim may approve or decline it), Maxim one of Ivan's (he may only
   // withdraw his own request)
   const friendId = await idOf(friendToken);
+  signedIn.push(`/operator/users/${friendId}`);
   for (const reason of ['Rewards of the previous programme', 'Rewards of the spring contest'])
     await expectStatus(
       post(
