@@ -1,5 +1,10 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Config } from './config.ts';
@@ -117,15 +122,19 @@ function trustHops(hops: number) {
 }
 
 /**
- * The request log: one line per request as it is answered, at info (warn for a 5xx, whose error
- * the error handler has logged): the request (method, path without its query, client address),
- * the status and the time taken.
+ * The request log: one line per request, written as it is answered (Fastify writes two, one as
+ * it comes in): the request (method, path without its query, client address), the status and
+ * the time taken; `request errored` with the error for an answer that failed to go out. Fastify's
+ * other lines (a stream's error, a route not found) are kept.
  */
-function requestLine(request: FastifyRequest, reply: FastifyReply, done: () => void) {
-  const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-  if (reply.statusCode >= 500) request.log.warn(line, 'request completed');
-  else request.log.info(line, 'request completed');
-  done();
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
 }
 
 /** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
@@ -143,8 +152,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
-    // one line per request, when it is answered (requestLine below), not Fastify's two
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT,
     // a number of hops as Fastify's own function for it (its types take no number)
     trustProxy:
@@ -152,7 +160,6 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     // a server URL typed with a trailing '/' (a publisher posting to //api/ingest/...) still works
     routerOptions: { ignoreDuplicateSlashes: true },
   });
-  app.addHook('onResponse', requestLine);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
