@@ -62,8 +62,8 @@ export async function holdPasses(partnerEmail: string): Promise<void> {
 
 /**
  * A partner (an operator too) with a referral, a promocode and $30 on the partner balance, put
- * there by another operator (none acts on their own account); the journeys' own API session of
- * theirs, and their id.
+ * there by another operator, the cashier (billing; none acts on their own account); the
+ * journeys' own API session of theirs, and their id.
  */
 export async function partnerWithBalance(request: APIRequestContext) {
   const partner = await createVerifiedUser(request, { name: 'Pia Partner' });
@@ -98,5 +98,5 @@ export async function partnerWithBalance(request: APIRequestContext) {
       idempotencyKey: randomUUID(),
     },
   );
-  return { partner, api, id, promocode };
+  return { partner, api, id, promocode, cashier };
 }

@@ -414,13 +414,14 @@ for (const scheme of ['light', 'dark'] as const) {
     page,
     request,
   }) => {
-    const { partner, api, id } = await partnerWithBalance(request);
+    const { partner, api, id, cashier } = await partnerWithBalance(request);
     await api.json('POST', '/api/user/partner/createwithdrawal', 201, {
       data: { method: 'PAYEER', wallet: 'P7654321', amount: '12' },
       idempotencyKey: randomUUID(),
     });
     await page.emulateMedia({ colorScheme: scheme });
-    await signIn(page, partner.email);
+    // another operator's screens: the partner's own request offers them no decision
+    await signIn(page, cashier.email);
 
     const row = page.getByRole('row').filter({ hasText: partner.email });
     await expectClean(page, '/operator/partner/withdrawals', row, scheme);

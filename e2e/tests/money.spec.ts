@@ -515,10 +515,12 @@ test('the operator’s balance correction: the Account select is as tall as the 
 }) => {
   const operator = await createVerifiedUser(request, { name: 'Otto Operator' });
   await makeOperator(operator.email);
+  // a customer's page: the operator's own offers no correction
+  const customer = await createVerifiedUser(request, { name: 'Carl Customer' });
   await signIn(page, operator.email);
-  await page.goto(`/operator/users?query=${encodeURIComponent(operator.email)}`);
-  await page.getByRole('link', { name: operator.email }).click();
-  await expect(page.getByRole('heading', { name: 'Otto Operator' })).toBeVisible();
+  await page.goto(`/operator/users?query=${encodeURIComponent(customer.email)}`);
+  await page.getByRole('link', { name: customer.email }).click();
+  await expect(page.getByRole('heading', { name: 'Carl Customer' })).toBeVisible();
   const userPage = page.url();
   const api = new ApiSession(request, operator.email);
 
