@@ -1,7 +1,9 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import {
   signIn,
   signupBody,
@@ -261,6 +263,19 @@ describe('the built console', () => {
   it('still serves the API and its docs next to the console', async () => {
     expect((await web.api.get('/api/front/permissions')).status).toBe(200);
     expect((await web.api.get('/api/docs/json')).status).toBe(200);
+  });
+
+  it('writes its own log to stdout asynchronously (pino’s default), so a slow reader never holds up a request', async () => {
+    const app = buildApp(web.config);
+    try {
+      await app.ready();
+      const stream = (app.log as unknown as Record<symbol, { sync?: boolean; fd?: number }>)[
+        pino.symbols.streamSym
+      ];
+      expect(stream).toMatchObject({ sync: false, fd: 1 });
+    } finally {
+      await app.close();
+    }
   });
 
   it('logs one line per request, as it is answered: method, path, client, status and time', async () => {
