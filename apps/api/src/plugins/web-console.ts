@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
+import negotiate from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './error-handler.ts';
 
@@ -114,29 +115,9 @@ function loadConsole(webDist: string): Map<string, ConsoleFile> {
   return files;
 }
 
-/**
- * The encoding to send of those the file has: the one the request weighs highest (q > 0),
- * brotli before gzip at equal weight; none (identity) without Accept-Encoding or a match.
- */
-function chooseEncoding(accept: string | undefined, file: ConsoleFile): 'br' | 'gzip' | null {
-  if (!accept || (!file.br && !file.gzip)) return null;
-  let best: 'br' | 'gzip' | null = null;
-  let bestQ = 0;
-  for (const part of accept.split(',')) {
-    const [token = '', ...params] = part.trim().toLowerCase().split(';');
-    const name = token.trim();
-    const coding = name === 'br' ? 'br' : name === 'gzip' ? 'gzip' : null;
-    if (!coding || !file[coding]) continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!(q > 0)) continue;
-    if (q > bestQ || (q === bestQ && coding === 'br')) {
-      best = coding;
-      bestQ = q;
-    }
-  }
-  return best;
-}
+/** The encodings a file has, brotli first (preferred at equal weight). */
+const encodingsOf = (file: ConsoleFile) =>
+  (['br', 'gzip'] as const).filter((encoding) => file[encoding] !== undefined);
 
 /** Whether the client's copy is current: its ETag (If-None-Match first), else its date. */
 function fresh(request: FastifyRequest, file: ConsoleFile, sent: Variant): boolean {
@@ -153,7 +134,9 @@ function fresh(request: FastifyRequest, file: ConsoleFile, sent: Variant): boole
 }
 
 function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile): FastifyReply {
-  const encoding = chooseEncoding(request.headers['accept-encoding'], file);
+  // the one the request weighs highest of those the file has (q=0 refuses); none: identity
+  const accept = request.headers['accept-encoding'];
+  const encoding = accept ? negotiate(accept, encodingsOf(file)) : null;
   const sent = (encoding && file[encoding]) || file.identity;
   reply.header('cache-control', file.cacheControl);
   reply.header('vary', 'Accept-Encoding');
