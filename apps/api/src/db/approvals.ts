@@ -123,6 +123,15 @@ export const approvalRepository = {
     return new Map(rows.map((row) => [row.approval.withdrawalId!, toApproval(row)]));
   },
 
+  /** The withdrawal a payout request is about; null for no such request, or an adjustment. */
+  async withdrawalOf(db: Executor, id: number): Promise<number | null> {
+    const [row] = await db
+      .select({ withdrawalId: moneyApprovals.withdrawalId })
+      .from(moneyApprovals)
+      .where(eq(moneyApprovals.id, id));
+    return row?.withdrawalId ?? null;
+  },
+
   /** The pending payout of a withdrawal, if one waits. */
   async pendingPayout(db: Executor, withdrawalId: number) {
     const [row] = await db

@@ -148,7 +148,7 @@ export function createWithdrawals({
    * request's own state decides the answer: 404 for no such request (or another kind).
    */
   async function payoutWithdrawalOf(tx: Tx, approvalId: number): Promise<number> {
-    const { withdrawal_id: withdrawalId } = await approvalRepository.view(tx, approvalId);
+    const withdrawalId = await approvalRepository.withdrawalOf(tx, approvalId);
     if (withdrawalId === null) throw new AppError(404, 'NOT_FOUND');
     await tx
       .select({ id: withdrawals.id })
