@@ -5,7 +5,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Config } from './config.ts';
 import { isLoopback } from './lib/client-address.ts';
@@ -95,6 +95,7 @@ import { redisPlugin } from './plugins/redis.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { registerWebConsole } from './plugins/web-console.ts';
 import { apiCompressionPlugin } from './plugins/compression.ts';
+import { responseSerializerCompiler } from './plugins/response-serializer.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -161,7 +162,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     routerOptions: { ignoreDuplicateSlashes: true },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // compiled per schema; checked against zod as well in tests (plugins/response-serializer.ts)
+  app.setSerializerCompiler(responseSerializerCompiler({ check: config.nodeEnv === 'test' }));
 
   // JSON only (text/plain is what cross-site forms can send). POSTs without a body
   // (refresh-token, logout) may still say application/json. Depth is checked on the text first.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ERROR_MESSAGES, type ErrorCode, type OperatorRole } from '@tradehost/contracts';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRouteHookHandler } from 'fastify';
 import { generate } from 'otplib';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -143,6 +143,8 @@ export interface TestAppOptions {
   deps?: Omit<AppDeps, 'now' | 'logStream'>;
   /** Listen on a port picked before the config is read, and send gateway notifications there. */
   notifyItself?: boolean;
+  /** Sees each route as it is added (Fastify's onRoute hook, added before any route). */
+  onRoute?: onRouteHookHandler;
 }
 
 /**
@@ -194,6 +196,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   });
   const app = buildApp(config, { ...options.deps, now: clock.now, logStream });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   await app.listen({ host: '127.0.0.1', port: fixedPort });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
