@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAccessTokens } from '../src/modules/auth/access-token.ts';
 import { fund, quickUser, useTestApp, type QuickUser } from './helpers.ts';
 
 const t = useTestApp();
@@ -37,6 +38,20 @@ describe('the signed-in user, read together with other requests (db/users.ts fin
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: user.id, email: user.email, name: user.name });
     }
+  });
+
+  it('reads a user whose id is past 32 bits (ids are bigint)', async () => {
+    const id = 2 ** 33 + 7;
+    await t.sql.query(
+      `insert into users (id, email, name, password_hash, email_verified_at, referral_code)
+       values ($1, 'far@example.com', 'Far', 'not-a-hash', now(), 'FAR00001')`,
+      [id],
+    );
+    const tokens = createAccessTokens(t.config.jwtSecret, 3600, () => new Date());
+    const { token } = await tokens.sign(id);
+    const res = await t.api.get('/api/user/auth', { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, email: 'far@example.com' });
   });
 
   it('sees each commit made before it was asked for, while reads of the same row are on their way', async () => {
