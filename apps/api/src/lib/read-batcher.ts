@@ -6,7 +6,7 @@
  *
  * A read never joins a statement already sent, so it sees everything committed before it was
  * asked for, as a statement of its own would. Reads of one key that wait together share the
- * answer. A failed statement fails each read it carried.
+ * answer (one object: a caller must not change it). A failed statement fails each read it carried.
  */
 export interface ReadBatcherOptions<K, V> {
   /** Reads the keys (distinct, at most `max`); a key absent from the answer reads as undefined. */
