@@ -5,6 +5,8 @@
  * - API: requests/s and p99 of GET /api/user/auth and POST /api/user/auth/login
  *   on the real server (embedded PostgreSQL), each next to a bare Fastify
  *   hello-world started in the same run, printed as a ratio of the bare figure.
+ * - Layers: the server's CPU per request of a hello-world with each of what every request of the
+ *   product passes through (log line, security headers, cookies, rate limit, compression).
  * - Money: transfers per second and p99 over 20 funded accounts, uniform pairs and every
  *   transfer into one hot account, each request with its own Idempotency-Key.
  * - VPS: GET /api/user/vps/servers (a page of 20, and a search by ID) for a user with 1,000
@@ -73,7 +75,7 @@ const TERMINALS_AT_ONCE = Number(process.env.BENCH_TERMINALS_AT_ONCE ?? 100);
 /** Children per user in the bench's referral tree: 46 + 46² + 46³ = 99,498 below its root. */
 const TREE_BRANCHING = 46;
 const TREE_USERS = 1_000_000;
-/** BENCH_ONLY=ingestion,statistics: only those sections (idle, requests, api, money, vps, ingestion, alerts, statistics, partner, lighthouse, bundle). */
+/** BENCH_ONLY=ingestion,statistics: only those sections (idle, requests, layers, api, money, vps, ingestion, alerts, statistics, partner, lighthouse, bundle). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wants = (section: string) => !ONLY || ONLY.includes(section);
 
@@ -356,6 +358,7 @@ try {
   );
   if (wants('idle')) await idleSection();
   if (wants('requests')) await perRequestSection(user);
+  if (wants('layers')) await layersSection();
   if (wants('api')) await apiSection(user, bare);
   if (wants('money')) await moneySection(user, bare);
   const owner = await benchUser(product.url);
@@ -500,6 +503,44 @@ async function perRequestSection(user: BenchUser) {
   console.log(
     `${`GET largest script (${(script.bytes / 1024).toFixed(0)} KB br)`.padEnd(28)} ${figure.rps.toFixed(0).padStart(8)} req/s  p99 ${String(figure.p99).padStart(5)} ms  of ${offered.toLocaleString('en')} offered  errors ${figure.errors}  (goal at least 1,000 req/s)`,
   );
+}
+
+/**
+ * What each part of every request costs the server: a hello-world route in a process of its own
+ * (scripts/layers-server.ts) bare, with each of the product's layers alone, and with all of them,
+ * at 50 connections; for each, the server's CPU time per request (from /proc), which does not
+ * depend on how much of the two cores the load generator takes.
+ */
+async function layersSection() {
+  const connections = AUTH_GOAL_CONNECTIONS;
+  console.log(
+    `\nLayers of every request, the server's CPU per request, ${connections} connections`,
+  );
+  const all = 'log,headers,cookie,ratelimit,compress';
+  let unit = 0;
+  for (const layers of ['', 'log', 'headers', 'cookie', 'ratelimit', 'compress', all]) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/api/front/permissions`;
+    const child = spawn(process.execPath, ['scripts/layers-server.ts'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, PORT: String(port), LAYERS: layers },
+    });
+    try {
+      await waitFor(url, child);
+      await measure({ url, connections, duration: WARMUP });
+      const before = cpuSeconds(child.pid!);
+      const result = await autocannon({ url, connections, duration: DURATION });
+      const micros = ((cpuSeconds(child.pid!) - before) / result.requests.total) * 1e6;
+      if (layers === '') unit = micros;
+      const name = layers === '' ? 'bare' : layers === all ? 'all of them' : `+ ${layers}`;
+      console.log(
+        `${name.padEnd(28)} ${micros.toFixed(0).padStart(5)} µs a request  ${(micros / unit).toFixed(2)} x bare  (${result.requests.average.toFixed(0)} req/s)`,
+      );
+    } finally {
+      await stop(child);
+    }
+  }
 }
 
 async function apiSection(user: BenchUser, bare: Figure) {

@@ -138,22 +138,29 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-/** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
-export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
-  const app = Fastify({
+/** Fastify's options for the request log at `level`, to stdout unless given a stream. */
+export function requestLogging(level: string, stream?: NodeJS.WritableStream) {
+  return {
     logger: {
-      level: config.logLevel,
+      level,
       // no query strings in the log: page URLs can carry one-time tokens (/login?verify=...)
       serializers: {
-        req: (request) => ({
+        req: (request: FastifyRequest) => ({
           method: request.method,
           url: request.url.split('?')[0],
           remoteAddress: request.ip,
         }),
       },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      ...(stream ? { stream } : {}),
     },
     logController: new OneLinePerRequest(),
+  };
+}
+
+/** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
+export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
+  const app = Fastify({
+    ...requestLogging(config.logLevel, deps.logStream),
     bodyLimit: BODY_LIMIT,
     // a number of hops as Fastify's own function for it (its types take no number)
     trustProxy:
