@@ -107,24 +107,27 @@ async function measure(options: autocannon.Options): Promise<Figure> {
 }
 
 /**
- * The unit: a bare Fastify hello-world in a process of its own, as the product runs in its own.
- * Served from this process, it would share one thread with the load generator and measure half
- * of itself, so every ratio to it would be twice what it is.
+ * The unit: a bare Fastify hello-world in a process of its own (scripts/layers-server.ts with no
+ * layers), as the product runs in its own. Served from this process, it would share one thread
+ * with the load generator and measure half of itself, so every ratio to it would be twice what
+ * it is.
  */
 async function bareHelloWorld(): Promise<{ url: string; close: () => Promise<void> }> {
+  const layered = await layersServer('');
+  return { url: layered.url, close: layered.stop };
+}
+
+/** scripts/layers-server.ts with `layers`, listening: its route's URL, its process. */
+async function layersServer(layers: string) {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const source = `import Fastify from 'fastify';
-const app = Fastify();
-app.get('/', async () => ({ hello: 'world' }));
-await app.listen({ port: ${port}, host: '127.0.0.1' });
-process.on('SIGTERM', () => app.close().then(() => process.exit(0)));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
+  const url = `http://127.0.0.1:${port}/api/front/permissions`;
+  const child = spawn(process.execPath, ['scripts/layers-server.ts'], {
     cwd: repoRoot,
     stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: String(port), LAYERS: layers },
   });
   await waitFor(url, child);
-  return { url, close: () => stop(child) };
+  return { url, pid: child.pid!, stop: () => stop(child) };
 }
 
 async function startProduct(): Promise<{
@@ -519,26 +522,19 @@ async function layersSection() {
   const all = 'log,headers,cookie,ratelimit,compress';
   let unit = 0;
   for (const layers of ['', 'log', 'headers', 'cookie', 'ratelimit', 'compress', all]) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/api/front/permissions`;
-    const child = spawn(process.execPath, ['scripts/layers-server.ts'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, PORT: String(port), LAYERS: layers },
-    });
+    const { url, pid, stop: stopServer } = await layersServer(layers);
     try {
-      await waitFor(url, child);
       await measure({ url, connections, duration: WARMUP });
-      const before = cpuSeconds(child.pid!);
+      const before = cpuSeconds(pid);
       const result = await autocannon({ url, connections, duration: DURATION });
-      const micros = ((cpuSeconds(child.pid!) - before) / result.requests.total) * 1e6;
+      const micros = ((cpuSeconds(pid) - before) / result.requests.total) * 1e6;
       if (layers === '') unit = micros;
       const name = layers === '' ? 'bare' : layers === all ? 'all of them' : `+ ${layers}`;
       console.log(
         `${name.padEnd(28)} ${micros.toFixed(0).padStart(5)} µs a request  ${(micros / unit).toFixed(2)} x bare  (${result.requests.average.toFixed(0)} req/s)`,
       );
     } finally {
-      await stop(child);
+      await stopServer();
     }
   }
 }
