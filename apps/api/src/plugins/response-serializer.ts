@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import type { FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { $ZodError, $ZodType, safeParse, toJSONSchema } from 'zod/v4/core';
