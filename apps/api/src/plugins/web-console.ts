@@ -60,6 +60,8 @@ interface ConsoleFile {
   identity: Variant;
   br?: Variant;
   gzip?: Variant;
+  /** The encodings it has, brotli first (preferred at equal weight). */
+  encodings: ('br' | 'gzip')[];
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -103,21 +105,20 @@ function loadConsole(webDist: string): Map<string, ConsoleFile> {
     const path = `/${relative(webDist, full).split(sep).join('/')}`;
     const sibling = (suffix: string) =>
       existsSync(full + suffix) ? variant(readFileSync(full + suffix)) : undefined;
+    const br = sibling('.br');
+    const gzip = sibling('.gz');
     files.set(path, {
       type: TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream',
       cacheControl: path.startsWith('/assets/') ? IMMUTABLE : 'no-cache',
       lastModified: stat.mtime.toUTCString(),
       identity: variant(readFileSync(full)),
-      br: sibling('.br'),
-      gzip: sibling('.gz'),
+      br,
+      gzip,
+      encodings: [...(br ? (['br'] as const) : []), ...(gzip ? (['gzip'] as const) : [])],
     });
   }
   return files;
 }
-
-/** The encodings a file has, brotli first (preferred at equal weight). */
-const encodingsOf = (file: ConsoleFile) =>
-  (['br', 'gzip'] as const).filter((encoding) => file[encoding] !== undefined);
 
 /** Whether the client's copy is current: its ETag (If-None-Match first), else its date. */
 function fresh(request: FastifyRequest, file: ConsoleFile, sent: Variant): boolean {
@@ -136,7 +137,7 @@ function fresh(request: FastifyRequest, file: ConsoleFile, sent: Variant): boole
 function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile): FastifyReply {
   // the one the request weighs highest of those the file has (q=0 refuses); none: identity
   const accept = request.headers['accept-encoding'];
-  const encoding = accept ? negotiate(accept, encodingsOf(file)) : null;
+  const encoding = accept ? negotiate(accept, file.encodings) : null;
   const sent = (encoding && file[encoding]) || file.identity;
   reply.header('cache-control', file.cacheControl);
   reply.header('vary', 'Accept-Encoding');
