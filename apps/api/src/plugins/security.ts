@@ -36,16 +36,19 @@ export const PERMISSIONS_POLICY = [
  * origin, inline styles (React style props, Radix), images from data:/blob:
  * (avatars previews). /api/docs sets its own, looser CSP (plugins/docs.ts).
  *
- * Helmet's middleware is built once here and its headers recorded once: built
- * per request (as @fastify/helmet does), parsing the CSP cost more than a
- * publisher's whole snapshot call.
+ * With them `Permissions-Policy`, and `Cache-Control: no-store` on every /api answer whose route
+ * sets no Cache-Control of its own.
  *
- * With them `Permissions-Policy`, and `Cache-Control: no-store` on every /api answer whose route sets no Cache-Control.
+ * They are the same for every answer, so they are worked out once: Helmet's middleware is run
+ * once against a recorder (built per request, as @fastify/helmet does, parsing the CSP cost more
+ * than a publisher's whole snapshot call), and each request is given the result as Fastify reply
+ * headers. Fastify then hands them to Node in one `writeHead`, which checks each once; set on the
+ * raw response instead, every one of them was checked and stored twice.
  */
 export const securityPlugin = fp(
   async (app, { publicUrl, formTargets = [] }: { publicUrl: string; formTargets?: string[] }) => {
     const https = publicUrl.startsWith('https:');
-    const headers = helmet({
+    const middleware = helmet({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
@@ -61,39 +64,37 @@ export const securityPlugin = fp(
       },
       strictTransportSecurity: https ? undefined : false,
     });
-    // helmet's headers are the same for every request: what it sets (and removes) is recorded
-    // once and replayed, without its dozen middlewares per request
-    const set: [string, string | number | readonly string[]][] = [];
-    const removed: string[] = [];
-    const recorder = {
-      setHeader: (name: string, value: string | number | readonly string[]) => {
-        set.push([name, value]);
-        return recorder;
-      },
-      removeHeader: (name: string) => {
-        removed.push(name);
-      },
-    };
-    headers(
-      {} as Parameters<typeof headers>[0],
-      recorder as unknown as Parameters<typeof headers>[1],
-      () => {},
-    );
-    set.push(['permissions-policy', PERMISSIONS_POLICY]);
-    app.addHook('onRequest', (_request, reply, done) => {
-      const raw = reply.raw;
-      for (const name of removed) raw.removeHeader(name);
-      for (const [name, value] of set) raw.setHeader(name, value);
-      done();
-    });
+    const pageHeaders = recordHeaders(middleware);
+    pageHeaders['permissions-policy'] = PERMISSIONS_POLICY;
     // an API answer is someone's own data (a token, a key, a balance) unless its route says it is
     // not: no browser or proxy keeps it. The public, cacheable ones set their own Cache-Control
-    // (avatars, the live stream) and keep it, as do the console's files outside /api.
-    app.addHook('onSend', (request, reply, payload, done) => {
-      if (isApiPath(request.url) && !reply.hasHeader('cache-control'))
-        reply.header('cache-control', 'no-store');
-      done(null, payload);
+    // (avatars, the live stream), which replaces this one, as do the console's files outside /api.
+    const apiHeaders = { ...pageHeaders, 'cache-control': 'no-store' };
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders);
+      done();
     });
   },
   { name: 'tradehost-security' },
 );
+
+/**
+ * The headers Helmet's `middleware` sets, by lower-case name. What it removes (X-Powered-By) is
+ * never sent by Fastify, so there is nothing to remove.
+ */
+function recordHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = [value].flat().join(', ');
+      return recorder;
+    },
+    removeHeader: () => {},
+  };
+  middleware(
+    {} as Parameters<typeof middleware>[0],
+    recorder as unknown as Parameters<typeof middleware>[1],
+    () => {},
+  );
+  return headers;
+}
