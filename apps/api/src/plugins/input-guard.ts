@@ -79,7 +79,15 @@ const refuseBody: preValidationAsyncHookHandler = async (request) => {
 
 export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('preValidation', async (request) => refuseUnstorableText(request));
+    // a callback hook: the check is synchronous, and an async one costs every request a promise
+    app.addHook('preValidation', (request, _reply, done) => {
+      try {
+        refuseUnstorableText(request);
+      } catch (error) {
+        return done(error as Error);
+      }
+      done();
+    });
     app.addHook('onRoute', (route) => {
       const methods = [route.method].flat();
       if (route.schema?.body || methods.every((m) => m === 'GET' || m === 'HEAD')) return;
