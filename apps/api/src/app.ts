@@ -96,6 +96,7 @@ import { securityPlugin } from './plugins/security.ts';
 import { registerWebConsole } from './plugins/web-console.ts';
 import { apiCompressionPlugin } from './plugins/compression.ts';
 import { responseSerializerCompiler } from './plugins/response-serializer.ts';
+import { stdoutLog } from './lib/log-destination.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -151,7 +152,7 @@ export function requestLogging(level: string, stream?: NodeJS.WritableStream) {
           remoteAddress: request.ip,
         }),
       },
-      ...(stream ? { stream } : {}),
+      stream: stream ?? stdoutLog(),
     },
     logController: new OneLinePerRequest(),
   };
