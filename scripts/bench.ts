@@ -5,6 +5,11 @@
  * - API: requests/s and p99 of GET /api/user/auth and POST /api/user/auth/login
  *   on the real server (embedded PostgreSQL), each next to a bare Fastify
  *   hello-world started in the same run, printed as a ratio of the bare figure.
+ * - Idle: the CPU the server and its PostgreSQL use with no request, the job workers polling.
+ * - Per request (issue 43's goals): GET /api/front/permissions, GET / and GET /api/user/auth at
+ *   50 connections, each taken in turns with the bare hello-world, 3 rounds of 2 s, so the ratio
+ *   compares the same minutes of a machine whose speed drifts; and the largest console script at
+ *   1,500 req/s offered.
  * - Layers: the server's CPU per request of a hello-world with each of what every request of the
  *   product passes through (log line, security headers, cookies, rate limit, compression).
  * - Money: transfers per second and p99 over 20 funded accounts, uniform pairs and every
@@ -83,6 +88,8 @@ interface Figure {
   rps: number;
   p99: number;
   errors: number;
+  /** The server's CPU time per counted request (µs), where it was measured. */
+  cpuMicros?: number;
 }
 
 /**
@@ -106,15 +113,55 @@ async function measure(options: autocannon.Options): Promise<Figure> {
   };
 }
 
+/** The rounds of inTurnsWithBare: BENCH_ROUNDS (3) of BENCH_ROUND_SECONDS (2) each. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2);
+
+/**
+ * A product route and the bare hello-world at as many connections, taken in turns (both warmed
+ * up first, then ROUNDS rounds of ROUND_SECONDS each), so that the ratio compares figures of the
+ * same minutes: a shared machine's speed drifts by a third within one run, more than the goals'
+ * margins. Requests/s are over all rounds; the p99 is the worst round's; the CPU per request is
+ * each server's own over its rounds.
+ */
+async function inTurnsWithBare(
+  options: autocannon.Options,
+): Promise<{ figure: Figure; bare: Figure }> {
+  const bareOptions = { url: hello.url, connections: options.connections };
+  await autocannon({ ...bareOptions, duration: WARMUP });
+  await autocannon({ ...options, duration: WARMUP });
+  const totals = [
+    { options: bareOptions, pid: hello.pid, requests: 0, cpu: 0, p99: 0, errors: 0 },
+    { options, pid: product.pid, requests: 0, cpu: 0, p99: 0, errors: 0 },
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const total of totals) {
+      const before = cpuSeconds(total.pid);
+      const result = await autocannon({ ...total.options, duration: ROUND_SECONDS });
+      total.cpu += cpuSeconds(total.pid) - before;
+      total.requests += result.requests.total;
+      total.p99 = Math.max(total.p99, result.latency.p99);
+      total.errors += result.errors + result.non2xx;
+    }
+  }
+  const [bare, figure] = totals.map((total): Figure => ({
+    rps: total.requests / (ROUNDS * ROUND_SECONDS),
+    p99: total.p99,
+    errors: total.errors,
+    cpuMicros: (total.cpu / total.requests) * 1e6,
+  }));
+  return { figure: figure!, bare: bare! };
+}
+
 /**
  * The unit: a bare Fastify hello-world in a process of its own (scripts/layers-server.ts with no
  * layers), as the product runs in its own. Served from this process, it would share one thread
  * with the load generator and measure half of itself, so every ratio to it would be twice what
  * it is.
  */
-async function bareHelloWorld(): Promise<{ url: string; close: () => Promise<void> }> {
+async function bareHelloWorld(): Promise<{ url: string; pid: number; close: () => Promise<void> }> {
   const layered = await layersServer('');
-  return { url: layered.url, close: layered.stop };
+  return { url: layered.url, pid: layered.pid, close: layered.stop };
 }
 
 /** scripts/layers-server.ts with `layers`, listening: its route's URL, its process. */
@@ -341,7 +388,8 @@ function row(name: string, figure: Figure, bare: Figure): string {
   const ratio = (figure.rps / bare.rps).toFixed(3);
   return (
     `${name.padEnd(28)} ${figure.rps.toFixed(0).padStart(8)} req/s  p99 ${String(figure.p99).padStart(5)} ms  ` +
-    `${ratio} x bare req/s  ${(figure.p99 / Math.max(bare.p99, 1)).toFixed(1)} x bare p99  errors ${figure.errors}`
+    `${ratio} x bare req/s  ${(figure.p99 / Math.max(bare.p99, 1)).toFixed(1)} x bare p99  errors ${figure.errors}` +
+    (figure.cpuMicros === undefined ? '' : `  server ${figure.cpuMicros.toFixed(0)} µs a request`)
   );
 }
 
@@ -467,10 +515,8 @@ async function perRequestSection(user: BenchUser) {
   const how = process.env.BENCH_TUNED
     ? 'TUNED: LOG_LEVEL=warn, JOBS_ENABLED=false, not as it ships'
     : 'the server as `npm start` runs it';
-  console.log(`\nPer request, ${connections} connections (${how})`);
-  const bare = await measure({ url: hello.url, connections });
   console.log(
-    `${'bare Fastify hello-world'.padEnd(28)} ${bare.rps.toFixed(0).padStart(8)} req/s  p99 ${String(bare.p99).padStart(5)} ms  (the unit)`,
+    `\nPer request, ${connections} connections (${how}); each route and the bare Fastify hello-world taken in turns, ${ROUNDS} rounds of ${ROUND_SECONDS} s each`,
   );
   const br = { 'accept-encoding': 'br, gzip' };
   const rows: [string, autocannon.Options, string][] = [
@@ -490,7 +536,8 @@ async function perRequestSection(user: BenchUser) {
     ],
   ];
   for (const [name, options, goal] of rows) {
-    const figure = await measure({ ...options, connections });
+    const { figure, bare } = await inTurnsWithBare({ ...options, connections });
+    console.log(`${row('  bare, its turns', bare, bare)}`);
     console.log(`${row(name, figure, bare)}  (goal ${goal})`);
   }
   // the script offered at a rate above its goal, by Node's own HTTP client: autocannon reads a
