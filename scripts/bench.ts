@@ -11,7 +11,8 @@
  *   compares the same minutes of a machine whose speed drifts; and the largest console script at
  *   1,500 req/s offered.
  * - Layers: the server's CPU per request of a hello-world with each of what every request of the
- *   product passes through (log line, security headers, cookies, rate limit, compression).
+ *   product passes through (log line, security headers, rate limit, compression) and of the
+ *   auth routes' cookies.
  * - Money: transfers per second and p99 over 20 funded accounts, uniform pairs and every
  *   transfer into one hot account, each request with its own Idempotency-Key.
  * - VPS: GET /api/user/vps/servers (a page of 20, and a search by ID) for a user with 1,000
@@ -557,16 +558,17 @@ async function perRequestSection(user: BenchUser) {
 
 /**
  * What each part of every request costs the server: a hello-world route in a process of its own
- * (scripts/layers-server.ts) bare, with each of the product's layers alone, and with all of them,
- * at 50 connections; for each, the server's CPU time per request (from /proc), which does not
- * depend on how much of the two cores the load generator takes.
+ * (scripts/layers-server.ts) bare, with each of the product's layers alone, and with all that
+ * every request passes through (cookies are the auth routes' alone), at 50 connections; for
+ * each, the server's CPU time per request (from /proc), which does not depend on how much of the
+ * two cores the load generator takes.
  */
 async function layersSection() {
   const connections = AUTH_GOAL_CONNECTIONS;
   console.log(
     `\nLayers of every request, the server's CPU per request, ${connections} connections`,
   );
-  const all = 'log,headers,cookie,ratelimit,compress';
+  const all = 'log,headers,ratelimit,compress';
   let unit = 0;
   for (const layers of ['', 'log', 'headers', 'cookie', 'ratelimit', 'compress', all]) {
     const { url, pid, stop: stopServer } = await layersServer(layers);
@@ -576,7 +578,7 @@ async function layersSection() {
       const result = await autocannon({ url, connections, duration: DURATION });
       const micros = ((cpuSeconds(pid) - before) / result.requests.total) * 1e6;
       if (layers === '') unit = micros;
-      const name = layers === '' ? 'bare' : layers === all ? 'all of them' : `+ ${layers}`;
+      const name = layers === '' ? 'bare' : layers === all ? 'all of every request' : `+ ${layers}`;
       console.log(
         `${name.padEnd(28)} ${micros.toFixed(0).padStart(5)} µs a request  ${(micros / unit).toFixed(2)} x bare  (${result.requests.average.toFixed(0)} req/s)`,
       );

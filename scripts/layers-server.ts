@@ -1,5 +1,5 @@
 /**
- * A Fastify hello-world with some of what every request of the product passes through, for the
+ * A Fastify hello-world with some of what the product's requests pass through, for the
  * bench's `layers` section: LAYERS=log,headers,cookie,ratelimit,compress (any of them, or none),
  * PORT. Each layer is the product's own (its log line to stdout, its security headers, its
  * plugins), so the section can say what each costs a request in the server's CPU.

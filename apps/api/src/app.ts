@@ -1,4 +1,3 @@
-import cookie from '@fastify/cookie';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -207,7 +206,6 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     publicUrl: config.publicUrl,
     formTargets: config.payments.payeer ? [new URL(config.payments.payeer.merchantUrl).origin] : [],
   });
-  app.register(cookie);
   app.register(dbPlugin, { pool: deps.pool, databaseUrl: config.databaseUrl });
   // app.redis (REDIS_URL): the rate limits' shared counters and app.pubsub's publications
   app.register(redisPlugin, { config });

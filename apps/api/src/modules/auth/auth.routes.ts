@@ -1,3 +1,4 @@
+import cookiePlugin from '@fastify/cookie';
 import {
   checkForgotOtpRequestSchema,
   forgotPasswordRequestSchema,
@@ -47,6 +48,8 @@ export async function authRoutes(
   app: FastifyInstance,
   { auth, config }: { auth: AuthService; config: Config },
 ) {
+  // the refresh cookie is these routes' alone: no other request parses cookies or checks for one
+  await app.register(cookiePlugin);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const limited = perMinute(config.rateLimitAuthMax);
   const cookie = refreshCookie(config);
