@@ -114,6 +114,13 @@ async function measure(options: autocannon.Options): Promise<Figure> {
   };
 }
 
+/** `options`' load for `duration` seconds, and the CPU seconds the server `pid` spent meanwhile. */
+async function loadWithCpu(options: autocannon.Options, pid: number, duration: number) {
+  const before = cpuSeconds(pid);
+  const result = await autocannon({ ...options, duration });
+  return { result, cpu: cpuSeconds(pid) - before };
+}
+
 /** The rounds of inTurnsWithBare: BENCH_ROUNDS (3) of BENCH_ROUND_SECONDS (2) each. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2);
@@ -137,9 +144,8 @@ async function inTurnsWithBare(
   ];
   for (let round = 0; round < ROUNDS; round++) {
     for (const total of totals) {
-      const before = cpuSeconds(total.pid);
-      const result = await autocannon({ ...total.options, duration: ROUND_SECONDS });
-      total.cpu += cpuSeconds(total.pid) - before;
+      const { result, cpu } = await loadWithCpu(total.options, total.pid, ROUND_SECONDS);
+      total.cpu += cpu;
       total.requests += result.requests.total;
       total.p99 = Math.max(total.p99, result.latency.p99);
       total.errors += result.errors + result.non2xx;
@@ -152,17 +158,6 @@ async function inTurnsWithBare(
     cpuMicros: (total.cpu / total.requests) * 1e6,
   }));
   return { figure: figure!, bare: bare! };
-}
-
-/**
- * The unit: a bare Fastify hello-world in a process of its own (scripts/layers-server.ts with no
- * layers), as the product runs in its own. Served from this process, it would share one thread
- * with the load generator and measure half of itself, so every ratio to it would be twice what
- * it is.
- */
-async function bareHelloWorld(): Promise<{ url: string; pid: number; close: () => Promise<void> }> {
-  const layered = await layersServer('');
-  return { url: layered.url, pid: layered.pid, close: layered.stop };
 }
 
 /** scripts/layers-server.ts with `layers`, listening: its route's URL, its process. */
@@ -397,7 +392,11 @@ function row(name: string, figure: Figure, bare: Figure): string {
 // `npm start` builds the console and serves it: so does the bench (once, for the sections after too)
 const built = await run('npm', ['run', 'build', '-w', 'apps/web', '--silent']);
 if (built !== 0) process.exit(built);
-const hello = await bareHelloWorld();
+// the unit: a bare Fastify hello-world (scripts/layers-server.ts with no layers) in a process of
+// its own, as the product runs in its own. Served from this process, it would share one thread
+// with the load generator and measure half of itself, so every ratio to it would read twice
+// what it is.
+const hello = await layersServer('');
 const product = await startProduct();
 try {
   const user = await benchUser(product.url);
@@ -427,7 +426,7 @@ try {
   }
 } finally {
   await product.stop();
-  await hello.close();
+  await hello.stop();
 }
 
 type BenchUser = Awaited<ReturnType<typeof benchUser>>;
@@ -574,9 +573,8 @@ async function layersSection() {
     const { url, pid, stop: stopServer } = await layersServer(layers);
     try {
       await autocannon({ url, connections, duration: WARMUP }); // uncounted: compiled, pooled
-      const before = cpuSeconds(pid);
-      const result = await autocannon({ url, connections, duration: DURATION });
-      const micros = ((cpuSeconds(pid) - before) / result.requests.total) * 1e6;
+      const { result, cpu } = await loadWithCpu({ url, connections }, pid, DURATION);
+      const micros = (cpu / result.requests.total) * 1e6;
       if (layers === '') unit = micros;
       const name = layers === '' ? 'bare' : layers === all ? 'all of every request' : `+ ${layers}`;
       console.log(
