@@ -137,5 +137,5 @@ export const authPlugin = fp(
         : hooks;
     });
   },
-  { name: 'tradehost-auth', dependencies: ['@fastify/rate-limit', 'tradehost-db'] },
+  { name: 'tradehost-auth', dependencies: ['tradehost-rate-limit', 'tradehost-db'] },
 );

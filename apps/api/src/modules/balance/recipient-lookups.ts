@@ -16,7 +16,7 @@ const WINDOW_MS = 3600_000;
  * behind several instances, one lookup more per instance may still answer.)
  */
 export function recipientLookups(app: FastifyInstance) {
-  const missesOf = app.createRateLimit({
+  const missesOf = app.rateLimiter({
     max: RECIPIENT_MISSES_PER_HOUR,
     timeWindow: WINDOW_MS,
     keyGenerator: (request) => `transfer-recipient-misses-${currentUser(request).id}`,
@@ -46,7 +46,7 @@ export function recipientLookups(app: FastifyInstance) {
     async counted(request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<unknown> {
       if (!(error instanceof AppError) || error.code !== 'RECIPIENT_NOT_FOUND') return error;
       const limit = await missesOf(request);
-      if (limit.isAllowed || !limit.isExceeded) return error;
+      if (!limit.isExceeded) return error;
       const until = Date.now() + limit.ttlInSeconds * 1000;
       paused.set(currentUser(request).id, until);
       return refuse(reply, until);

@@ -54,7 +54,7 @@ export async function eventsRoutes(
   });
 
   // the shared store of the rate limits (Redis with REDIS_URL), under a key of the user's own
-  const opensOf = app.createRateLimit({
+  const opensOf = app.rateLimiter({
     max: OPENS_PER_MINUTE,
     timeWindow: 60_000,
     keyGenerator: (request) => `live-events-user-${currentUser(request).id}`,
@@ -73,7 +73,7 @@ export async function eventsRoutes(
       // after the token check: the opens are counted per user, on every instance together
       preHandler: async (request, reply) => {
         const limit = await opensOf(request);
-        if (limit.isAllowed || !limit.isExceeded) return;
+        if (!limit.isExceeded) return;
         reply.header('retry-after', String(limit.ttlInSeconds));
         throw new AppError(429, 'TOO_MANY_REQUESTS');
       },
