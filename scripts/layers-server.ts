@@ -6,7 +6,7 @@
  */
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyContextConfig } from 'fastify';
-import { requestLogging } from '../apps/api/src/app.ts';
+import { requestLogging } from '../apps/api/src/lib/request-log.ts';
 import { apiCompressionPlugin } from '../apps/api/src/plugins/compression.ts';
 import { perMinute, rateLimitPlugin } from '../apps/api/src/plugins/rate-limit.ts';
 import { redisPlugin } from '../apps/api/src/plugins/redis.ts';

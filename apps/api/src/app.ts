@@ -1,9 +1,4 @@
-import Fastify, {
-  LogController,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Config } from './config.ts';
@@ -95,7 +90,7 @@ import { securityPlugin } from './plugins/security.ts';
 import { registerWebConsole } from './plugins/web-console.ts';
 import { apiCompressionPlugin } from './plugins/compression.ts';
 import { responseSerializerCompiler } from './plugins/response-serializer.ts';
-import { stdoutLog } from './lib/log-destination.ts';
+import { requestLogging } from './lib/request-log.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -120,41 +115,6 @@ async function loopbackClientsOnly(request: FastifyRequest) {
 /** Trusts the `hops` proxies nearest to the API (proxy-addr counts the socket's peer as hop 0). */
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
-}
-
-/**
- * The request log: one line per request, written as it is answered (Fastify writes two, one as
- * it comes in): the request (method, path without its query, client address), the status and
- * the time taken; `request errored` with the error for an answer that failed to go out. Fastify's
- * other lines (a stream's error, a route not found) are kept.
- */
-class OneLinePerRequest extends LogController {
-  override incomingRequest() {}
-
-  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
-  }
-}
-
-/** Fastify's options for the request log at `level`, to stdout unless given a stream. */
-export function requestLogging(level: string, stream?: NodeJS.WritableStream) {
-  return {
-    logger: {
-      level,
-      // no query strings in the log: page URLs can carry one-time tokens (/login?verify=...)
-      serializers: {
-        req: (request: FastifyRequest) => ({
-          method: request.method,
-          url: request.url.split('?')[0],
-          remoteAddress: request.ip,
-        }),
-      },
-      stream: stream ?? stdoutLog(),
-    },
-    logController: new OneLinePerRequest(),
-  };
 }
 
 /** The whole HTTP application, ready to `listen` or `inject`; it never listens by itself. */
