@@ -126,7 +126,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2);
 
 /**
- * A product route and the bare hello-world at as many connections, taken in turns (both warmed
+ * A product route (or another server's, `pid`) and the bare hello-world at as many connections, taken in turns (both warmed
  * up first, then ROUNDS rounds of ROUND_SECONDS each), so that the ratio compares figures of the
  * same minutes: a shared machine's speed drifts by a third within one run, more than the goals'
  * margins. Requests/s are over all rounds; the p99 is the worst round's; the CPU per request is
@@ -134,13 +134,14 @@ const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2);
  */
 async function inTurnsWithBare(
   options: autocannon.Options,
+  pid = product.pid,
 ): Promise<{ figure: Figure; bare: Figure }> {
   const bareOptions = { url: hello.url, connections: options.connections };
   await autocannon({ ...bareOptions, duration: WARMUP });
   await autocannon({ ...options, duration: WARMUP });
   const totals = [
     { options: bareOptions, pid: hello.pid, requests: 0, cpu: 0, p99: 0, errors: 0 },
-    { options, pid: product.pid, requests: 0, cpu: 0, p99: 0, errors: 0 },
+    { options, pid, requests: 0, cpu: 0, p99: 0, errors: 0 },
   ];
   for (let round = 0; round < ROUNDS; round++) {
     for (const total of totals) {
@@ -557,28 +558,24 @@ async function perRequestSection(user: BenchUser) {
 
 /**
  * What each part of every request costs the server: a hello-world route in a process of its own
- * (scripts/layers-server.ts) bare, with each of the product's layers alone, and with all that
- * every request passes through (cookies are the auth routes' alone), at 50 connections; for
- * each, the server's CPU time per request (from /proc), which does not depend on how much of the
- * two cores the load generator takes.
+ * (scripts/layers-server.ts) with each of the product's layers alone, and with all that every
+ * request passes through (cookies are the auth routes' alone), at 50 connections, each taken in
+ * turns with the bare one (inTurnsWithBare); for each, the server's CPU time per request (from
+ * /proc) next to the bare server's over the same minutes.
  */
 async function layersSection() {
   const connections = AUTH_GOAL_CONNECTIONS;
   console.log(
-    `\nLayers of every request, the server's CPU per request, ${connections} connections`,
+    `\nLayers of every request, the server's CPU per request, ${connections} connections, each in turns with the bare hello-world (${ROUNDS} rounds of ${ROUND_SECONDS} s)`,
   );
   const all = 'log,headers,ratelimit,compress';
-  let unit = 0;
-  for (const layers of ['', 'log', 'headers', 'cookie', 'ratelimit', 'compress', all]) {
+  for (const layers of ['log', 'headers', 'cookie', 'ratelimit', 'compress', all]) {
     const { url, pid, stop: stopServer } = await layersServer(layers);
     try {
-      await autocannon({ url, connections, duration: WARMUP }); // uncounted: compiled, pooled
-      const { result, cpu } = await loadWithCpu({ url, connections }, pid, DURATION);
-      const micros = (cpu / result.requests.total) * 1e6;
-      if (layers === '') unit = micros;
-      const name = layers === '' ? 'bare' : layers === all ? 'all of every request' : `+ ${layers}`;
+      const { figure, bare } = await inTurnsWithBare({ url, connections }, pid);
+      const name = layers === all ? 'all of every request' : `+ ${layers}`;
       console.log(
-        `${name.padEnd(28)} ${micros.toFixed(0).padStart(5)} µs a request  ${(micros / unit).toFixed(2)} x bare  (${result.requests.average.toFixed(0)} req/s)`,
+        `${name.padEnd(28)} ${figure.cpuMicros!.toFixed(0).padStart(5)} µs a request, bare ${bare.cpuMicros!.toFixed(0)}: ${(figure.cpuMicros! / bare.cpuMicros!).toFixed(2)} x bare's CPU  (${figure.rps.toFixed(0)} req/s, bare ${bare.rps.toFixed(0)})`,
       );
     } finally {
       await stopServer();
