@@ -121,21 +121,24 @@ async function loadWithCpu(options: autocannon.Options, pid: number, duration: n
   return { result, cpu: cpuSeconds(pid) - before };
 }
 
+/** A figure whose server's CPU was read. */
+type Measured = Figure & { cpuMicros: number };
+
 /** The rounds of inTurnsWithBare: BENCH_ROUNDS (3) of BENCH_ROUND_SECONDS (2) each. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2);
 
 /**
- * A product route (or another server's, `pid`) and the bare hello-world at as many connections, taken in turns (both warmed
- * up first, then ROUNDS rounds of ROUND_SECONDS each), so that the ratio compares figures of the
- * same minutes: a shared machine's speed drifts by a third within one run, more than the goals'
- * margins. Requests/s are over all rounds; the p99 is the worst round's; the CPU per request is
- * each server's own over its rounds.
+ * A product route (or another server's, `pid`) and the bare hello-world at as many connections,
+ * taken in turns (both warmed up first, then ROUNDS rounds of ROUND_SECONDS each), so that the
+ * ratio compares figures of the same minutes: a shared machine's speed drifts by a third within
+ * one run, more than the goals' margins. Requests/s are over all rounds; the p99 is the worst
+ * round's; the CPU per request is each server's own over its rounds.
  */
 async function inTurnsWithBare(
   options: autocannon.Options,
   pid = product.pid,
-): Promise<{ figure: Figure; bare: Figure }> {
+): Promise<{ figure: Measured; bare: Measured }> {
   const bareOptions = { url: hello.url, connections: options.connections };
   await autocannon({ ...bareOptions, duration: WARMUP });
   await autocannon({ ...options, duration: WARMUP });
@@ -152,7 +155,7 @@ async function inTurnsWithBare(
       total.errors += result.errors + result.non2xx;
     }
   }
-  const [bare, figure] = totals.map((total): Figure => ({
+  const [bare, figure] = totals.map((total): Measured => ({
     rps: total.requests / (ROUNDS * ROUND_SECONDS),
     p99: total.p99,
     errors: total.errors,
@@ -575,7 +578,7 @@ async function layersSection() {
       const { figure, bare } = await inTurnsWithBare({ url, connections }, pid);
       const name = layers === all ? 'all of every request' : `+ ${layers}`;
       console.log(
-        `${name.padEnd(28)} ${figure.cpuMicros!.toFixed(0).padStart(5)} µs a request, bare ${bare.cpuMicros!.toFixed(0)}: ${(figure.cpuMicros! / bare.cpuMicros!).toFixed(2)} x bare's CPU  (${figure.rps.toFixed(0)} req/s, bare ${bare.rps.toFixed(0)})`,
+        `${name.padEnd(28)} ${figure.cpuMicros.toFixed(0).padStart(5)} µs a request, bare ${bare.cpuMicros.toFixed(0)}: ${(figure.cpuMicros / bare.cpuMicros).toFixed(2)} x bare's CPU  (${figure.rps.toFixed(0)} req/s, bare ${bare.rps.toFixed(0)})`,
       );
     } finally {
       await stopServer();
