@@ -1,4 +1,9 @@
-import { ERROR_MESSAGES, type ErrorCode } from '@tradehost/contracts';
+import {
+  ERROR_MESSAGES,
+  type AlertServer,
+  type AlertServerState,
+  type ErrorCode,
+} from '@tradehost/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fieldRefusal, quickUser, refusal, useTestApp, type TestApp } from './helpers.ts';
 import {
@@ -14,7 +19,10 @@ import {
 import { createMailer } from '../src/integrations/mail/index.ts';
 import { createTelegramBots } from '../src/integrations/telegram/bots.ts';
 import { createTelegramOutbox } from '../src/integrations/telegram/outbox.ts';
-import { createDelivery } from '../src/modules/monitoring/monitoring.alerts.delivery.ts';
+import {
+  alertTelegramMessage,
+  createDelivery,
+} from '../src/modules/monitoring/monitoring.alerts.delivery.ts';
 import { startTelegramEmulator } from './telegram-emulator.ts';
 import { seedServer } from './vps-fixtures.ts';
 
@@ -785,5 +793,41 @@ describe('an alert in Telegram', () => {
       await mailer.close();
       await emulator.close();
     }
+  });
+});
+
+describe('the buttons under a silent-terminal alert', () => {
+  const alert = (servers: AlertServer[]) => ({
+    account: { name: 'Main', login: 5012345, currency: 'USD', timeZone: 'UTC' },
+    kind: 'no_data' as const,
+    at: new Date('2026-11-30T03:12:00Z'),
+    value: 12,
+    threshold: 10,
+    details: { minutes: 12, last_data_at: '2026-11-30T03:00:00Z', servers },
+  });
+  const server = (id: number, state: AlertServerState): AlertServer => ({
+    id,
+    state,
+    rate: 'Trader',
+    comment: '',
+  });
+
+  it('offer Start for a shut-down server and Reboot for a running one, in the owner’s language', () => {
+    const servers = [
+      server(77, 'running'),
+      server(78, 'shut_down'),
+      server(79, 'unknown'),
+      server(80, 'blocked'),
+    ];
+    expect(alertTelegramMessage('en', alert(servers)).buttons).toEqual([
+      [{ text: 'Reboot server #77', data: 'reboot:77' }],
+      [{ text: 'Start server #78', data: 'start:78' }],
+      [{ text: 'Reboot server #79', data: 'reboot:79' }],
+    ]);
+    expect(alertTelegramMessage('ru', alert(servers)).buttons).toEqual([
+      [{ text: 'Перезагрузить сервер №\u00a077', data: 'reboot:77' }],
+      [{ text: 'Запустить сервер №\u00a078', data: 'start:78' }],
+      [{ text: 'Перезагрузить сервер №\u00a079', data: 'reboot:79' }],
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import type {
   TelegramOutbox,
 } from '../../integrations/telegram/port.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { numero } from '../../lib/numero.ts';
 import { serversLink } from '../../lib/vps-labels.ts';
 import { alertsRepository as repo, type Channel } from './monitoring.alerts.repository.ts';
 
@@ -45,21 +46,35 @@ export interface DeliveryDeps {
   telegram: TelegramOutbox;
 }
 
-/** The Reboot button under a silent-terminal alert: one per server that can be rebooted. */
-function rebootButtons(language: Language, details: AlertDetails): TelegramButton[][] {
+/**
+ * The button under a silent-terminal alert, one per server it can bring back: Start for a server
+ * that is shut down, Reboot for one that runs (or whose state is unknown). The bot checks the
+ * server again when pressed and does whichever fits it then.
+ */
+function serverButtons(language: Language, details: AlertDetails): TelegramButton[][] {
+  const ru = language === 'ru';
   return (details.servers ?? [])
     .filter((s) => s.state === 'running' || s.state === 'shut_down' || s.state === 'unknown')
-    .map((s) => [
-      {
-        text: language === 'ru' ? `Перезагрузить сервер #${s.id}` : `Reboot server #${s.id}`,
-        data: `reboot:${s.id}`,
-      },
-    ]);
+    .map((s) =>
+      s.state === 'shut_down'
+        ? [
+            {
+              text: ru ? `Запустить сервер ${numero(s.id)}` : `Start server #${s.id}`,
+              data: `start:${s.id}`,
+            },
+          ]
+        : [
+            {
+              text: ru ? `Перезагрузить сервер ${numero(s.id)}` : `Reboot server #${s.id}`,
+              data: `reboot:${s.id}`,
+            },
+          ],
+    );
 }
 
 export function alertTelegramMessage(language: Language, alert: AlertInput): TelegramMessage {
   const { subject, lines } = alertText(language, alert);
-  const buttons = alert.kind === 'no_data' ? rebootButtons(language, alert.details) : [];
+  const buttons = alert.kind === 'no_data' ? serverButtons(language, alert.details) : [];
   return {
     html: [`<b>${escapeHtml(subject)}</b>`, ...lines.map(escapeHtml)].join('\n\n'),
     ...(buttons.length > 0 ? { buttons } : {}),

@@ -27,15 +27,26 @@ import { COMMANDS, TEXTS, languageOf, type ServerLine } from './telegram.texts.t
  * own, checked again at each press.
  *
  * Button data (at most 64 bytes), shared with the alerts' messages:
- * - `reboot:<serverId>` / `start:<serverId>`: asks to confirm (a new message);
- * - `reboot-yes:<serverId>` / `start-yes:<serverId>`: queues the operation, as the console does;
+ * - `reboot:<serverId>` / `start:<serverId>`: asks to confirm (a new message) whichever of the
+ *   two brings the server back as it is now (a shut-down server is started, a running one
+ *   rebooted);
+ * - `reboot-yes:<serverId>` / `start-yes:<serverId>`: queues that operation, as the console
+ *   does; the chat hears again when it has ended (the VPS runner tells it);
  * - `cancel`: drops a confirmation; `alerts:<accountId>`: switches that account's alerts;
  * - `lang:en` / `lang:ru`.
  */
 
-/** Starts, shuts down or reboots a server of a user: the VPS service's own operation path. */
+/**
+ * Starts, shuts down or reboots a server of a user: the VPS service's own operation path;
+ * `tellChat` names the chat (by purpose) that hears when the operation has ended.
+ */
 export interface ServerControl {
-  action(userId: number, serverId: number, action: ServerAction): Promise<OperationResponse>;
+  action(
+    userId: number,
+    serverId: number,
+    action: ServerAction,
+    tellChat?: TelegramPurpose,
+  ): Promise<OperationResponse>;
 }
 
 export interface ChatBotDeps {
@@ -180,12 +191,15 @@ export function installChatBot(client: TelegramBot, deps: ChatBotDeps): void {
     return true;
   }
 
-  async function confirmControl(
-    ctx: Context,
-    owner: Owner,
-    action: 'reboot' | 'start',
-    id: number,
-  ) {
+  /**
+   * What a button asking to bring a server back does on the server as it is now: a server that
+   * is shut down is started and a running one rebooted, whichever the button said (an alert's
+   * button was drawn minutes ago, the list when it was asked for).
+   */
+  const actionFor = (asked: 'reboot' | 'start', server: ServerLine): 'reboot' | 'start' =>
+    server.power === 'stopped' ? 'start' : server.power === 'running' ? 'reboot' : asked;
+
+  async function confirmControl(ctx: Context, owner: Owner, asked: 'reboot' | 'start', id: number) {
     const t = TEXTS[owner.language];
     await ctx.answerCallbackQuery();
     const server = await repo.server(db, owner.userId, id);
@@ -193,6 +207,7 @@ export function installChatBot(client: TelegramBot, deps: ChatBotDeps): void {
       await ctx.reply(t.gone, html());
       return;
     }
+    const action = actionFor(asked, server);
     await ctx.reply(
       action === 'reboot' ? t.control.confirmReboot(server) : t.control.confirmStart(server),
       html([
@@ -207,12 +222,16 @@ export function installChatBot(client: TelegramBot, deps: ChatBotDeps): void {
     );
   }
 
-  async function runControl(ctx: Context, owner: Owner, action: 'reboot' | 'start', id: number) {
+  async function runControl(ctx: Context, owner: Owner, asked: 'reboot' | 'start', id: number) {
     const t = TEXTS[owner.language].control;
     await ctx.answerCallbackQuery();
+    const server = await repo.server(db, owner.userId, id);
+    // the power changed since the confirmation: the same wish, brought about the other way
+    const action = server ? actionFor(asked, server) : asked;
     try {
-      // the VPS service checks the server is the user's, active, and free of other operations
-      await servers.action(owner.userId, id, action);
+      // the VPS service checks the server is the user's, active, and free of other operations;
+      // this chat hears when the operation has ended
+      await servers.action(owner.userId, id, action, owner.purposes[0]);
       log.info({ userId: owner.userId, serverId: id, action }, 'server control from Telegram');
       await edit(ctx, t.queued(id, action));
     } catch (error) {
