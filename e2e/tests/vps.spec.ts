@@ -102,6 +102,8 @@ test('a trader orders a server paid from the balance, sees it Active with its lo
   expect(((await refused.json()) as { code: string }).code).toBe('OPERATION_IN_PROGRESS');
   await expect(row.getByText('Rebooting…')).toBeHidden(OPERATION);
   await expect(row.getByText('Running', { exact: true })).toBeVisible();
+  // the end is said in a toast too (the live update), wherever the owner is by then
+  await expect(page.getByRole('status').getByText(`Server #${id} has rebooted.`)).toBeVisible();
 
   // renew for a month: $74 from the balance, paid-until a month later
   type ServerBody = { server: { paid_until: string } };

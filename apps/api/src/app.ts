@@ -182,8 +182,13 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
   // app.jobs (after the db plugin): pg-boss, on which the modules' plugins define their queues
   app.register(jobsPlugin, { config, now });
   // app.vpsJobs: `app.vpsJobs.operations` is the OperationQueue for services
-  app.register(vpsJobsPlugin, { config, mailer, now });
   app.register(telegramPlugin, { config });
+  app.register(vpsJobsPlugin, (parent) => ({
+    config,
+    mailer,
+    now,
+    telegram: parent.telegram.outbox,
+  }));
   app.register(monitoringJobsPlugin, (parent) => ({
     config,
     mailer,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund, quickUser, signIn, startTestApp, useTestApp, XHR, type TestApp } from './helpers.ts';
 import { ADMIN_TICKETS, openTicket, ownDepartment, postForm } from './support-fixtures.ts';
-import { queueOperation, seedServer } from './vps-fixtures.ts';
+import { injectFault, queueOperation, seedServer } from './vps-fixtures.ts';
 import { publisherOf, send as ingest, snapshot, SNAPSHOT } from './monitoring-fixtures.ts';
 import {
   cleanUpRedis,
@@ -125,9 +125,20 @@ describe('live updates (GET /api/user/events)', () => {
       id: server.id,
       status: 'active',
       power: 'stopped',
+      operation: { kind: 'shutdown', ok: true },
     });
     await pause(200);
     expect(otherTab.events).toEqual([]);
+
+    // a failed start says so, with the power the hypervisor reports after it
+    await injectFault(t, 'start', 'failed', 'VM is locked (backup)');
+    await t.app.vpsJobs.runner.run(await queueOperation(t, server.id, 'start'));
+    expect(await ownerTab.next('server')).toEqual({
+      id: server.id,
+      status: 'active',
+      power: 'stopped',
+      operation: { kind: 'start', ok: false },
+    });
   });
 
   it('sends `ticket` with the unread count when staff reply or change the status', async () => {

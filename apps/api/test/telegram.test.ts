@@ -11,7 +11,7 @@ import {
 import { FREE } from './monitoring-fixtures.ts';
 import { linkChat, startAppWithBot, startPayload, type TelegramTestApp } from './telegram-app.ts';
 import { type EmulatedChat, type TelegramEmulator } from './telegram-emulator.ts';
-import { DAY, operationsOf, seedServer } from './vps-fixtures.ts';
+import { DAY, injectFault, operationsOf, seedServer } from './vps-fixtures.ts';
 
 /**
  * The chat-bot through its real parts: grammY in webhook mode behind the app's real route, and
@@ -502,6 +502,92 @@ describe('server control with a confirmation', () => {
     expect(emulator.last(chat.id)!.text).toBe(
       `Server #${stopped.id} is starting. This takes 1-2 minutes.`,
     );
+  });
+
+  describe('what the chat hears when an operation it ordered ends', () => {
+    /** Confirms `button` in the chat, runs the operation it queued, and answers that operation. */
+    async function confirmAndRun(serverId: number, button: string, yes: string) {
+      const menu = await ask(chat, '/help');
+      await emulator.press(chat, menu, button);
+      await emulator.pressButton(chat, yes);
+      const operation = (await operationsOf(t, serverId)).at(-1)!;
+      expect(operation).toMatchObject({ status: 'queued' });
+      await t.app.vpsJobs.runner.run(Number(operation.id));
+      return operation;
+    }
+
+    it('a reboot ordered in the chat is reported done, and a failed one says why and what is true now', async () => {
+      const server = await seedServer(t, { userId: owner.id, paidUntil: paidUntil() });
+      const op = await confirmAndRun(server.id, `reboot:${server.id}`, 'Yes, reboot');
+      expect(op).toMatchObject({ kind: 'reboot' });
+      expect(emulator.last(chat.id)!.text).toBe(
+        `Server #${server.id} has rebooted and is running.`,
+      );
+
+      await injectFault(t, 'reboot', 'failed', 'VM is locked (backup)');
+      await confirmAndRun(server.id, `reboot:${server.id}`, 'Yes, reboot');
+      // the refusal's operator text stays with the operators; the chat gets the user's words
+      expect(emulator.last(chat.id)!.text).toBe(
+        `Server #${server.id} could not be rebooted: the virtualization host refused the operation. ` +
+          'It is running now. Try again in a few minutes, or write to support.',
+      );
+      expect(emulator.last(chat.id)!.text).not.toContain('backup');
+    });
+
+    it('the alert’s old Reboot button starts a server that is shut down now, and says so when it runs', async () => {
+      const server = await seedServer(t, {
+        userId: owner.id,
+        paidUntil: paidUntil(),
+        machine: 'stopped',
+      });
+      const menu = await ask(chat, '/help');
+      await emulator.press(chat, menu, `reboot:${server.id}`);
+      expect(emulator.last(chat.id)!.text).toBe(
+        `Start server #${server.id} (Trader, London (LD4))?`,
+      );
+      await emulator.pressButton(chat, 'Yes, start');
+      const [operation] = await operationsOf(t, server.id);
+      expect(operation).toMatchObject({ kind: 'start', status: 'queued' });
+      await t.app.vpsJobs.runner.run(Number(operation!.id));
+      expect(emulator.last(chat.id)!.text).toBe(`Server #${server.id} has started and is running.`);
+      const { rows } = await t.sql.query('select power from vps_servers where id = $1', [
+        server.id,
+      ]);
+      expect(rows[0].power).toBe('running');
+    });
+
+    it('a confirmation pressed after the server stopped starts it rather than being refused', async () => {
+      const server = await seedServer(t, { userId: owner.id, paidUntil: paidUntil() });
+      const menu = await ask(chat, '/help');
+      await emulator.press(chat, menu, `reboot:${server.id}`);
+      // the server is shut down (from the console) between the question and the answer
+      await t.sql.query(`update vps_servers set power = 'stopped' where id = $1`, [server.id]);
+      await t.sql.query(`update sim_machines set status = 'stopped' where id = $1`, [
+        Number(server.machineId),
+      ]);
+      await emulator.pressButton(chat, 'Yes, reboot');
+      expect(emulator.last(chat.id)!.text).toBe(
+        `Server #${server.id} is starting. This takes 1-2 minutes.`,
+      );
+      expect(await operationsOf(t, server.id)).toEqual([
+        expect.objectContaining({ kind: 'start', status: 'queued' }),
+      ]);
+    });
+
+    it('an operation ordered in the console is not told to the chat', async () => {
+      const server = await seedServer(t, { userId: owner.id, paidUntil: paidUntil() });
+      const before = emulator.sent(chat.id).length;
+      const res = await t.api.post(`/api/user/vps/servers/${server.id}/actions/reboot`, undefined, {
+        token: owner.token,
+      });
+      expect(res.status, res.text).toBe(202);
+      const [operation] = await operationsOf(t, server.id);
+      await t.app.vpsJobs.runner.run(Number(operation!.id));
+      expect(await operationsOf(t, server.id)).toEqual([
+        expect.objectContaining({ status: 'succeeded' }),
+      ]);
+      expect(emulator.sent(chat.id)).toHaveLength(before);
+    });
   });
 });
 

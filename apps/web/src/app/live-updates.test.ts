@@ -5,8 +5,13 @@ import { partnerApi } from '../features/partners/api/partner-api';
 import { supportApi } from '../features/support/api/support-api';
 import { vpsApi } from '../features/vps/api/vps-api';
 import { stubFetch } from '../test/fetch-stub';
+import type { LiveEvent } from '@tradehost/contracts';
+import { i18n } from '../shared/i18n';
+import { notify } from '../shared/ui/toast/notify';
 import { applyLiveEvent, resyncAfterDrop } from './live-updates';
 import { makeStore } from './store';
+
+vi.mock('../shared/ui/toast/notify', () => ({ notify: vi.fn() }));
 
 const USER = {
   id: 7,
@@ -131,6 +136,43 @@ describe('what live updates change in the console', () => {
       data: { id: 9, status: 'active', power: 'running' },
     });
     await vi.waitFor(() => expect(fetch.callsTo('GET', '/user/vps/servers')).toHaveLength(2));
+  });
+
+  it('says on any page when a start, shutdown or reboot has ended, well or badly', async () => {
+    const { store } = await signedInStore();
+    const ended = (kind: string, ok: boolean) =>
+      applyLiveEvent(store.dispatch, {
+        event: 'server',
+        data: { id: 9, status: 'active', power: 'running', operation: { kind, ok } },
+      } as LiveEvent);
+    ended('reboot', true);
+    expect(notify).toHaveBeenLastCalledWith('success', 'Server #9 has rebooted.', {
+      toastId: 'server-9-reboot-ok',
+    });
+    ended('start', false);
+    expect(notify).toHaveBeenLastCalledWith(
+      'error',
+      'Server #9 could not be started. Try again in a few minutes, or write to support.',
+      { toastId: 'server-9-start-failed' },
+    );
+    await i18n.changeLanguage('ru');
+    try {
+      ended('shutdown', true);
+      expect(notify).toHaveBeenLastCalledWith('success', 'Сервер №\u00a09 выключен.', {
+        toastId: 'server-9-shutdown-ok',
+      });
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+    // the end of an order or an upgrade has its own mail and page: no toast
+    vi.mocked(notify).mockClear();
+    ended('create', true);
+    ended('upgrade', false);
+    applyLiveEvent(store.dispatch, {
+      event: 'server',
+      data: { id: 9, status: 'active', power: 'running' },
+    });
+    expect(notify).not.toHaveBeenCalled();
   });
 
   it('reads everything shown again after a drop (updates may have been missed)', async () => {

@@ -1,8 +1,10 @@
-import type { LiveEvent } from '@tradehost/contracts';
+import type { LiveEvent, LiveEvents } from '@tradehost/contracts';
 import { useEffect } from 'react';
 import { authApi } from '../features/auth/api/auth-api';
 import { supportApi } from '../features/support/api/support-api';
 import { baseApi } from '../shared/api/base-api';
+import { i18n } from '../shared/i18n';
+import { notify } from '../shared/ui/toast/notify';
 import { noteBalancesRefreshed } from '../shared/live/balance-refreshes';
 import { startLiveClient, type LiveState } from '../shared/live/live-client';
 import { setLiveState } from '../shared/live/live-state';
@@ -28,6 +30,21 @@ const invalidate = (tags: readonly unknown[]) => baseApi.util.invalidateTags(tag
 /** The partner page's figures (statistics, levels) and its payouts. */
 const PARTNER_TAGS = ['PartnerInfo', 'PartnerPayments'] as const;
 
+const TOLD_OPERATIONS = ['start', 'shutdown', 'reboot'] as const;
+
+/**
+ * A start, shutdown or reboot that has ended says so on whatever page the owner is: it takes a
+ * minute or two, and the owner has usually moved on (the chat that ordered one is told by the bot).
+ */
+function tellOperationEnded({ id, operation }: LiveEvents['server']): void {
+  const kind = TOLD_OPERATIONS.find((k) => k === operation?.kind);
+  if (!kind || !operation) return;
+  const outcome = operation.ok ? 'ok' : 'failed';
+  notify(operation.ok ? 'success' : 'error', i18n.t(`serverOperation.${kind}.${outcome}`, { id }), {
+    toastId: `server-${id}-${kind}-${outcome}`,
+  });
+}
+
 /** What a live update changes in the RTK Query cache: patched where it carries the value, else refetched. */
 export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEvent): void {
   switch (event) {
@@ -52,6 +69,7 @@ export function applyLiveEvent(dispatch: LiveDispatch, { event, data }: LiveEven
           { type: 'VpsServers', id: 'LIST' },
         ]),
       );
+      tellOperationEnded(data);
       return;
     case 'monitoring':
       dispatch(

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { createHypervisor, type Hypervisor } from '../../integrations/hypervisor/index.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
+import type { TelegramOutbox } from '../../integrations/telegram/port.ts';
 import { loggedTick, type Jobs } from '../../jobs/index.ts';
 import { createLifecycle, type Lifecycle } from './vps.lifecycle.ts';
 import type { OperationQueue } from './vps.operations.ts';
@@ -36,6 +37,8 @@ export interface VpsJobsDeps {
   now: () => Date;
   log: FastifyBaseLogger;
   jobs: Jobs;
+  /** The chats orders came from hear when their operations end. */
+  telegram?: TelegramOutbox;
   /** Replaces the hypervisor the config names (tests). */
   hypervisor?: Hypervisor;
   /** Replaces DEFAULT_RETRY_DELAYS_MS (tests). */
@@ -58,6 +61,7 @@ export function createVpsWork(deps: Omit<VpsJobsDeps, 'jobs'> & { operations: Op
     db: deps.db,
     hypervisor,
     mailer: deps.mailer,
+    ...(deps.telegram ? { telegram: deps.telegram } : {}),
     now: deps.now,
     log,
     retryDelaysMs: deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
+import type { TelegramOutbox } from '../../integrations/telegram/port.ts';
 import { moduleJobsPlugin } from '../../jobs/plugin.ts';
 import { createVpsJobs, type VpsJobs } from './vps.jobs.ts';
 
@@ -14,7 +15,7 @@ declare module 'fastify' {
 export const vpsJobsPlugin = moduleJobsPlugin(
   'vpsJobs',
   'tradehost-vps-jobs',
-  (app, options: { config: Config; mailer: Mailer; now: () => Date }) =>
+  (app, options: { config: Config; mailer: Mailer; now: () => Date; telegram?: TelegramOutbox }) =>
     createVpsJobs({
       ...options,
       db: app.db,

@@ -1,4 +1,9 @@
-import type { PowerState } from '@tradehost/contracts';
+import {
+  TELEGRAM_PURPOSES,
+  type OperationKind,
+  type PowerState,
+  type TelegramPurpose,
+} from '@tradehost/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -12,6 +17,7 @@ import {
   type MachineId,
 } from '../../integrations/hypervisor/index.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
+import type { TelegramOutbox } from '../../integrations/telegram/port.ts';
 import {
   vpsReactivatedMail,
   vpsReadyMail,
@@ -19,6 +25,12 @@ import {
 } from '../../integrations/mail/templates.ts';
 import { SEALED, sealIn } from '../../db/sealed.ts';
 import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
+import {
+  powerOutcomeMessage,
+  type FailureWhy,
+  type PowerAction,
+  type PowerOutcome,
+} from './vps.chat.ts';
 import { auditServer } from './vps.effects.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { failCreate, failUpgrade, tellFailure, upgradeDetails } from './vps.failures.ts';
@@ -45,6 +57,8 @@ export interface RunnerDeps {
   db: Db;
   hypervisor: Hypervisor;
   mailer: Mailer;
+  /** Tells the chat an order came from that it has ended (absent: no chat is told). */
+  telegram?: TelegramOutbox;
   now: () => Date;
   log: FastifyBaseLogger;
   /** The pauses before each retry of a transient failure (their count is the retries). */
@@ -54,6 +68,9 @@ export interface RunnerDeps {
 export interface Runner {
   run(operationId: number): Promise<void>;
 }
+
+/** How an operation ended, once recorded; null when it was taken over meanwhile. */
+type Ended = { ok: boolean } | null;
 
 /** A refusal of the runner itself (no machine, an upgrade that is no longer pending). */
 class RunnerFailure extends Error {
@@ -97,6 +114,21 @@ export function reasonText(error: unknown): string {
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The user's reason as the chat's texts name it (vps.chat.ts). */
+function failureWhy(error: unknown): FailureWhy {
+  if (!isHypervisorError(error)) return 'internal';
+  return error.kind === 'failed' ? 'refused' : error.kind;
+}
+
+const POWER_ACTIONS: readonly OperationKind[] = ['start', 'shutdown', 'reboot'];
+const isPowerAction = (kind: OperationKind): kind is PowerAction => POWER_ACTIONS.includes(kind);
+
+/** The chat an operation's order came from (its payload's `tell_chat`), if any. */
+function chatToTell(op: OperationRow): TelegramPurpose | undefined {
+  const purpose = op.payload.tell_chat;
+  return TELEGRAM_PURPOSES.find((p) => p === purpose);
+}
 
 export function createRunner(deps: RunnerDeps): Runner {
   const { config, db, hypervisor: hv, mailer, now, log } = deps;
@@ -181,7 +213,7 @@ export function createRunner(deps: RunnerDeps): Runner {
 
   // ---- create ----------------------------------------------------------------------------
 
-  async function create(op: OperationRow, ctx: ServerContext): Promise<void> {
+  async function create(op: OperationRow, ctx: ServerContext): Promise<Ended> {
     const { server, rate, owner } = ctx;
     const username = config.vps.rdpUsername;
     let machineId: MachineId | undefined;
@@ -249,7 +281,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         // an operator failed (and refunded) or re-queued it meanwhile: this machine is nobody's
         log.warn({ operationId: op.id, machineId }, 'create finished after it was taken over');
         await discard(machineId!);
-        return;
+        return null;
       }
       await notify(mailer, log, owner, (language) =>
         vpsReadyMail(language, {
@@ -262,7 +294,7 @@ export function createRunner(deps: RunnerDeps): Runner {
           username,
         }),
       );
-      return;
+      return { ok: true };
     }
 
     const { error } = outcome;
@@ -280,6 +312,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       return failCreate(tx, op, { error: operatorText, reason: reasonText(error) });
     });
     if (failed) await tellFailure(deps, failed, capitalize(reasonText(error)));
+    return failed ? { ok: false } : null;
   }
 
   /** Deletes a machine this runner made and will not hand over (best effort, logged). */
@@ -294,7 +327,7 @@ export function createRunner(deps: RunnerDeps): Runner {
 
   // ---- start, shutdown, reboot, block, reactivate, revoke ----------------------------------
 
-  async function control(op: OperationRow, ctx: ServerContext): Promise<void> {
+  async function control(op: OperationRow, ctx: ServerContext): Promise<Ended> {
     const { server, rate, owner } = ctx;
     const id = server.machineId;
     let error: unknown = null;
@@ -330,7 +363,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     }
 
     const at = now();
-    const reactivated = await inTransaction(db, async (tx) => {
+    const recorded = await inTransaction(db, async (tx) => {
       if (!(await vpsJobsRepository.finish(tx, op, error ? errorText(error) : null, at)))
         return null;
       // the machine is gone: nothing to log in to any more
@@ -339,15 +372,28 @@ export function createRunner(deps: RunnerDeps): Runner {
         server.id,
         op.kind === 'revoke' && !error ? { power, passwordEnc: null } : { power },
       );
-      if (op.kind !== 'reactivate' || error) return null;
+      if (op.kind !== 'reactivate' || error) return { reactivated: null };
       // renewed in time: active again (the renewal has usually done it already)
       const unblocked = await vpsRepository.unblockServer(tx, server.id);
       await auditServer(tx, 'vps.reactivate', server, {
         operation_id: op.id,
         unblocked_here: unblocked,
       });
-      return { status: unblocked ? 'active' : updated.status, paidUntil: updated.paidUntil };
+      const status = unblocked ? 'active' : updated.status;
+      return { reactivated: { status, paidUntil: updated.paidUntil } };
     });
+    if (!recorded) return null;
+    const { reactivated } = recorded;
+    const chat = chatToTell(op);
+    if (chat && isPowerAction(op.kind)) {
+      const outcome = {
+        serverId: server.id,
+        action: op.kind,
+        failed: error ? failureWhy(error) : null,
+        power,
+      };
+      await tellChat(owner, chat, outcome);
+    }
     if (reactivated?.status === 'active') {
       await notify(mailer, log, owner, (language) =>
         vpsReactivatedMail(language, {
@@ -359,11 +405,30 @@ export function createRunner(deps: RunnerDeps): Runner {
         }),
       );
     }
+    return { ok: !error };
+  }
+
+  /** The chat the order came from hears how it ended; a chat that cannot be told is logged. */
+  async function tellChat(
+    owner: ServerContext['owner'],
+    purpose: TelegramPurpose,
+    outcome: PowerOutcome,
+  ): Promise<void> {
+    if (!deps.telegram?.enabled) return;
+    try {
+      await deps.telegram.sendToUser(
+        owner.id,
+        purpose,
+        powerOutcomeMessage(owner.language, outcome),
+      );
+    } catch (error) {
+      log.warn({ err: error, serverId: outcome.serverId }, 'the chat was not told of an operation');
+    }
   }
 
   // ---- upgrade -----------------------------------------------------------------------------
 
-  async function upgrade(op: OperationRow, ctx: ServerContext): Promise<void> {
+  async function upgrade(op: OperationRow, ctx: ServerContext): Promise<Ended> {
     const { server, owner } = ctx;
     const upgradeId = Number(op.payload.upgradeId);
     const pending = Number.isSafeInteger(upgradeId)
@@ -371,7 +436,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       : undefined;
     if (!pending || pending.serverId !== server.id) {
       await finishOnly(op, new RunnerFailure('the operation names no upgrade of this server'));
-      return;
+      return { ok: false };
     }
     const target = await vpsRepository.rate(db, pending.toRateId);
     const id = server.machineId;
@@ -419,7 +484,8 @@ export function createRunner(deps: RunnerDeps): Runner {
       if (!upgraded) {
         await vpsRepository.updateServer(tx, server.id, { power });
         const cause = { error: errorText(resizeError), reason: reasonText(resizeError) };
-        return failUpgrade(tx, op, cause, now());
+        // null: the upgrade was decided elsewhere; the operation's outcome stands recorded
+        return (await failUpgrade(tx, op, cause, now())) ?? ('recorded' as const);
       }
       // only a pending upgrade is decided here (once)
       const decided = await vpsRepository.decideUpgrade(tx, pending.id, server.id, 'done', now());
@@ -428,7 +494,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         server.id,
         decided ? { power, rateId: decided.toRateId } : { power },
       );
-      if (!decided) return null;
+      if (!decided) return 'recorded' as const;
       await partnerRewards.grant(tx, decided.chargeId, now());
       await auditServer(tx, 'vps.upgrade_done', server, {
         ...upgradeDetails(op.id, decided),
@@ -436,6 +502,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       });
       return 'done' as const;
     });
+    if (result === null) return null;
     if (result === 'done') {
       await notify(mailer, log, owner, (language) =>
         vpsUpgradeDoneMail(language, {
@@ -446,22 +513,31 @@ export function createRunner(deps: RunnerDeps): Runner {
           running: power === 'running',
         }),
       );
-    } else if (result) {
+    } else if (result !== 'recorded') {
       await tellFailure(deps, result, capitalize(reasonText(resizeError)));
     }
+    return { ok: failure === null };
   }
 
-  /** The owner's consoles learn the server's state now its operation has ended (live update). */
-  async function tellConsoles(serverId: number): Promise<void> {
+  /**
+   * The owner's consoles learn the server's state now its operation has ended, and how it ended
+   * (live update): the console says so wherever the owner is.
+   */
+  async function tellConsoles(op: OperationRow, ended: Ended): Promise<void> {
     try {
-      const ctx = await vpsRepository.serverContext(db, serverId);
+      const ctx = await vpsRepository.serverContext(db, op.serverId);
       if (ctx)
         publishLive(db, ctx.server.userId, {
           event: 'server',
-          data: { id: ctx.server.id, status: ctx.server.status, power: ctx.server.power },
+          data: {
+            id: ctx.server.id,
+            status: ctx.server.status,
+            power: ctx.server.power,
+            ...(ended ? { operation: { kind: op.kind, ok: ended.ok } } : {}),
+          },
         });
     } catch (error) {
-      log.warn({ err: error, serverId }, 'the live update of a server was not sent');
+      log.warn({ err: error, serverId: op.serverId }, 'the live update of a server was not sent');
     }
   }
 
@@ -475,10 +551,13 @@ export function createRunner(deps: RunnerDeps): Runner {
           await finishOnly(op, new RunnerFailure('the server no longer exists'));
           return;
         }
-        if (op.kind === 'create') await create(op, ctx);
-        else if (op.kind === 'upgrade') await upgrade(op, ctx);
-        else await control(op, ctx);
-        await tellConsoles(op.serverId);
+        const ended =
+          op.kind === 'create'
+            ? await create(op, ctx)
+            : op.kind === 'upgrade'
+              ? await upgrade(op, ctx)
+              : await control(op, ctx);
+        await tellConsoles(op, ended);
       } catch (error) {
         // the recording itself failed (the database went away): the operation stays running and
         // shows as stuck, for an operator to retry or fail

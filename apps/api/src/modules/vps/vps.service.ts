@@ -11,6 +11,7 @@ import {
   type RatesResponse,
   type Server,
   type ServerAction,
+  type TelegramPurpose,
   type ServerResponse,
   type ServerStatus,
   type SourceOption,
@@ -410,8 +411,16 @@ export function createVpsService(deps: VpsDeps) {
       });
     },
 
-    /** Start, shut down or reboot: a queued operation (202), one at a time per server. */
-    async action(userId: number, id: number, action: ServerAction): Promise<OperationResponse> {
+    /**
+     * Start, shut down or reboot: a queued operation (202), one at a time per server. `tellChat`:
+     * the Telegram chat (by its purpose) the order came from, which hears when it has ended.
+     */
+    async action(
+      userId: number,
+      id: number,
+      action: ServerAction,
+      tellChat?: TelegramPurpose,
+    ): Promise<OperationResponse> {
       const result = await inTransaction(db, async (tx) => {
         const server = await ownLocked(tx, userId, id);
         if (server.status !== 'active') throw new AppError(409, 'SERVER_NOT_ACTIVE');
@@ -427,6 +436,7 @@ export function createVpsService(deps: VpsDeps) {
           serverId: id,
           kind: action,
           actorId: userId,
+          ...(tellChat ? { payload: { tell_chat: tellChat } } : {}),
         });
         await auditRepository.insert(tx, {
           actorId: userId,
