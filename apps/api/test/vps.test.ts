@@ -28,6 +28,8 @@ const ACTION = (id: number | string, action: string) =>
   `/api/user/vps/servers/${id}/actions/${action}`;
 const UPGRADE = (id: number | string) => `/api/user/vps/servers/${id}/upgrade`;
 const TEST_SERVER = '/api/user/vps/test-server';
+const ACTIVITY = (id: number | string, query = '') =>
+  `/api/user/vps/servers/${id}/activity${query}`;
 
 type User = Awaited<ReturnType<typeof quickUser>>;
 interface RateRow {
@@ -1097,6 +1099,70 @@ describe('with the runner', () => {
   });
 });
 
+describe('a server’s activity', () => {
+  it('lists every operation and the owner’s other actions, newest first, with who and the outcome', async () => {
+    const user = await funded();
+    const id = await activeServer(user);
+    expectStatus(await t.api.post(ACTION(id, 'reboot'), undefined, { token: user.token }), 202);
+    await t.sql.query(
+      `update vps_operations set status = 'failed', started_at = now(), finished_at = now(),
+         error = 'failed: VM is locked (backup)'
+       where server_id = $1 and kind = 'reboot'`,
+      [id],
+    );
+    expectStatus(await postKeyed(t, RENEW(id), { months: 1 }, user), 200);
+    expectStatus(
+      await t.api.request('PUT', AUTO_RENEW(id), { token: user.token, body: { enabled: true } }),
+      200,
+    );
+    // an operator's shutdown, queued and not run yet
+    const operator = await quickUser(t, { role: 'admin' });
+    await t.sql.query(
+      `insert into vps_operations (server_id, kind, actor_id) values ($1, 'shutdown', $2)`,
+      [id, operator.id],
+    );
+    const res = await get(ACTIVITY(id), user);
+    expectStatus(res, 200);
+    const lines = res.body.data.map((line: Json) => [line.kind, line.by, line.status]);
+    expect(lines).toEqual([
+      ['shutdown', 'operator', 'queued'],
+      ['auto_renew_on', 'you', 'succeeded'],
+      ['renew', 'you', 'succeeded'],
+      ['reboot', 'you', 'failed'],
+      ['create', 'you', 'succeeded'],
+    ]);
+    expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 5 });
+    const [queued, , , failed] = res.body.data;
+    expect(queued.finished_at).toBeNull();
+    expect(failed.finished_at).toEqual(expect.any(String));
+    // the operator's words about the hypervisor stay with the operators
+    expect(JSON.stringify(res.body)).not.toContain('backup');
+    expect(new Set(res.body.data.map((line: Json) => line.id)).size).toBe(5);
+
+    // pages: the second page of two holds the third and fourth lines
+    const page = await get(ACTIVITY(id, '?page=2&per_page=2'), user);
+    expectStatus(page, 200);
+    expect(page.body.data.map((line: Json) => line.kind)).toEqual(['renew', 'reboot']);
+    expect(page.body.meta).toEqual({ page: 2, per_page: 2, total: 5 });
+    const past = await get(ACTIVITY(id, '?page=9&per_page=2'), user);
+    expect(past.body).toEqual({ data: [], meta: { page: 9, per_page: 2, total: 5 } });
+  });
+
+  it('is the owner’s alone and refuses a bad page', async () => {
+    const owner = await funded();
+    const id = await activeServer(owner);
+    const stranger = await funded(0);
+    const theirs = await get(ACTIVITY(id), stranger);
+    expectStatus(theirs, 404);
+    expect(theirs.body).toEqual(refusal('SERVER_NOT_FOUND'));
+    expectStatus(await get(ACTIVITY(999_999_999), owner), 404);
+    expectStatus(await get(ACTIVITY(id, '?page=0'), owner), 422);
+    expectStatus(await get(ACTIVITY(id, '?per_page=1000'), owner), 422);
+    expectStatus(await get(ACTIVITY('x'), owner), 404);
+    expectStatus(await t.api.get(ACTIVITY(id)), 401);
+  });
+});
+
 describe('OpenAPI', () => {
   it('lists the VPS routes, the operator ones included, in /api/docs/json', async () => {
     const res = await t.api.get('/api/docs/json');
@@ -1114,6 +1180,7 @@ describe('OpenAPI', () => {
       '/api/user/vps/servers/{id}/auto-renew',
       '/api/user/vps/servers/{id}/actions/{action}',
       '/api/user/vps/servers/{id}/upgrade',
+      '/api/user/vps/servers/{id}/activity',
       '/api/user/vps/test-server',
       '/api/admin/vps/rates',
       '/api/admin/vps/rates/{id}',

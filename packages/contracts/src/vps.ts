@@ -302,6 +302,38 @@ export const serversPageSchema = pageOf(serverSchema);
 export const serverResponseSchema = z.object({ server: serverSchema });
 export type ServerResponse = z.infer<typeof serverResponseSchema>;
 
+/**
+ * A server's activity (GET /api/user/vps/servers/{id}/activity): every operation on it and the
+ * owner's other actions on it (renewals, auto-renewal switched, login details shown), newest
+ * first. `by`: the owner ('you'), an operator (never named to the user), or the service itself
+ * ('system': expiry, auto-renewal, the lifecycle). An operation's `status` is where it stands; a
+ * one-off action is 'succeeded' when it happened.
+ */
+export const ACTIVITY_ACTORS = ['you', 'operator', 'system'] as const;
+export type ActivityActor = (typeof ACTIVITY_ACTORS)[number];
+export const SERVER_ACTIVITY_KINDS = [
+  ...OPERATION_KINDS,
+  'renew',
+  'auto_renew_on',
+  'auto_renew_off',
+  'credentials_revealed',
+] as const;
+export type ServerActivityKind = (typeof SERVER_ACTIVITY_KINDS)[number];
+export const serverActivitySchema = z.object({
+  /** Unique in the list: "operation-<id>" or "action-<id>". */
+  id: z.string(),
+  at: z.iso.datetime(),
+  kind: z.enum(SERVER_ACTIVITY_KINDS),
+  by: z.enum(ACTIVITY_ACTORS),
+  status: z.enum(SERVER_OPERATION_STATUSES),
+  /** When an operation ended; null while it runs, and for a one-off action. */
+  finished_at: z.nullable(z.iso.datetime()),
+});
+export type ServerActivity = z.infer<typeof serverActivitySchema>;
+export const activityQuerySchema = z.object({ ...pagingFields(20) });
+export type ActivityQuery = z.input<typeof activityQuerySchema>;
+export const activityPageSchema = pageOf(serverActivitySchema);
+
 /** POST /api/user/vps/order (Idempotency-Key) */
 export const orderRequestSchema = z.object({
   rate_id: rateIdSchema,

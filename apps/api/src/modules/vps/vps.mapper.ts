@@ -5,12 +5,21 @@ import {
   type PeriodDiscount,
   type Rate,
   type Server,
+  type OperationKind,
+  type ServerActivity,
+  type ServerActivityKind,
   type ServerOperation,
   type TestRequest,
   type Upgrade,
 } from '@tradehost/contracts';
 import type { OperationRow } from './vps.operations.ts';
-import type { RateRow, ServerViewRow, TestRequestRow, UpgradeRow } from './vps.repository.ts';
+import type {
+  ActivityRow,
+  RateRow,
+  ServerViewRow,
+  TestRequestRow,
+  UpgradeRow,
+} from './vps.repository.ts';
 
 /** Rows of the database to the contracts' shapes (dollars, ISO-8601, snake_case). */
 
@@ -124,5 +133,30 @@ export function toTestRequest(row: TestRequestRow): TestRequest {
     reason: row.reason,
     server_id: row.serverId,
     decided_at: iso(row.decidedAt),
+  };
+}
+
+/** The activity kind of an audit row's action (ACTIVITY_ACTIONS). */
+function actionKind(row: ActivityRow): ServerActivityKind {
+  switch (row.kind) {
+    case 'vps.renew':
+    case 'vps.auto_renew':
+      return 'renew';
+    case 'vps.auto_renew_set':
+      return row.details.enabled === true ? 'auto_renew_on' : 'auto_renew_off';
+    default:
+      return 'credentials_revealed';
+  }
+}
+
+/** A line of a server's activity as its owner reads it: operators are never named. */
+export function toActivity(row: ActivityRow, ownerId: number): ServerActivity {
+  return {
+    id: `${row.source}-${row.id}`,
+    at: row.at.toISOString(),
+    kind: row.source === 'operation' ? (row.kind as OperationKind) : actionKind(row),
+    by: row.actorId === null ? 'system' : row.actorId === ownerId ? 'you' : 'operator',
+    status: row.status,
+    finished_at: iso(row.finishedAt),
   };
 }

@@ -261,7 +261,87 @@ function preparedServerPage(db: Executor, shape: string, where: SQL | undefined)
 }
 
 /** SQL of the VPS rental: the catalogue, servers, upgrades, test requests. */
+/** One line of a server's activity as the repository reads it (vps.service maps it). */
+export interface ActivityRow {
+  source: 'operation' | 'action';
+  id: number;
+  at: Date;
+  /** An operation's kind, or an audit row's action ('vps.renew', ...). */
+  kind: string;
+  actorId: number | null;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  finishedAt: Date | null;
+  /** An audit row's details (auto-renewal switched on or off). */
+  details: Record<string, unknown>;
+}
+
+/** The owner's actions on a server besides its operations, as audit_log names them. */
+export const ACTIVITY_ACTIONS = [
+  'vps.renew',
+  'vps.auto_renew',
+  'vps.auto_renew_set',
+  'vps.credentials_revealed',
+] as const;
+
 export const vpsRepository = {
+  /**
+   * A page of a server's activity, newest first: its operations, and the audit rows of its
+   * owner's other actions on it (found by the owner's index of audit_log, then the subject).
+   */
+  async activity(
+    db: Executor,
+    server: { id: number; userId: number },
+    paging: Paging,
+  ): Promise<{ rows: ActivityRow[]; total: number }> {
+    const lines = sql`
+      select 'operation' as source, id, created_at as at, kind, actor_id, status, finished_at,
+             '{}'::jsonb as details
+        from vps_operations where server_id = ${server.id}
+      union all
+      select 'action', id, created_at, action, actor_id, 'succeeded', null, details
+        from audit_log
+       where target_user_id = ${server.userId} and subject_type = 'vps_server'
+         and subject_id = ${String(server.id)}
+         and action in (${sql.join(
+           ACTIVITY_ACTIONS.map((action) => sql`${action}`),
+           sql`, `,
+         )})`;
+    const { rows } = await db.execute<{
+      source: ActivityRow['source'];
+      id: string;
+      at: string | Date;
+      kind: string;
+      actor_id: string | null;
+      status: ActivityRow['status'];
+      finished_at: string | Date | null;
+      details: Record<string, unknown>;
+      total: string;
+    }>(sql`
+      select *, count(*) over () as total
+        from (${lines}) as line
+       order by at desc, source, id desc
+       limit ${paging.limit} offset ${paging.offset}`);
+    const total = rows[0]
+      ? Number(rows[0].total)
+      : Number(
+          (await db.execute<{ n: string }>(sql`select count(*) as n from (${lines}) as line`))
+            .rows[0]!.n,
+        );
+    return {
+      total,
+      rows: rows.map((row) => ({
+        source: row.source,
+        id: Number(row.id),
+        at: new Date(row.at),
+        kind: row.kind,
+        actorId: row.actor_id === null ? null : Number(row.actor_id),
+        status: row.status,
+        finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
+        details: row.details,
+      })),
+    };
+  },
+
   // ---- catalogue --------------------------------------------------------------------------
 
   async activeRates(db: Executor): Promise<RateRow[]> {

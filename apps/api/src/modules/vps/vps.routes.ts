@@ -1,5 +1,7 @@
 import {
   actionParamsSchema,
+  activityPageSchema,
+  activityQuerySchema,
   autoRenewRequestSchema,
   commentRequestSchema,
   credentialsResponseSchema,
@@ -175,6 +177,23 @@ export async function vpsRoutes(
         securityContextOf(request),
       );
     },
+  );
+
+  r.get(
+    '/user/vps/servers/:id/activity',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          "The server's activity, newest first: its operations and the owner's other actions on it, with who and the outcome",
+        security,
+        params: idParamsSchema,
+        querystring: activityQuerySchema,
+        response: { 200: activityPageSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => vps.activity(currentUser(request).id, request.params.id, request.query),
   );
 
   r.get(

@@ -11,6 +11,7 @@ import {
   type RatesResponse,
   type Server,
   type ServerAction,
+  type ServerActivity,
   type TelegramPurpose,
   type ServerResponse,
   type ServerStatus,
@@ -34,6 +35,7 @@ import { billing } from '../../db/billing.ts';
 import { referrals } from '../../db/referrals.ts';
 import {
   hasCredentials,
+  toActivity,
   toOperation,
   toPeriods,
   toRate,
@@ -290,6 +292,24 @@ export function createVpsService(deps: VpsDeps) {
     async server(userId: number, id: number): Promise<ServerResponse> {
       await own(userId, id);
       return { server: await view(db, id) };
+    },
+
+    /** A page of the server's activity (the owner's own server only). */
+    async activity(
+      userId: number,
+      id: number,
+      query: { page: number; per_page: number },
+    ): Promise<Page<ServerActivity>> {
+      const server = await own(userId, id);
+      const { rows, total } = await vpsRepository.activity(
+        db,
+        server,
+        pagingOf(query.page, query.per_page),
+      );
+      return {
+        data: rows.map((row) => toActivity(row, userId)),
+        meta: { page: query.page, per_page: query.per_page, total },
+      };
     },
 
     async comment(userId: number, id: number, comment: string): Promise<ServerResponse> {
