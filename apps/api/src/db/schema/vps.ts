@@ -259,10 +259,69 @@ export const simMachines = pgTable(
     memoryMb: integer('memory_mb').notNull(),
     diskGb: integer('disk_gb').notNull(),
     status: text('status').$type<'running' | 'stopped'>().notNull().default('stopped'),
+    /** When `status` last changed: the metrics of a stopped machine have no load after it. */
+    statusSince: timestamptz('status_since').notNull().defaultNow(),
     passwordSetAt: timestamptz('password_set_at'),
+    /**
+     * The terminals installed on the machine's disk, one image name per process (two MetaTrader 5
+     * terminals are two 'terminal64.exe'): what the template's scheduled task starts at logon.
+     */
+    terminals: text('terminals')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** How many times the system disk was replaced by the template's (reinstall), and when last. */
+    generation: integer('generation').notNull().default(0),
+    reinstalledAt: timestamptz('reinstalled_at'),
     deletedAt: timestamptz('deleted_at'),
   },
   (t) => [check('sim_machines_status_check', sql`${t.status} in ('running', 'stopped')`)],
+);
+
+/**
+ * A simulated machine's snapshots: each keeps the configuration and the disk's installed
+ * terminals of its moment, which a rollback restores (as a Proxmox rollback restores the config
+ * and the volumes).
+ */
+export const simSnapshots = pgTable(
+  'sim_snapshots',
+  {
+    id: serial('id').primaryKey(),
+    machineId: integer('machine_id')
+      .notNull()
+      .references(() => simMachines.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    templateId: text('template_id').notNull(),
+    cores: integer('cores').notNull(),
+    memoryMb: integer('memory_mb').notNull(),
+    diskGb: integer('disk_gb').notNull(),
+    terminals: text('terminals').array().notNull(),
+  },
+  (t) => [uniqueIndex('sim_snapshots_machine_name_key').on(t.machineId, t.name)],
+);
+
+/**
+ * The processes of a running simulated machine that the guest commands show and start (the
+ * trading terminals); the Windows system processes are constant and not stored. A shutdown
+ * empties it, a boot fills it from `sim_machines.terminals`.
+ */
+export const simProcesses = pgTable(
+  'sim_processes',
+  {
+    id: serial('id').primaryKey(),
+    machineId: integer('machine_id')
+      .notNull()
+      .references(() => simMachines.id, { onDelete: 'cascade' }),
+    image: text('image').notNull(),
+    pid: integer('pid').notNull(),
+    sessionName: text('session_name').notNull().default('Console'),
+    sessionNumber: integer('session_number').notNull().default(1),
+    userName: text('user_name').notNull(),
+    startedAt: timestamptz('started_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sim_processes_machine_pid_key').on(t.machineId, t.pid)],
 );
 
 /**

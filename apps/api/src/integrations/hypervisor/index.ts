@@ -5,6 +5,8 @@ import { createProxmoxHypervisor } from './proxmox.ts';
 import { createSimulatedHypervisor } from './simulated.ts';
 
 export * from './port.ts';
+// what a terminal guardian looks for and runs in a guest (the template ships the task)
+export { START_TERMINALS_TASK, TERMINAL_IMAGE } from './windows-guest.ts';
 
 /** The hypervisor the configuration names: Proxmox VE, or the simulated one (the default). */
 export function createHypervisor(config: Config, db: Executor): Hypervisor {
