@@ -51,6 +51,8 @@ import { withTelegramNotices } from './integrations/telegram/notices.ts';
 import { vpsRoutes } from './modules/vps/vps.routes.ts';
 import { createVpsService } from './modules/vps/vps.service.ts';
 import { vpsJobsPlugin } from './modules/vps/vps.plugin.ts';
+import { createMachineService } from './modules/vps/vps.machine.service.ts';
+import { vpsMachineRoutes } from './modules/vps/vps.machine.routes.ts';
 import { balanceAdminRoutes } from './modules/balance/balance.admin.routes.ts';
 import { createBalanceAdminService } from './modules/balance/balance.admin.service.ts';
 import { balanceJobsPlugin } from './modules/balance/balance.plugin.ts';
@@ -270,6 +272,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const { operations } = app.vpsJobs;
       const vps = createVpsService({ ...serviceDeps, operations });
       await api.register(vpsRoutes, { vps, idempotency, config });
+      const machine = createMachineService({ ...serviceDeps, hypervisor: app.vpsJobs.hypervisor });
+      await api.register(vpsMachineRoutes, { machine, config });
       const { bots } = app.telegram;
       const telegram = createTelegramService({ ...serviceDeps, bots });
       await api.register(telegramRoutes, { telegram, bots, servers: vps, config, now });

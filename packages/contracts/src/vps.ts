@@ -334,6 +334,43 @@ export const activityQuerySchema = z.object({ ...pagingFields(20) });
 export type ActivityQuery = z.input<typeof activityQuerySchema>;
 export const activityPageSchema = pageOf(serverActivitySchema);
 
+/**
+ * A server's load (GET /api/user/vps/servers/{id}/metrics?timeframe=hour|day|week), as the
+ * hypervisor measured it: 70 points `step_seconds` apart, oldest first. A figure is null where
+ * the machine was off (a chart leaves a gap, not a zero). `pressure`: the server is near a limit
+ * over the last quarter of the timeframe (CPU or memory at SERVER_PRESSURE_SHARE or more on
+ * average), and the console offers the upgrade.
+ */
+export const METRICS_TIMEFRAMES = ['hour', 'day', 'week'] as const;
+export type MetricsTimeframe = (typeof METRICS_TIMEFRAMES)[number];
+export const SERVER_PRESSURE_SHARE = 0.9;
+export const metricsQuerySchema = z.object({
+  timeframe: z._default(z.enum(METRICS_TIMEFRAMES, { error: 'VALIDATION' }), 'hour'),
+});
+export type MetricsQuery = z.input<typeof metricsQuerySchema>;
+const figure = z.nullable(z.number());
+export const metricsPointSchema = z.object({
+  at: z.iso.datetime(),
+  /** The share of all the server's cores in use, 0..1. */
+  cpu: figure,
+  /** Memory in use and the machine's memory, bytes. */
+  memory: figure,
+  memory_total: figure,
+  /** Network in and out, disk read and write: bytes a second. */
+  net_in: figure,
+  net_out: figure,
+  disk_read: figure,
+  disk_write: figure,
+});
+export type MetricsPoint = z.infer<typeof metricsPointSchema>;
+export const serverMetricsSchema = z.object({
+  timeframe: z.enum(METRICS_TIMEFRAMES),
+  step_seconds: z.int(),
+  points: z.array(metricsPointSchema),
+  pressure: z.object({ cpu: z.boolean(), memory: z.boolean() }),
+});
+export type ServerMetrics = z.infer<typeof serverMetricsSchema>;
+
 /** POST /api/user/vps/order (Idempotency-Key) */
 export const orderRequestSchema = z.object({
   rate_id: rateIdSchema,

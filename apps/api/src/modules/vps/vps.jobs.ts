@@ -50,6 +50,8 @@ export interface VpsJobs {
   operations: OperationQueue;
   runner: Runner;
   lifecycle: Lifecycle;
+  /** The hypervisor the runner drives, for the owner's reads of the machine (metrics). */
+  hypervisor: Hypervisor;
 }
 
 /** The runner and the lifecycle of `deps` (no queue: the tests run a second runner this way). */
@@ -74,7 +76,7 @@ export function createVpsWork(deps: Omit<VpsJobsDeps, 'jobs'> & { operations: Op
     log,
     operations: deps.operations,
   });
-  return { runner, lifecycle };
+  return { runner, lifecycle, hypervisor };
 }
 
 export function createVpsJobs(deps: VpsJobsDeps): VpsJobs {
@@ -90,7 +92,7 @@ export function createVpsJobs(deps: VpsJobsDeps): VpsJobs {
   // a send that fails is logged: the operation is committed and stays queued, and the
   // lifecycle dispatches it again
   const operations: OperationQueue = { dispatch: (operationId) => queue.send({ operationId }) };
-  const { runner, lifecycle } = createVpsWork({ ...deps, operations });
+  const { runner, lifecycle, hypervisor } = createVpsWork({ ...deps, operations });
   jobs.define({
     queue: LIFECYCLE_QUEUE,
     policy: 'singleton',
@@ -98,5 +100,5 @@ export function createVpsJobs(deps: VpsJobsDeps): VpsJobs {
     cron: '* * * * *',
     run: loggedTick(log, 'VPS lifecycle', () => lifecycle.tick()),
   });
-  return { operations, runner, lifecycle };
+  return { operations, runner, lifecycle, hypervisor };
 }
