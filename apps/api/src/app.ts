@@ -272,7 +272,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const { operations } = app.vpsJobs;
       const vps = createVpsService({ ...serviceDeps, operations });
       await api.register(vpsRoutes, { vps, idempotency, config });
-      const machine = createMachineService({ ...serviceDeps, hypervisor: app.vpsJobs.hypervisor });
+      const { hypervisor } = app.vpsJobs;
+      const machine = createMachineService({ ...serviceDeps, hypervisor, operations });
       await api.register(vpsMachineRoutes, { machine, config });
       const { bots } = app.telegram;
       const telegram = createTelegramService({ ...serviceDeps, bots });

@@ -176,6 +176,8 @@ export interface VpsConfig {
   graceDays: number;
   /** Days an approved test server runs. */
   trialDays: number;
+  /** Snapshots a server may keep (VPS_SNAPSHOTS_MAX). */
+  snapshotsMax: number;
   /** Minutes after which a queued or running operation counts as stuck. */
   stuckMinutes: number;
   /**
@@ -397,6 +399,7 @@ const envSchema = z
     PROXMOX_RDP_PORT_BASE: z.coerce.number().int().min(1).max(65_000).optional(),
     VPS_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
     VPS_TRIAL_DAYS: z.coerce.number().int().min(1).max(90).default(3),
+    VPS_SNAPSHOTS_MAX: z.coerce.number().int().min(0).max(20).default(2),
     VPS_STUCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
     VPS_SECRET_KEY: z.string().min(VPS_SECRET_MIN).optional(),
     VPS_SECRET_KEY_PREVIOUS: z.string().min(VPS_SECRET_MIN).optional(),
@@ -706,6 +709,7 @@ function vpsConfig(e: z.infer<typeof envSchema>, secrets: VpsSecrets): VpsConfig
     proxmox,
     graceDays: e.VPS_GRACE_DAYS,
     trialDays: e.VPS_TRIAL_DAYS,
+    snapshotsMax: e.VPS_SNAPSHOTS_MAX,
     stuckMinutes: e.VPS_STUCK_MINUTES,
     secretKey: secrets.current,
     passwordKeys: sealingKeys(

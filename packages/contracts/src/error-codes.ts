@@ -183,6 +183,12 @@ export const ERROR_MESSAGES = {
   TEST_SERVER_TAKEN: 'You have already ordered a test server',
   TEST_REQUEST_ALREADY_DECIDED: 'This request has already been processed',
   HYPERVISOR_UNAVAILABLE: 'The servers are unavailable right now. Please try again later',
+  SERVER_NOT_RUNNING: 'Start the server first: Windows sets the new password',
+  SNAPSHOT_NAME_REQUIRED: 'Enter the snapshot name',
+  SNAPSHOT_NAME_TOO_LONG: 'The snapshot name is too long (40 characters at most)',
+  SNAPSHOTS_FULL: 'This server keeps no more snapshots: delete one first',
+  SNAPSHOT_NOT_FOUND: 'Snapshot not found',
+  SNAPSHOT_NOT_READY: 'The snapshot is still being taken or deleted',
   SERVICE_BUSY: 'The service is busy. Please try again later',
   // support
   DEPARTMENT_REQUIRED: 'Choose a department',

@@ -50,6 +50,11 @@ export const OPERATION_KINDS = [
   'block',
   'reactivate',
   'revoke',
+  'snapshot',
+  'rollback',
+  'snapshot_delete',
+  'reinstall',
+  'password_reset',
 ] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 export const SERVER_OPERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
@@ -370,6 +375,45 @@ export const serverMetricsSchema = z.object({
   pressure: z.object({ cpu: z.boolean(), memory: z.boolean() }),
 });
 export type ServerMetrics = z.infer<typeof serverMetricsSchema>;
+
+/**
+ * A server's snapshots (GET|POST /api/user/vps/servers/{id}/snapshots, POST
+ * .../snapshots/{snapshotId}/rollback, DELETE .../snapshots/{snapshotId}): at most
+ * VPS_SNAPSHOTS_MAX a server (`limit` in the list), named by the owner and dated; each is taken,
+ * rolled back to or deleted by an operation (202). A rollback returns the disk (and the size) to
+ * the snapshot's moment: what was written since is lost. `automatic`: taken before a reinstall.
+ */
+export const SNAPSHOT_STATUSES = ['creating', 'ready', 'deleting'] as const;
+export type SnapshotStatus = (typeof SNAPSHOT_STATUSES)[number];
+export const SNAPSHOT_NAME_MAX = 40;
+export const snapshotSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  status: z.enum(SNAPSHOT_STATUSES),
+  automatic: z.boolean(),
+  created_at: z.iso.datetime(),
+  /** When the hypervisor took it; null while it is being taken. */
+  taken_at: z.nullable(z.iso.datetime()),
+});
+export type Snapshot = z.infer<typeof snapshotSchema>;
+export const snapshotsResponseSchema = z.object({
+  data: z.array(snapshotSchema),
+  limit: z.int(),
+});
+export type SnapshotsResponse = z.infer<typeof snapshotsResponseSchema>;
+export const snapshotRequestSchema = z.object({
+  name: z.string({ error: 'SNAPSHOT_NAME_REQUIRED' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'SNAPSHOT_NAME_REQUIRED' }),
+    z.maxLength(SNAPSHOT_NAME_MAX, { error: 'SNAPSHOT_NAME_TOO_LONG' }),
+    singleLine(),
+  ),
+});
+export type SnapshotRequest = z.infer<typeof snapshotRequestSchema>;
+export const snapshotParamsSchema = z.object({
+  id: idSchema('bigserial'),
+  snapshotId: idSchema('bigserial'),
+});
 
 /** POST /api/user/vps/order (Idempotency-Key) */
 export const orderRequestSchema = z.object({

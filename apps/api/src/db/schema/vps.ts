@@ -3,6 +3,7 @@ import type {
   PowerState,
   ServerOperationStatus,
   ServerStatus,
+  SnapshotStatus,
   TestRequestStatus,
   UpgradeStatus,
 } from '@tradehost/contracts';
@@ -174,12 +175,40 @@ export const vpsOperations = pgTable(
       .where(sql`${t.status} in ('queued', 'running')`),
     check(
       'vps_operations_kind_check',
-      sql`${t.kind} in ('create', 'start', 'shutdown', 'reboot', 'upgrade', 'block', 'reactivate', 'revoke')`,
+      sql`${t.kind} in ('create', 'start', 'shutdown', 'reboot', 'upgrade', 'block', 'reactivate', 'revoke', 'snapshot', 'rollback', 'snapshot_delete', 'reinstall', 'password_reset')`,
     ),
     check(
       'vps_operations_status_check',
       sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`,
     ),
+  ],
+);
+
+/**
+ * A server's snapshots, as the owner names them: the row is written with the operation that takes
+ * it (so VPS_SNAPSHOTS_MAX is counted under the server's lock), and the hypervisor's snapshot is
+ * named after the row (`th<id>`: Proxmox allows only a few characters, the owner any text).
+ * `creating` until the operation has taken it (a failed take removes the row), `deleting` while an
+ * operation deletes it.
+ */
+export const vpsSnapshots = pgTable(
+  'vps_snapshots',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => vpsServers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    status: text('status').$type<SnapshotStatus>().notNull().default('creating'),
+    /** Taken by the service before a reinstall, not asked for by the owner. */
+    automatic: boolean('automatic').notNull().default(false),
+    /** When the hypervisor took it. */
+    takenAt: timestamptz('taken_at'),
+  },
+  (t) => [
+    index('vps_snapshots_server_id_idx').on(t.serverId, t.id),
+    check('vps_snapshots_status_check', sql`${t.status} in ('creating', 'ready', 'deleting')`),
   ],
 );
 

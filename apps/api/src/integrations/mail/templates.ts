@@ -173,6 +173,39 @@ export function vpsReadyMail(
       ]);
 }
 
+/** The server runs a fresh Windows from its rate's template, with a new password. */
+export function vpsReinstalledMail(
+  language: Language,
+  input: VpsMailServer & { snapshot: boolean },
+): RenderedMail {
+  const { serverId, rate, snapshot } = input;
+  return language === 'ru'
+    ? userMail(language, input, `сервер ${numero(serverId)} переустановлен`, [
+        `Windows на сервере ${numero(serverId)} (${rate}) установлена заново: адрес и срок оплаты прежние, программы и файлы нужно установить снова.`,
+        'Пароль новый: откройте «Данные для входа» в консоли.',
+        ...(snapshot ? ['Снимок прежнего состояния сохранён: к нему можно вернуться.'] : []),
+      ])
+    : userMail(language, input, `server #${serverId} is reinstalled`, [
+        `Server #${serverId} (${rate}) runs a fresh Windows: its address and paid period are the same; programs and files need installing again.`,
+        'The password is new: open "Login details" in the console.',
+        ...(snapshot ? ['A snapshot of the previous state is kept: you can go back to it.'] : []),
+      ]);
+}
+
+/** The server's Windows password was changed on the owner's request. */
+export function vpsPasswordChangedMail(language: Language, input: VpsMailServer): RenderedMail {
+  const { serverId, rate } = input;
+  return language === 'ru'
+    ? userMail(language, input, `новый пароль сервера ${numero(serverId)}`, [
+        `Пароль Windows на сервере ${numero(serverId)} (${rate}) заменён новым по вашему запросу: откройте «Данные для входа» в консоли.`,
+        'Если вы его не меняли, срочно смените пароль аккаунта и напишите в поддержку.',
+      ])
+    : userMail(language, input, `server #${serverId} has a new password`, [
+        `The Windows password of server #${serverId} (${rate}) was replaced at your request: open "Login details" in the console.`,
+        'If it was not you, change your account password at once and write to support.',
+      ]);
+}
+
 /** The server could not be created; what was paid for it went back to the balance. */
 export function vpsCreateFailedMail(
   language: Language,

@@ -1,4 +1,12 @@
-import { idParamsSchema, metricsQuerySchema, serverMetricsSchema } from '@tradehost/contracts';
+import {
+  idParamsSchema,
+  metricsQuerySchema,
+  operationResponseSchema,
+  serverMetricsSchema,
+  snapshotParamsSchema,
+  snapshotRequestSchema,
+  snapshotsResponseSchema,
+} from '@tradehost/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
@@ -7,7 +15,10 @@ import { errorResponses } from '../../plugins/error-handler.ts';
 import { perMinute } from '../../plugins/rate-limit.ts';
 import type { MachineService } from './vps.machine.service.ts';
 
-/** /api/user/vps/servers/{id}/...: the owner's view into the machine (its load). */
+/**
+ * /api/user/vps/servers/{id}/...: the owner's view into the machine (its load) and its repairs
+ * (snapshots, rollback, reinstall, a new password), each an operation answered 202.
+ */
 export async function vpsMachineRoutes(
   app: FastifyInstance,
   { machine, config }: { machine: MachineService; config: Config },
@@ -36,5 +47,116 @@ export async function vpsMachineRoutes(
       reply.header('cache-control', 'private, max-age=30');
       return machine.metrics(currentUser(request).id, request.params.id, request.query.timeframe);
     },
+  );
+
+  const operated = { 202: operationResponseSchema, ...errorResponses(401, 404, 409, 422, 429) };
+
+  r.get(
+    '/user/vps/servers/:id/snapshots',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: "The server's snapshots, oldest first, and how many it may keep",
+        security,
+        params: idParamsSchema,
+        response: { 200: snapshotsResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => machine.snapshots(currentUser(request).id, request.params.id),
+  );
+
+  r.post(
+    '/user/vps/servers/:id/snapshots',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Take a snapshot of the server (at most VPS_SNAPSHOTS_MAX): a queued operation',
+        security,
+        params: idParamsSchema,
+        body: snapshotRequestSchema,
+        response: operated,
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(
+          await machine.takeSnapshot(currentUser(request).id, request.params.id, request.body.name),
+        ),
+  );
+
+  r.post(
+    '/user/vps/servers/:id/snapshots/:snapshotId/rollback',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'Return the server to the snapshot (what was written since is lost): a queued operation',
+        security,
+        params: snapshotParamsSchema,
+        response: operated,
+      },
+    },
+    async (request, reply) => {
+      const { id, snapshotId } = request.params;
+      return reply.code(202).send(await machine.rollback(currentUser(request).id, id, snapshotId));
+    },
+  );
+
+  r.delete(
+    '/user/vps/servers/:id/snapshots/:snapshotId',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: 'Delete the snapshot: a queued operation',
+        security,
+        params: snapshotParamsSchema,
+        response: operated,
+      },
+    },
+    async (request, reply) => {
+      const { id, snapshotId } = request.params;
+      return reply
+        .code(202)
+        .send(await machine.deleteSnapshot(currentUser(request).id, id, snapshotId));
+    },
+  );
+
+  r.post(
+    '/user/vps/servers/:id/reinstall',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          "Reinstall Windows from the rate's template, keeping the server's number, address and paid period (a snapshot first when there is room): a queued operation",
+        security,
+        params: idParamsSchema,
+        response: operated,
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await machine.reinstall(currentUser(request).id, request.params.id)),
+  );
+
+  r.post(
+    '/user/vps/servers/:id/password-reset',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'Set a new generated Windows password (the server must be running); shown on request like the first: a queued operation',
+        security,
+        params: idParamsSchema,
+        response: operated,
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await machine.resetPassword(currentUser(request).id, request.params.id)),
   );
 }

@@ -2,10 +2,17 @@ import {
   SERVER_PRESSURE_SHARE,
   type MetricsPoint,
   type MetricsTimeframe,
+  type OperationKind,
+  type OperationResponse,
   type ServerMetrics,
+  type Snapshot,
+  type SnapshotsResponse,
 } from '@tradehost/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
+import { auditRepository } from '../../db/audit.ts';
+import type { Config } from '../../config.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import {
   isHypervisorError,
   METRICS_STEP_SECONDS,
@@ -13,18 +20,47 @@ import {
   type MachineMetricsPoint,
 } from '../../integrations/hypervisor/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import { toOperation, toServer } from './vps.mapper.ts';
+import { insertOperation, type OperationQueue } from './vps.operations.ts';
 import { vpsRepository, type ServerRow } from './vps.repository.ts';
+import { snapshotsRepository, type SnapshotRow } from './vps.snapshots.repository.ts';
 
 /**
- * The owner's view into the machine itself (issue 44's self-service): its load as the hypervisor
- * measured it. Reads go to the hypervisor on request; a hypervisor that cannot answer is a 503
- * HYPERVISOR_UNAVAILABLE (logged), never a made-up figure.
+ * The owner's own repairs of the machine (issue 44's self-service), beside the lifecycle's:
+ * - its load as the hypervisor measured it, read on request (a hypervisor that cannot answer is
+ *   a 503 HYPERVISOR_UNAVAILABLE, logged, never a made-up figure);
+ * - snapshots (at most VPS_SNAPSHOTS_MAX, counted under the server's lock), a rollback, a
+ *   reinstall from the rate's template and a new Windows password: each an operation like a
+ *   reboot (one at a time per server, 202, run by vps.runner.ts), audited, on the server's
+ *   activity.
  */
 
 export interface MachineDeps {
   db: Db;
+  config: Config;
   hypervisor: Hypervisor;
+  operations: OperationQueue;
   log: FastifyBaseLogger;
+}
+
+/** What each operation's answer says (the console shows its own texts). */
+const MESSAGES: Partial<Record<OperationKind, string>> = {
+  snapshot: 'The snapshot is being taken. This takes a minute or two.',
+  rollback: 'The server is going back to the snapshot. This takes a few minutes.',
+  snapshot_delete: 'The snapshot is being deleted.',
+  reinstall: 'The server is being reinstalled. This takes up to 15 minutes.',
+  password_reset: 'A new password is being set. This takes a minute.',
+};
+
+export function toSnapshot(row: SnapshotRow): Snapshot {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    automatic: row.automatic,
+    created_at: row.createdAt.toISOString(),
+    taken_at: row.takenAt ? row.takenAt.toISOString() : null,
+  };
 }
 
 /** The share of the last points the pressure is judged over (a quarter of the timeframe). */
@@ -66,7 +102,7 @@ function toPoint(point: MachineMetricsPoint): MetricsPoint {
   };
 }
 
-export function createMachineService({ db, hypervisor, log }: MachineDeps) {
+export function createMachineService({ db, config, hypervisor, operations, log }: MachineDeps) {
   /** The user's own server with a machine on the hypervisor (active or blocked). */
   async function ownMachine(
     userId: number,
@@ -87,7 +123,107 @@ export function createMachineService({ db, hypervisor, log }: MachineDeps) {
     throw new AppError(503, 'HYPERVISOR_UNAVAILABLE');
   }
 
+  /**
+   * Writes an operation on the owner's active server, idle and locked, with what `prepare` adds in
+   * the same transaction (a snapshot's row), then dispatches it once committed.
+   */
+  async function operate(
+    userId: number,
+    id: number,
+    kind: OperationKind,
+    prepare: (tx: Executor, server: ServerRow) => Promise<{ snapshotId?: number }>,
+  ): Promise<OperationResponse> {
+    const result = await inTransaction(db, async (tx) => {
+      const server = await vpsRepository.lockServer(tx, id, userId);
+      if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
+      if (server.status === 'provisioning') throw new AppError(409, 'SERVER_NOT_READY');
+      if (server.status !== 'active' || !server.machineId)
+        throw new AppError(409, 'SERVER_NOT_ACTIVE');
+      if (await vpsRepository.activeOperation(tx, id))
+        throw new AppError(409, 'OPERATION_IN_PROGRESS');
+      const { snapshotId } = await prepare(tx, server);
+      const snapshot = snapshotId === undefined ? {} : { snapshot_id: snapshotId };
+      const operation = await insertOperation(tx, {
+        serverId: id,
+        kind,
+        actorId: userId,
+        payload: snapshot,
+      });
+      await auditRepository.insert(tx, {
+        actorId: userId,
+        action: `vps.${kind}`,
+        subjectType: 'vps_server',
+        subjectId: String(id),
+        targetUserId: userId,
+        details: { operation_id: operation.id, ...snapshot },
+      });
+      const view = await vpsRepository.serverView(tx, id);
+      return { operation, server: toServer(view!) };
+    });
+    await operations.dispatch(result.operation.id);
+    return {
+      server: result.server,
+      operation: toOperation(result.operation),
+      message: MESSAGES[kind] ?? '',
+    };
+  }
+
+  /** A snapshot of the locked server that is ready to be rolled back to or deleted. */
+  async function readySnapshot(tx: Executor, serverId: number, snapshotId: number) {
+    const snapshot = await snapshotsRepository.find(tx, serverId, snapshotId);
+    if (!snapshot) throw new AppError(404, 'SNAPSHOT_NOT_FOUND');
+    if (snapshot.status !== 'ready') throw new AppError(409, 'SNAPSHOT_NOT_READY');
+    return snapshot;
+  }
+
   return {
+    async snapshots(userId: number, id: number): Promise<SnapshotsResponse> {
+      const server = await vpsRepository.findServer(db, id, userId);
+      if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
+      const rows = await snapshotsRepository.ofServer(db, id);
+      return { data: rows.map(toSnapshot), limit: config.vps.snapshotsMax };
+    },
+
+    takeSnapshot: (userId: number, id: number, name: string) =>
+      operate(userId, id, 'snapshot', async (tx) => {
+        if ((await snapshotsRepository.count(tx, id)) >= config.vps.snapshotsMax)
+          throw new AppError(409, 'SNAPSHOTS_FULL');
+        const snapshot = await snapshotsRepository.insert(tx, { serverId: id, name });
+        return { snapshotId: snapshot.id };
+      }),
+
+    rollback: (userId: number, id: number, snapshotId: number) =>
+      operate(userId, id, 'rollback', async (tx) => {
+        const snapshot = await readySnapshot(tx, id, snapshotId);
+        return { snapshotId: snapshot.id };
+      }),
+
+    deleteSnapshot: (userId: number, id: number, snapshotId: number) =>
+      operate(userId, id, 'snapshot_delete', async (tx) => {
+        const snapshot = await readySnapshot(tx, id, snapshotId);
+        await snapshotsRepository.update(tx, snapshot.id, { status: 'deleting' });
+        return { snapshotId: snapshot.id };
+      }),
+
+    /** A reinstall takes a snapshot first when the server has room for one. */
+    reinstall: (userId: number, id: number) =>
+      operate(userId, id, 'reinstall', async (tx) => {
+        if ((await snapshotsRepository.count(tx, id)) >= config.vps.snapshotsMax) return {};
+        const snapshot = await snapshotsRepository.insert(tx, {
+          serverId: id,
+          name: 'Before reinstall',
+          automatic: true,
+        });
+        return { snapshotId: snapshot.id };
+      }),
+
+    /** Windows sets the password: the machine must be running. */
+    resetPassword: (userId: number, id: number) =>
+      operate(userId, id, 'password_reset', async (_tx, server) => {
+        if (server.power === 'stopped') throw new AppError(409, 'SERVER_NOT_RUNNING');
+        return {};
+      }),
+
     async metrics(userId: number, id: number, timeframe: MetricsTimeframe): Promise<ServerMetrics> {
       const server = await ownMachine(userId, id);
       let points: MachineMetricsPoint[];

@@ -32,6 +32,7 @@ import {
   type PowerOutcome,
 } from './vps.chat.ts';
 import { auditServer } from './vps.effects.ts';
+import { createMachineRunner, isMachineKind } from './vps.machine.runner.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { failCreate, failUpgrade, tellFailure, upgradeDetails } from './vps.failures.ts';
 import type { OperationRow } from './vps.operations.ts';
@@ -206,6 +207,21 @@ export function createRunner(deps: RunnerDeps): Runner {
       throw error;
     }
   }
+
+  const machine = createMachineRunner({
+    config,
+    db,
+    hypervisor: hv,
+    mailer,
+    now,
+    log,
+    withRetry,
+    ensurePower,
+    readPower,
+    finish: (tx, op, error) =>
+      vpsJobsRepository.finish(tx, op, error === null ? null : errorText(error), now()),
+    refuse: (message) => new RunnerFailure(message),
+  });
 
   async function finishOnly(op: OperationRow, error: unknown): Promise<void> {
     await inTransaction(db, (tx) => vpsJobsRepository.finish(tx, op, errorText(error), now()));
@@ -556,7 +572,9 @@ export function createRunner(deps: RunnerDeps): Runner {
             ? await create(op, ctx)
             : op.kind === 'upgrade'
               ? await upgrade(op, ctx)
-              : await control(op, ctx);
+              : isMachineKind(op.kind)
+                ? await machine.run({ ...op, kind: op.kind }, ctx)
+                : await control(op, ctx);
         await tellConsoles(op, ended);
       } catch (error) {
         // the recording itself failed (the database went away): the operation stays running and
