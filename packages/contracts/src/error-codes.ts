@@ -189,6 +189,8 @@ export const ERROR_MESSAGES = {
   SNAPSHOTS_FULL: 'This server keeps no more snapshots: delete one first',
   SNAPSHOT_NOT_FOUND: 'Snapshot not found',
   SNAPSHOT_NOT_READY: 'The snapshot is still being taken or deleted',
+  GUARDIAN_POLICY_INVALID: 'Choose what the guardian may do',
+  GUARDIAN_MINUTES_RANGE: 'Enter whole minutes from 5 to 120',
   SERVICE_BUSY: 'The service is busy. Please try again later',
   // support
   DEPARTMENT_REQUIRED: 'Choose a department',

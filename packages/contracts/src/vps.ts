@@ -55,6 +55,7 @@ export const OPERATION_KINDS = [
   'snapshot_delete',
   'reinstall',
   'password_reset',
+  'terminal_restart',
 ] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 export const SERVER_OPERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
@@ -414,6 +415,41 @@ export const snapshotParamsSchema = z.object({
   id: idSchema('bigserial'),
   snapshotId: idSchema('bigserial'),
 });
+
+/**
+ * The terminal guardian, per server (PUT /api/user/vps/servers/{id}/guardian): when a terminal
+ * publishing from the server falls silent it names the cause and, within this policy, acts:
+ * `notify` tells only; `restart` starts the terminal again (or the server, if it is shut down);
+ * `restart_then_reboot` also reboots the server when the terminal is still silent
+ * `reboot_after_minutes` later, never while positions are open unless `reboot_with_positions`.
+ */
+export const GUARDIAN_POLICIES = ['notify', 'restart', 'restart_then_reboot'] as const;
+export type GuardianPolicy = (typeof GUARDIAN_POLICIES)[number];
+export const GUARDIAN_CAUSES = [
+  'server_stopped',
+  'terminal_closed',
+  'broker_disconnected',
+  'algo_trading_off',
+  'unknown',
+] as const;
+export type GuardianCause = (typeof GUARDIAN_CAUSES)[number];
+export const GUARDIAN_ACTIONS = ['none', 'start', 'terminal_restart', 'reboot'] as const;
+export type GuardianAction = (typeof GUARDIAN_ACTIONS)[number];
+export const GUARDIAN_STATUSES = ['open', 'resolved', 'escalated', 'notified'] as const;
+export type GuardianStatus = (typeof GUARDIAN_STATUSES)[number];
+/** At most one action on a server in this many minutes. */
+export const GUARDIAN_ACTION_GAP_MINUTES = 15;
+export const GUARDIAN_REBOOT_AFTER_MIN = 5;
+export const GUARDIAN_REBOOT_AFTER_MAX = 120;
+export const guardianSettingsSchema = z.object({
+  policy: z.enum(GUARDIAN_POLICIES, { error: 'GUARDIAN_POLICY_INVALID' }),
+  reboot_after_minutes: z.int({ error: 'GUARDIAN_MINUTES_RANGE' }).check(
+    z.gte(GUARDIAN_REBOOT_AFTER_MIN, { error: 'GUARDIAN_MINUTES_RANGE' }),
+    z.lte(GUARDIAN_REBOOT_AFTER_MAX, { error: 'GUARDIAN_MINUTES_RANGE' }),
+  ),
+  reboot_with_positions: z.boolean({ error: 'VALIDATION' }),
+});
+export type GuardianSettings = z.infer<typeof guardianSettingsSchema>;
 
 /** POST /api/user/vps/order (Idempotency-Key) */
 export const orderRequestSchema = z.object({

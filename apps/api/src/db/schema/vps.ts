@@ -2,6 +2,10 @@ import type {
   OperationKind,
   PowerState,
   ServerOperationStatus,
+  GuardianAction,
+  GuardianCause,
+  GuardianPolicy,
+  GuardianStatus,
   ServerStatus,
   SnapshotStatus,
   TestRequestStatus,
@@ -128,6 +132,15 @@ export const vpsServers = pgTable(
     revokedAt: timestamptz('revoked_at'),
     /** Failed: why it could not be created. */
     failure: text('failure'),
+    /**
+     * The terminal guardian (vps.guardian.ts): what it may do when a terminal publishing from
+     * this server falls silent: tell only, restart the terminal (or start the stopped server),
+     * or that and then reboot if it stays silent `guardianRebootAfterMinutes`; a reboot with
+     * positions open only when `guardianRebootWithPositions`.
+     */
+    guardianPolicy: text('guardian_policy').$type<GuardianPolicy>().notNull().default('restart'),
+    guardianRebootAfterMinutes: integer('guardian_reboot_after_minutes').notNull().default(10),
+    guardianRebootWithPositions: boolean('guardian_reboot_with_positions').notNull().default(false),
   },
   (t) => [
     index('vps_servers_user_id_idx').on(t.userId, t.id),
@@ -144,6 +157,10 @@ export const vpsServers = pgTable(
     check('vps_servers_power_check', sql`${t.power} in ('running', 'stopped', 'unknown')`),
     check('vps_servers_renew_months_check', sql`${t.renewMonths} in (1, 3, 6, 12)`),
     check('vps_servers_comment_check', sql`char_length(${t.comment}) <= 200`),
+    check(
+      'vps_servers_guardian_policy_check',
+      sql`${t.guardianPolicy} in ('notify', 'restart', 'restart_then_reboot')`,
+    ),
   ],
 );
 
@@ -175,7 +192,7 @@ export const vpsOperations = pgTable(
       .where(sql`${t.status} in ('queued', 'running')`),
     check(
       'vps_operations_kind_check',
-      sql`${t.kind} in ('create', 'start', 'shutdown', 'reboot', 'upgrade', 'block', 'reactivate', 'revoke', 'snapshot', 'rollback', 'snapshot_delete', 'reinstall', 'password_reset')`,
+      sql`${t.kind} in ('create', 'start', 'shutdown', 'reboot', 'upgrade', 'block', 'reactivate', 'revoke', 'snapshot', 'rollback', 'snapshot_delete', 'reinstall', 'password_reset', 'terminal_restart')`,
     ),
     check(
       'vps_operations_status_check',
@@ -209,6 +226,47 @@ export const vpsSnapshots = pgTable(
   (t) => [
     index('vps_snapshots_server_id_idx').on(t.serverId, t.id),
     check('vps_snapshots_status_check', sql`${t.status} in ('creating', 'ready', 'deleting')`),
+  ],
+);
+
+/**
+ * What the terminal guardian found and did when a terminal publishing from a server fell silent
+ * (one row per silent-terminal alert it took up): the cause it named, the action (an operation of
+ * the server), and how it ended: `resolved` (the terminal publishes again), `escalated` (nothing
+ * helped, or nothing was allowed), `notified` (the policy is to tell only).
+ */
+export const vpsGuardianIncidents = pgTable(
+  'vps_guardian_incidents',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    openedAt: timestamptz('opened_at').notNull().defaultNow(),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => vpsServers.id, { onDelete: 'cascade' }),
+    /** The monitoring account whose terminal fell silent, and the alert that said so. */
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    alertEventId: bigint('alert_event_id', { mode: 'number' }),
+    /** When the terminal last published (the alert's). */
+    silentSince: timestamptz('silent_since').notNull(),
+    cause: text('cause').$type<GuardianCause>().notNull(),
+    action: text('action').$type<GuardianAction>().notNull().default('none'),
+    operationId: bigint('operation_id', { mode: 'number' }),
+    actedAt: timestamptz('acted_at'),
+    /** Open positions as the last snapshot before the silence showed them. */
+    positions: integer('positions').notNull().default(0),
+    status: text('status').$type<GuardianStatus>().notNull().default('open'),
+    closedAt: timestamptz('closed_at'),
+  },
+  (t) => [
+    index('vps_guardian_incidents_server_idx').on(t.serverId, t.id),
+    // one incident open per server: a second alert while one is handled joins it
+    uniqueIndex('vps_guardian_incidents_open_key')
+      .on(t.serverId)
+      .where(sql`${t.status} = 'open'`),
+    check(
+      'vps_guardian_incidents_status_check',
+      sql`${t.status} in ('open', 'resolved', 'escalated', 'notified')`,
+    ),
   ],
 );
 
