@@ -28,6 +28,8 @@ const signedOut = [
 ];
 const signedIn = [
   '/vps',
+  // no server of this user's: the not-found state
+  '/vps/servers/1',
   '/online-monitoring',
   '/online-monitoring/accounts',
   '/online-monitoring/guide',
@@ -336,6 +338,17 @@ for (const scheme of ['light', 'dark'] as const) {
       scheme,
     );
     await page.keyboard.press('Escape');
+
+    // the server's page: its facts, its actions and its activity (the password shown above)
+    await expectClean(
+      page,
+      `/vps/servers/${server.id}`,
+      page
+        .getByRole('table', { name: 'Activity' })
+        .getByRole('row')
+        .filter({ hasText: 'Login details shown' }),
+      scheme,
+    );
 
     // the operator's VPS screens
     const ready = (text: string) => page.getByRole('row').filter({ hasText: text }).first();

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { addMonths } from '../../packages/contracts/src/vps.ts';
 import { createVerifiedUser, signIn, waitForMail } from '../support/app.ts';
@@ -20,6 +20,45 @@ function tab(page: Page, name: string): Locator {
 /** The server's row (a table row at desktop width): the one holding its Reboot/Start button. */
 function serverRow(page: Page, id: number): Locator {
   return page.getByRole('row').filter({ hasText: `#${id}` });
+}
+
+/**
+ * The lines of the activity on a server's page, newest first, as What, By and Outcome (When is
+ * the reader's clock); none until the table shows (for expect.poll).
+ */
+function activityLines(page: Page): Promise<string[][]> {
+  const rows = page.getByRole('table', { name: 'Activity' }).getByRole('row');
+  return rows.evaluateAll((elements) =>
+    elements
+      .slice(1)
+      .map((row) =>
+        Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '').slice(1),
+      ),
+  );
+}
+
+/**
+ * A new user with $20 who has ordered a server through the API, on the cheapest rate for a month
+ * (it is being created): their e-mail and the server's number.
+ */
+async function userWithServer(
+  request: APIRequestContext,
+  name: string,
+): Promise<{ email: string; id: number }> {
+  const { email } = await createVerifiedUser(request, { name });
+  await topUpByCard(request, email, '20');
+  const api = new ApiSession(request, email);
+  const { rates } = await api.json<{ rates: { id: number }[] }>('GET', '/api/user/vps/rates', 200);
+  const { server } = await api.json<{ server: { id: number } }>(
+    'POST',
+    '/api/user/vps/order',
+    201,
+    {
+      data: { rate_id: rates[0]!.id, months: 1, source: 'forum' },
+      idempotencyKey: randomUUID(),
+    },
+  );
+  return { email, id: server.id };
 }
 
 async function orderServer(page: Page, rate: string, period: string): Promise<number> {
@@ -105,6 +144,22 @@ test('a trader orders a server paid from the balance, sees it Active with its lo
   // the end is said in a toast too (the live update), wherever the owner is by then
   await expect(page.getByRole('status').getByText(`Server #${id} has rebooted.`)).toBeVisible();
 
+  // the server's page, from its number in the list: the reboot in its activity, by the trader,
+  // done, below the password shown and the creation
+  await row.getByRole('link', { name: `#${id}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/vps/servers/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: `Server #${id}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Reboot server #${id}` })).toBeEnabled();
+  await expect
+    .poll(() => activityLines(page))
+    .toEqual([
+      ['Rebooted', 'You', 'Done'],
+      ['Login details shown', 'You', 'Done'],
+      ['Created', 'You', 'Done'],
+    ]);
+  await page.getByRole('link', { name: 'My servers' }).click();
+  await expect(tab(page, 'My servers')).toHaveAttribute('aria-selected', 'true');
+
   // renew for a month: $74 from the balance, paid-until a month later
   type ServerBody = { server: { paid_until: string } };
   const before = await api.json<ServerBody>('GET', `/api/user/vps/servers/${id}`, 200);
@@ -130,6 +185,15 @@ test('a trader orders a server paid from the balance, sees it Active with its lo
   await expect(
     serverRow(page, id).getByRole('switch', { name: `Auto-renewal of server #${id}` }),
   ).toHaveAttribute('aria-checked', 'true');
+
+  // the renewal and the switch are in the server's activity too
+  await page.goto(`/vps/servers/${id}`);
+  await expect
+    .poll(async () => (await activityLines(page)).slice(0, 2))
+    .toEqual([
+      ['Auto-renewal switched on', 'You', 'Done'],
+      ['Renewed', 'You', 'Done'],
+    ]);
 
   // both payments are in the charges history
   await page.goto('/balance-operations?tab=history&history=charges');
@@ -251,25 +315,13 @@ test("a server's actions in the table are buttons of one height at tablet width,
   page,
   request,
 }) => {
-  const user = await createVerifiedUser(request, { name: 'Tanya Tablet' });
-  await topUpByCard(request, user.email, '20');
-  const api = new ApiSession(request, user.email);
-  const { rates } = await api.json<{ rates: { id: number }[] }>('GET', '/api/user/vps/rates', 200);
-  const { server } = await api.json<{ server: { id: number } }>(
-    'POST',
-    '/api/user/vps/order',
-    201,
-    {
-      data: { rate_id: rates[0]!.id, months: 1, source: 'forum' },
-      idempotencyKey: randomUUID(),
-    },
-  );
+  const user = await userWithServer(request, 'Tanya Tablet');
   await page.setViewportSize({ width: 1024, height: 900 });
   await signIn(page, user.email);
 
   for (const [language, id] of [
-    ['EN', `#${server.id}`],
-    ['RU', `№\u00a0${server.id}`],
+    ['EN', `#${user.id}`],
+    ['RU', `№\u00a0${user.id}`],
   ] as const) {
     if (language === 'RU')
       await page
@@ -295,4 +347,23 @@ test("a server's actions in the table are buttons of one height at tablet width,
     const frame = page.getByRole('table').locator('xpath=..');
     expect(await frame.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
   }
+});
+
+test("a server's page is its owner's: another user's server, or an address that is no server's number, is not found", async ({
+  page,
+  request,
+}) => {
+  const { id } = await userWithServer(request, 'Olga Owner');
+  const other = await createVerifiedUser(request, { name: 'Nick Nosy' });
+  await signIn(page, other.email);
+
+  for (const path of [`/vps/servers/${id}`, '/vps/servers/not-a-number']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: 'Server not found' })).toBeVisible();
+    await expect(page.getByText(`Server #${id}`)).toHaveCount(0);
+    await expect(page.getByRole('table', { name: 'Activity' })).toHaveCount(0);
+  }
+  await page.getByRole('link', { name: 'Open My servers' }).click();
+  await expect(page).toHaveURL(/\/vps\?tab=servers$/);
+  await expect(page.getByText('You have no servers yet')).toBeVisible();
 });

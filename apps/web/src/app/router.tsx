@@ -306,6 +306,10 @@ export const signedInRoutes: RouteObject[] = [
           { index: true, ...redirectTo('/vps') },
           { path: 'vps', lazy: () => withTexts('vps', import('../features/vps/pages/vps-page')) },
           {
+            path: 'vps/servers/:serverId',
+            lazy: () => withTexts('vps', import('../features/vps/pages/server-page')),
+          },
+          {
             path: 'online-monitoring',
             ...requirePermission('monitoring'),
             children: [

@@ -8,12 +8,14 @@ import type {
   Rate,
   RatesResponse,
   Server,
+  ServerActivity,
   ServerOperation,
 } from '@tradehost/contracts';
 import { vi } from 'vitest';
 import { stubFetchKeepingRequests, type Handler } from '../../test/fetch-stub';
 import { fundedUser, page } from '../../test/fixtures';
 import { renderSignedInPage, type RenderPageOptions } from '../../test/render';
+import { Component as ServerPage } from './pages/server-page';
 import { Component as VpsPage } from './pages/vps-page';
 
 export { deferred, type Handler, type SentRequest, type StubCall } from '../../test/fetch-stub';
@@ -100,6 +102,19 @@ export function server(overrides: Partial<Server> = {}): Server {
   };
 }
 
+/** A line of a server's activity: the owner's reboot, done. */
+export function activity(overrides: Partial<ServerActivity> = {}): ServerActivity {
+  return {
+    id: 'operation-501',
+    at: '2026-11-10T11:59:00.000Z',
+    kind: 'reboot',
+    by: 'you',
+    status: 'succeeded',
+    finished_at: '2026-11-10T12:00:30.000Z',
+    ...overrides,
+  };
+}
+
 /**
  * The API of a signed-in reader with $150.50, the rates and no servers; `routes` add or replace,
  * `raw` answers with a Response of its own (an .rdp file). Every request is also kept with its
@@ -131,11 +146,12 @@ export function fixClock(now = NOW) {
   vi.setSystemTime(now);
 }
 
-/** The VPS page at `path` (e.g. /vps?tab=rates), signed in. */
+/** The VPS page or a server's at `path` (e.g. /vps?tab=rates, /vps/servers/12), signed in. */
 export function renderVps(path = '/vps', options: RenderPageOptions = {}) {
   return renderSignedInPage(
     [
       { path: '/vps', Component: VpsPage },
+      { path: '/vps/servers/:serverId', Component: ServerPage },
       { path: '/balance-operations', element: <h1>Balance operations</h1> },
     ],
     path,

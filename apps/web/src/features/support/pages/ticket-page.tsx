@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link, useParams } from 'react-router';
 import { isApiRequestError } from '../../../shared/lib/api-error';
+import { routeIdOf } from '../../../shared/lib/route-id';
 import { usePageVisible } from '../../../shared/lib/use-page-visible';
 import { buttonClassName } from '../../../shared/ui/form';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
@@ -19,11 +20,6 @@ import { useSupportFormat } from '../lib/use-support-format';
 import { useFallbackPolling } from '../../../shared/live/live-state';
 
 const TITLE_ID = 'support-ticket-title';
-
-function ticketIdOf(value: string | undefined): number | null {
-  const id = Number(value);
-  return /^\d{1,10}$/.test(value ?? '') && Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 function BackLink() {
   const { t } = useSupportFormat();
@@ -59,7 +55,7 @@ function NotFound() {
  */
 export function Component() {
   const { ticketId } = useParams();
-  const id = ticketIdOf(ticketId);
+  const id = routeIdOf(ticketId);
   if (id === null) return <NotFound />;
   return <TicketDialog key={id} id={id} />;
 }

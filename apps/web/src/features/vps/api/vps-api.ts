@@ -10,6 +10,7 @@ import type {
   RatesResponse,
   Server,
   ServerAction,
+  ServerActivity,
   ServerResponse,
   ServerStatus,
   TestRequest,
@@ -25,6 +26,7 @@ import {
   refreshBalancesUnlessLive,
 } from '../../../shared/live/balance-refreshes';
 import { fileNameOf } from '../../../shared/lib/save-file';
+import { isLiveOpen } from '../../../shared/live/live-state';
 
 export interface ServersArgs {
   /** Digits: a prefix of the server's number. */
@@ -44,8 +46,18 @@ export interface RdpFile {
   fileName: string;
 }
 
-export const VPS_TAGS = ['VpsRates', 'VpsServers'] as const;
+/** A page of a server's activity. */
+export interface ActivityArgs {
+  id: number;
+  page: number;
+}
+
+const ACTIVITY_PER_PAGE = 20;
+
+export const VPS_TAGS = ['VpsRates', 'VpsServers', 'VpsServerActivity'] as const;
 const SERVERS_LIST = { type: 'VpsServers', id: 'LIST' } as const;
+/** The activity of server `id`: the owner's own actions on it add a line (their answers say so). */
+const activityOf = (id: number) => [{ type: 'VpsServerActivity' as const, id }];
 /** The balance history of charges (the balance feature's tag): an order, a renewal, an upgrade. */
 const CHARGES = { type: 'Charges', id: 'LIST' } as const;
 
@@ -128,6 +140,11 @@ export const vpsApi = api.injectEndpoints({
         try {
           const { data } = await queryFulfilled;
           writeServer(getState(), data).forEach((patch) => dispatch(patch));
+          // an operation began or ended: a line of the activity did too (the live update, when
+          // the stream is open, reads the activity again itself: see providesTags below)
+          if (before && operationsOf(before) !== operationsOf(data) && !isLiveOpen()) {
+            dispatch(vpsApi.util.invalidateTags(activityOf(id)));
+          }
           if (before?.operation && !data.operation) {
             const since = followedSince.get(id) ?? balanceRefreshes();
             followedSince.delete(id);
@@ -139,6 +156,19 @@ export const vpsApi = api.injectEndpoints({
           // the poll's failure shows in the row that asked (it keeps the last known state)
         }
       },
+      extraOptions: SILENT,
+    }),
+    /**
+     * A page of a server's activity, newest first. It is read again with the server: the live
+     * update of an operation's end (and whatever else makes the server stale) invalidates the
+     * server's tag, which this provides too; the owner's own actions invalidate its own tag.
+     */
+    getVpsServerActivity: build.query<Page<ServerActivity>, ActivityArgs>({
+      query: ({ id, page }) => ({
+        url: `/user/vps/servers/${id}/activity`,
+        params: { page, per_page: ACTIVITY_PER_PAGE },
+      }),
+      providesTags: (_result, _error, { id }) => [{ type: 'VpsServers', id }, ...activityOf(id)],
       extraOptions: SILENT,
     }),
     updateVpsComment: build.mutation<Server, { id: number; comment: string }>({
@@ -157,6 +187,7 @@ export const vpsApi = api.injectEndpoints({
     /** The password, opened on request (the API audits each reveal); never cached. */
     revealVpsCredentials: build.mutation<Credentials, number>({
       query: (id) => ({ url: `/user/vps/servers/${id}/credentials`, method: 'POST' }),
+      invalidatesTags: (result, _error, id) => (result ? activityOf(id) : []),
       extraOptions: SILENT,
     }),
     /** The .rdp file (no password in it): the login details' host, port and user, and the download. */
@@ -188,6 +219,7 @@ export const vpsApi = api.injectEndpoints({
         if (data) writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
         await refreshed;
       },
+      invalidatesTags: (result, _error, { body }) => (result ? activityOf(body.id) : []),
       extraOptions: SILENT,
     }),
     /** Optimistic: the switch turns at once and turns back when the API refuses. */
@@ -209,6 +241,7 @@ export const vpsApi = api.injectEndpoints({
           patches.forEach((patch) => patch.undo());
         }
       },
+      invalidatesTags: (result, _error, { id }) => (result ? activityOf(id) : []),
       extraOptions: SILENT,
     }),
     /** Start, shut down, reboot: 202 with the operation; the row then polls until it ends. */
@@ -229,6 +262,7 @@ export const vpsApi = api.injectEndpoints({
           }
         }
       },
+      invalidatesTags: (result, _error, { id }) => (result ? activityOf(id) : []),
       extraOptions: SILENT,
     }),
     upgradeVpsServer: build.mutation<UpgradeResponse, Idempotent<UpgradeRequest & { id: number }>>({
@@ -245,7 +279,11 @@ export const vpsApi = api.injectEndpoints({
         await refreshed;
       },
       invalidatesTags: (result, error, { body }) =>
-        !result && error?.code === 'UPGRADE_PENDING' ? [{ type: 'VpsServers', id: body.id }] : [],
+        result
+          ? activityOf(body.id)
+          : error?.code === 'UPGRADE_PENDING'
+            ? [{ type: 'VpsServers', id: body.id }]
+            : [],
       extraOptions: SILENT,
     }),
   }),
@@ -255,6 +293,7 @@ export const vpsApi = api.injectEndpoints({
 
 type VpsState = Parameters<typeof vpsApi.util.selectCachedArgsForQuery>[0];
 
+/** Server `id` as the cache has it: a row of the list, or its own entry (its page, opened directly). */
 function findCachedServer(state: unknown, id: number): Server | undefined {
   const root = state as VpsState;
   for (const args of vpsApi.util.selectCachedArgsForQuery(root, 'getVpsServers')) {
@@ -262,7 +301,12 @@ function findCachedServer(state: unknown, id: number): Server | undefined {
     const server = page?.data.find((row) => row.id === id);
     if (server) return server;
   }
-  return undefined;
+  return vpsApi.endpoints.getVpsServer.select(id)(root).data;
+}
+
+/** The operation under way and the last one, where they stand: a change is a line of the activity. */
+function operationsOf({ operation, last_operation: last }: Server): string {
+  return `${operation?.id}:${operation?.status}|${last?.id}:${last?.status}`;
 }
 
 /** Whether a server's last operation was refunded: a creation or an upgrade that failed. */
@@ -311,6 +355,7 @@ export const {
   useOrderVpsTestServerMutation,
   useGetVpsServersQuery,
   useGetVpsServerQuery,
+  useGetVpsServerActivityQuery,
   useUpdateVpsCommentMutation,
   useRevealVpsCredentialsMutation,
   useGetVpsRdpQuery,

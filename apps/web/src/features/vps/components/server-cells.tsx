@@ -1,6 +1,7 @@
 import { DAY_MS, type OperationKind, type Server } from '@tradehost/contracts';
+import { Link } from 'react-router';
 import { useVpsFormat } from '../lib/use-vps-format';
-import { expiryOf } from '../lib/vps';
+import { expiryOf, serverPath } from '../lib/vps';
 import { ICON_PATHS, StrokeIcon } from '../../../shared/ui/icon/stroke-icon';
 import { RateSpecs } from './rate-cards';
 import { ServerStatusBadge } from './status-badge';
@@ -8,6 +9,16 @@ import styles from './vps.module.css';
 
 /** The id of the line saying a server's upgrade is pending (the Upgrade button points to it). */
 export const pendingUpgradeId = (server: Server) => `vps-${server.id}-upgrade-pending`;
+
+/** The server's number ("#12"), leading to its page: the list names each server by it. */
+export function ServerNumberLink({ server }: { server: Server }) {
+  const { t } = useVpsFormat();
+  return (
+    <Link to={serverPath(server.id)} className={styles.numberLink}>
+      {t('server.number', { id: server.id })}
+    </Link>
+  );
+}
 
 /** The rate's name, size and location; a test server and a pending upgrade say so. */
 export function TariffCell({ server }: { server: Server }) {

@@ -1,37 +1,15 @@
 import type { PaidResponse, Server, UpgradeResponse } from '@tradehost/contracts';
 import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
-import { useGetVpsServerQuery } from '../api/vps-api';
+import { useFollow } from '../lib/use-follow';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { isBusy } from '../lib/vps';
 import { AutoRenewSwitch } from './auto-renew-switch';
 import { CommentEditor } from './comment-editor';
 import { LoginDetails } from './login-details';
 import { hasActions, ServerActions } from './server-actions';
-import { PaidUntilCell, StatusCell, TariffCell } from './server-cells';
+import { PaidUntilCell, ServerNumberLink, StatusCell, TariffCell } from './server-cells';
 import styles from './vps.module.css';
-import { useLiveConnected } from '../../../shared/live/live-state';
-
-/** How often a server with an operation under way is asked about (SPEC 4: it takes 1-2 minutes). */
-export const OPERATION_POLL_MS = 2500;
-/** While live updates bring each operation's end: a slow check for one ended elsewhere (an operator). */
-export const OPERATION_LIVE_POLL_MS = 30_000;
-
-/**
- * Follows a server while an operation runs on it (or it is being created): GET /servers/:id
- * every 2.5 s while the live updates are down (they tell when the operation ends: every 30 s
- * then); each answer replaces its row in the list (vps-api), and the polling stops once
- * the operation has ended.
- */
-function useFollow(server: Server) {
-  const busy = isBusy(server);
-  const live = useLiveConnected();
-  useGetVpsServerQuery(server.id, {
-    skip: !busy,
-    pollingInterval: busy ? (live ? OPERATION_LIVE_POLL_MS : OPERATION_POLL_MS) : 0,
-    skipPollingIfUnfocused: false,
-  });
-}
 
 export interface ServersListProps {
   servers: readonly Server[];
@@ -74,12 +52,12 @@ export function ServersTable({ servers, caption, ...rest }: ServersListProps) {
 }
 
 function ServerRow({ server, now, onRenewed, onUpgraded }: RowProps) {
-  const { t, listDate } = useVpsFormat();
+  const { listDate } = useVpsFormat();
   useFollow(server);
   return (
     <tr data-server={server.id} aria-busy={isBusy(server) || undefined}>
       <th scope="row" className={styles.idCell}>
-        {t('server.number', { id: server.id })}
+        <ServerNumberLink server={server} />
       </th>
       <td>
         <TariffCell server={server} />
@@ -130,7 +108,9 @@ function ServerCard({ server, now, onRenewed, onUpgraded }: RowProps) {
       aria-busy={isBusy(server) || undefined}
     >
       <div className={styles.cardTop}>
-        <h3 className={styles.cardTitle}>{t('server.number', { id: server.id })}</h3>
+        <h3 className={styles.cardTitle}>
+          <ServerNumberLink server={server} />
+        </h3>
         <StatusCell server={server} now={now} />
       </div>
       <TariffCell server={server} />

@@ -3,19 +3,20 @@ import {
   type PaidResponse,
   type UpgradeResponse,
 } from '@tradehost/contracts';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useAppSelector } from '../../../app/hooks';
 import { fieldErrorText } from '../../../shared/lib/api-error';
 import { selectIsMobile } from '../../../shared/model/ui-slice';
-import { Button, FormAlert, TextField } from '../../../shared/ui/form';
+import { Button, TextField } from '../../../shared/ui/form';
 import fieldStyles from '../../../shared/ui/form/field.module.css';
 import { Pagination, pageCountOf } from '../../../shared/ui/pagination/pagination';
 import segments from '../../../shared/ui/segments/segments.module.css';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { SERVERS_PER_PAGE, useGetVpsServersQuery } from '../api/vps-api';
 import { useNow } from '../lib/use-now';
-import { useVpsFormat, type VpsFormat } from '../lib/use-vps-format';
+import { useVpsFormat } from '../lib/use-vps-format';
 import { isSearchValid } from '../lib/vps';
+import { NoticeAlert, renewedNotice, upgradedNotice, type Notice } from './notice';
 import { ServerCards, ServersTable } from './servers-list';
 import styles from './vps.module.css';
 
@@ -23,11 +24,6 @@ type StatusFilter = (typeof SERVER_STATUS_FILTERS)[number];
 const FILTERS = ['all', ...SERVER_STATUS_FILTERS] as const;
 /** The search applies this long after the last keystroke. */
 export const SEARCH_DELAY_MS = 300;
-
-/** A message over the list (an order, a renewal, an upgrade), in the reader's language. */
-export interface Notice {
-  render: (format: VpsFormat) => ReactNode;
-}
 
 export interface ServersSectionProps {
   notice: Notice | null;
@@ -52,8 +48,7 @@ export function ServersSection({
   onOrder,
   firstPageFailed = false,
 }: ServersSectionProps) {
-  const format = useVpsFormat();
-  const { t } = format;
+  const { t } = useVpsFormat();
   const headingId = useId();
   const now = useNow();
   const isMobile = useAppSelector(selectIsMobile);
@@ -61,14 +56,6 @@ export function ServersSection({
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter | 'all'>('all');
   const [page, setPage] = useState(1);
-  const noticeRef = useRef<HTMLDivElement>(null);
-
-  // a new notice takes the focus (after a closing dialog has given it back), so it is read out
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => noticeRef.current?.focus(), 0);
-    return () => clearTimeout(timer);
-  }, [notice]);
 
   const typed = draft.trim();
   const searchValid = isSearchValid(typed);
@@ -159,16 +146,7 @@ export function ServersSection({
       <h2 id={headingId} className="visually-hidden">
         {t('tabs.servers')}
       </h2>
-      {notice ? (
-        <FormAlert ref={noticeRef} tone="success" className={styles.notice}>
-          <div className={styles.noticeBody}>
-            <p>{notice.render(format)}</p>
-            <Button variant="ghost" onClick={() => onNotice(null)}>
-              {t('dismiss')}
-            </Button>
-          </div>
-        </FormAlert>
-      ) : null}
+      {notice ? <NoticeAlert notice={notice} onDismiss={() => onNotice(null)} /> : null}
       <div className={styles.toolbar}>
         <form
           role="search"
@@ -233,29 +211,4 @@ export function ServersSection({
       ) : null}
     </section>
   );
-}
-
-function renewedNotice(result: PaidResponse): Notice {
-  return {
-    render: ({ t, date, money }) =>
-      t('renew.done', {
-        id: result.server.id,
-        date: date(result.server.paid_until),
-        charged: money(result.charged),
-        balance: money(result.balance),
-      }),
-  };
-}
-
-function upgradedNotice(result: UpgradeResponse): Notice {
-  return {
-    render: ({ t, day, money }) =>
-      t('upgrade.done', {
-        id: result.server.id,
-        rate: result.upgrade.to_rate,
-        date: day(result.upgrade.scheduled_for),
-        charged: money(result.charged),
-        balance: money(result.balance),
-      }),
-  };
 }

@@ -108,6 +108,9 @@ export function expiryOf(paidUntil: Date, now: Date): 'past' | 'soon' | null {
   return left <= EXPIRY_WARNING_DAYS * DAY_MS ? 'soon' : null;
 }
 
+/** The address of a server's page. */
+export const serverPath = (id: number) => `/vps/servers/${id}`;
+
 /** Whether the list should follow a server closely: an operation runs, or it is being created. */
 export function isBusy(server: Pick<Server, 'operation' | 'status'>): boolean {
   return server.operation !== null || server.status === 'provisioning';

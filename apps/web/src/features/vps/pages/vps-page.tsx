@@ -7,7 +7,8 @@ import { Tabs } from '../../../shared/ui/tabs/tabs';
 import type { RouteHandle } from '../../../shared/lib/route-handle';
 import { FIRST_SERVERS_PAGE, useGetVpsServersQuery, vpsApi } from '../api/vps-api';
 import { RatesSection } from '../components/rates-section';
-import { ServersSection, type Notice } from '../components/servers-section';
+import type { Notice } from '../components/notice';
+import { ServersSection } from '../components/servers-section';
 import { useVpsFormat } from '../lib/use-vps-format';
 
 export const VPS_TABS = ['servers', 'rates'] as const;
