@@ -164,10 +164,17 @@ describe('what live updates change in the console', () => {
     } finally {
       await i18n.changeLanguage('en');
     }
+    ended('reinstall', true);
+    expect(notify).toHaveBeenLastCalledWith(
+      'success',
+      'Server #9 is reinstalled. Its new password is in Login details.',
+      { toastId: 'server-9-reinstall-ok' },
+    );
     // the end of an order or an upgrade has its own mail and page: no toast
     vi.mocked(notify).mockClear();
     ended('create', true);
     ended('upgrade', false);
+    ended('terminal_restart', true); // the guardian's: it tells by mail and chat
     applyLiveEvent(store.dispatch, {
       event: 'server',
       data: { id: 9, status: 'active', power: 'running' },

@@ -30,11 +30,21 @@ const invalidate = (tags: readonly unknown[]) => baseApi.util.invalidateTags(tag
 /** The partner page's figures (statistics, levels) and its payouts. */
 const PARTNER_TAGS = ['PartnerInfo', 'PartnerPayments'] as const;
 
-const TOLD_OPERATIONS = ['start', 'shutdown', 'reboot'] as const;
+const TOLD_OPERATIONS = [
+  'start',
+  'shutdown',
+  'reboot',
+  'snapshot',
+  'rollback',
+  'snapshot_delete',
+  'reinstall',
+  'password_reset',
+] as const;
 
 /**
- * A start, shutdown or reboot that has ended says so on whatever page the owner is: it takes a
- * minute or two, and the owner has usually moved on (the chat that ordered one is told by the bot).
+ * An operation the owner asked for (start, shutdown, reboot, the repairs) says when it has ended
+ * on whatever page the owner is: it takes minutes, and the owner has usually moved on (the chat
+ * that ordered one is told by the bot). The end of an order or an upgrade has its own mail.
  */
 function tellOperationEnded({ id, operation }: LiveEvents['server']): void {
   const kind = TOLD_OPERATIONS.find((k) => k === operation?.kind);
