@@ -196,6 +196,8 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
     mailer,
     now,
     telegram: parent.telegram.outbox,
+    // silent-terminal alerts naming the owner's servers go to the VPS module's guardian
+    guardian: parent.vpsJobs.guardian,
   }));
   app.register(balanceJobsPlugin, { config, mailer, now });
   app.register(partnerJobsPlugin, { config, now });

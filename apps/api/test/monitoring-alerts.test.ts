@@ -525,7 +525,11 @@ describe('alerts and reports', () => {
       await t.sql.query(`update vps_servers set host = '127.0.0.1' where id = any($1)`, [
         [stopped.id, blocked.id, theirs.id],
       ]);
-      await t.sql.query(`update vps_servers set comment = 'EA box' where id = $1`, [stopped.id]);
+      // its guardian only reports (else it would take the alert over: test/vps-guardian.test.ts)
+      await t.sql.query(
+        `update vps_servers set comment = 'EA box', guardian_policy = 'notify' where id = $1`,
+        [stopped.id],
+      );
       await t.sql.query(
         `update monitoring_accounts set email = 'silent@example.com' where id = $1`,
         [who.id],

@@ -505,6 +505,7 @@ describe('the real queue (pg-boss)', () => {
       { name: 'monitoring-maintenance', cron: '*/10 * * * *' },
       { name: 'monitoring-reports', cron: '*/15 * * * *' },
       { name: 'partner-rewards', cron: '*/5 * * * *' },
+      { name: 'vps-guardian-check', cron: '* * * * *' },
       { name: 'vps-lifecycle', cron: '* * * * *' },
     ]);
   });

@@ -311,11 +311,11 @@ export type ServerResponse = z.infer<typeof serverResponseSchema>;
 /**
  * A server's activity (GET /api/user/vps/servers/{id}/activity): every operation on it and the
  * owner's other actions on it (renewals, auto-renewal switched, login details shown), newest
- * first. `by`: the owner ('you'), an operator (never named to the user), or the service itself
- * ('system': expiry, auto-renewal, the lifecycle). An operation's `status` is where it stands; a
- * one-off action is 'succeeded' when it happened.
+ * first. `by`: the owner ('you'), an operator (never named to the user), the service itself
+ * ('system': expiry, auto-renewal, the lifecycle) or the terminal guardian ('guardian'). An
+ * operation's `status` is where it stands; a one-off action is 'succeeded' when it happened.
  */
-export const ACTIVITY_ACTORS = ['you', 'operator', 'system'] as const;
+export const ACTIVITY_ACTORS = ['you', 'operator', 'system', 'guardian'] as const;
 export type ActivityActor = (typeof ACTIVITY_ACTORS)[number];
 export const SERVER_ACTIVITY_KINDS = [
   ...OPERATION_KINDS,
@@ -450,6 +450,25 @@ export const guardianSettingsSchema = z.object({
   reboot_with_positions: z.boolean({ error: 'VALIDATION' }),
 });
 export type GuardianSettings = z.infer<typeof guardianSettingsSchema>;
+/** What the guardian found and did once (the last ten on the server's page). */
+export const guardianIncidentSchema = z.object({
+  id: z.int(),
+  opened_at: z.iso.datetime(),
+  /** When the terminal last published before the silence. */
+  silent_since: z.iso.datetime(),
+  cause: z.enum(GUARDIAN_CAUSES),
+  action: z.enum(GUARDIAN_ACTIONS),
+  acted_at: z.nullable(z.iso.datetime()),
+  status: z.enum(GUARDIAN_STATUSES),
+  closed_at: z.nullable(z.iso.datetime()),
+  positions: z.int(),
+});
+export type GuardianIncident = z.infer<typeof guardianIncidentSchema>;
+export const guardianResponseSchema = z.object({
+  settings: guardianSettingsSchema,
+  incidents: z.array(guardianIncidentSchema),
+});
+export type GuardianResponse = z.infer<typeof guardianResponseSchema>;
 
 /** POST /api/user/vps/order (Idempotency-Key) */
 export const orderRequestSchema = z.object({

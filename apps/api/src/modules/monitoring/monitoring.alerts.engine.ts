@@ -1,5 +1,6 @@
 import type {
   AlertDeliveryStatus,
+  AlertServer,
   AlertKind,
   IngestPosition,
   IngestSnapshot,
@@ -69,6 +70,16 @@ export interface AlertEngineDeps {
   telegramEnabled: boolean;
   /** Queues the delivery of the events written (each pending channel its own job). */
   dispatch(events: WrittenEvent[]): Promise<void>;
+  /**
+   * The terminal guardian of the VPS module: `claim` answers which silent-terminal alerts name a
+   * server it acts on (it tells the owner about those itself, once, with what it found and did);
+   * `silent` hands it the alerts naming servers. A failure to claim leaves the alerts to their
+   * own delivery.
+   */
+  guardian?: {
+    claim(eventIds: number[]): Promise<number[]>;
+    silent(eventIds: number[]): Promise<void>;
+  };
 }
 
 const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
@@ -319,7 +330,21 @@ export function createAlertEngine(deps: AlertEngineDeps) {
         });
       }
       const written = await repo.writeChanges(db, changes, events);
-      if (written.length > 0) await deps.dispatch(written);
+      const named = events.some((e) => (e.details.servers as AlertServer[]).length > 0);
+      let claimed: number[] = [];
+      if (written.length > 0 && named && deps.guardian) {
+        try {
+          claimed = await deps.guardian.claim(written.map((e) => e.id));
+          await repo.handOver(db, claimed);
+        } catch (error) {
+          log.error({ err: error }, 'the terminal guardian could not claim silent terminals');
+          claimed = [];
+        }
+      }
+      const own = written.filter((e) => !claimed.includes(e.id));
+      if (own.length > 0) await deps.dispatch(own);
+      // all of them: the guardian records what it finds on a server it only reports on too
+      if (named && deps.guardian) await deps.guardian.silent(written.map((e) => e.id));
       return written.length;
     },
   };

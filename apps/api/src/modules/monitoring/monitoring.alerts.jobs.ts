@@ -39,6 +39,15 @@ const STALE_MS = 10 * 60_000;
 const SILENT_CHECK_MS = 20_000;
 const SILENT_CHECKS = 60_000 / SILENT_CHECK_MS;
 
+/**
+ * The terminal guardian as monitoring sees it: which silent-terminal alerts (event ids) it takes
+ * over, and the hand-over (its message replaces the alert's).
+ */
+export interface SilentTerminalListener {
+  claim(eventIds: number[]): Promise<number[]>;
+  silent(eventIds: number[]): Promise<void>;
+}
+
 export interface AlertJobsDeps {
   db: Db;
   config: Config;
@@ -47,6 +56,8 @@ export interface AlertJobsDeps {
   now: () => Date;
   log: FastifyBaseLogger;
   jobs: Jobs;
+  /** Takes up silent-terminal alerts that name the owner's servers. */
+  guardian?: SilentTerminalListener;
 }
 
 export function createAlertJobs(deps: AlertJobsDeps) {
@@ -106,6 +117,7 @@ export function createAlertJobs(deps: AlertJobsDeps) {
     now: deps.now,
     log,
     telegramEnabled: deps.telegram.enabled,
+    ...(deps.guardian ? { guardian: deps.guardian } : {}),
     dispatch: (written) =>
       dispatch(
         written.map((e) => ({

@@ -255,6 +255,22 @@ export const alertsRepository = {
     return row;
   },
 
+  /**
+   * Alerts the terminal guardian tells instead: their channels are not sent here ('skipped'), and
+   * the channels they would have used are kept in `details.guardian` for the guardian's message.
+   */
+  async handOver(db: Executor, eventIds: number[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    await db.execute(sql`
+      update monitoring_alert_events
+         set details = details || jsonb_build_object('guardian', jsonb_build_object(
+               'email', email_status = 'pending', 'telegram', telegram_status = 'pending')),
+             email_status = case when email_status = 'pending' then 'skipped' else email_status end,
+             telegram_status =
+               case when telegram_status = 'pending' then 'skipped' else telegram_status end
+       where id = any(${`{${eventIds.join(',')}}`}::bigint[])`);
+  },
+
   async setDelivery(db: Executor, eventId: number, channel: Channel, status: AlertDelivery) {
     await db
       .update(monitoringAlertEvents)

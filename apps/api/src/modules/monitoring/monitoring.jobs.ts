@@ -7,10 +7,12 @@ import type { TelegramOutbox } from '../../integrations/telegram/port.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { monitoringExpiryWarningMail } from '../../integrations/mail/templates.ts';
 import type { Jobs } from '../../jobs/index.ts';
-import { createAlertJobs } from './monitoring.alerts.jobs.ts';
+import { createAlertJobs, type SilentTerminalListener } from './monitoring.alerts.jobs.ts';
 import { createMonitoringLive } from './monitoring.live.ts';
 import { storeStatistics } from './monitoring.statistics.ts';
 import { DAY_MS } from '@tradehost/contracts';
+
+export type { SilentTerminalListener };
 
 /**
  * Monitoring's background work, on pg-boss queues this module defines:
@@ -52,6 +54,8 @@ export interface MonitoringJobsDeps {
   now: () => Date;
   log: FastifyBaseLogger;
   jobs: Jobs;
+  /** Takes up silent-terminal alerts that name the owner's servers (the VPS module's guardian). */
+  guardian?: SilentTerminalListener;
 }
 
 export function createMonitoringJobs(deps: MonitoringJobsDeps) {

@@ -3,7 +3,11 @@ import type { Config } from '../../config.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { TelegramOutbox } from '../../integrations/telegram/port.ts';
 import { TELEGRAM_OFF } from './monitoring.alerts.delivery.ts';
-import { createMonitoringJobs, type MonitoringJobs } from './monitoring.jobs.ts';
+import {
+  createMonitoringJobs,
+  type MonitoringJobs,
+  type SilentTerminalListener,
+} from './monitoring.jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,7 +20,13 @@ declare module 'fastify' {
 export const monitoringJobsPlugin = fp(
   async (
     app,
-    options: { config: Config; mailer: Mailer; now: () => Date; telegram?: TelegramOutbox },
+    options: {
+      config: Config;
+      mailer: Mailer;
+      now: () => Date;
+      telegram?: TelegramOutbox;
+      guardian?: SilentTerminalListener;
+    },
   ) => {
     const jobs = createMonitoringJobs({
       db: app.db,
@@ -24,6 +34,7 @@ export const monitoringJobsPlugin = fp(
       mailer: options.mailer,
       // until a bot token is configured, Telegram is off
       telegram: options.telegram ?? TELEGRAM_OFF,
+      ...(options.guardian ? { guardian: options.guardian } : {}),
       now: options.now,
       log: app.log.child({ module: 'monitoring-jobs' }),
       jobs: app.jobs,

@@ -8,6 +8,7 @@ import { loggedTick, type Jobs } from '../../jobs/index.ts';
 import { createLifecycle, type Lifecycle } from './vps.lifecycle.ts';
 import type { OperationQueue } from './vps.operations.ts';
 import { createRunner, type Runner } from './vps.runner.ts';
+import { createGuardian, type Guardian } from './vps.guardian.ts';
 
 export type { LifecycleReport } from './vps.lifecycle.ts';
 
@@ -23,6 +24,9 @@ export type { LifecycleReport } from './vps.lifecycle.ts';
 
 export const OPERATION_QUEUE = 'vps-operation';
 export const LIFECYCLE_QUEUE = 'vps-lifecycle';
+/** One job per silent-terminal alert naming servers; the guardian's minute check. */
+export const GUARDIAN_QUEUE = 'vps-guardian';
+export const GUARDIAN_CHECK_QUEUE = 'vps-guardian-check';
 /** Operations run at once per instance (each mostly waits on the hypervisor). */
 const OPERATION_WORKERS = 4;
 /** An upgrade (shutdown, resize, start, each retried) may take long; pg-boss must not expire it. */
@@ -52,6 +56,8 @@ export interface VpsJobs {
   lifecycle: Lifecycle;
   /** The hypervisor the runner drives, for the owner's reads of the machine (metrics). */
   hypervisor: Hypervisor;
+  /** The terminal guardian: `silent` takes up alerts (queued), `take`/`check` its work. */
+  guardian: Guardian & { silent(eventIds: number[]): Promise<void> };
 }
 
 /** The runner and the lifecycle of `deps` (no queue: the tests run a second runner this way). */
@@ -76,7 +82,17 @@ export function createVpsWork(deps: Omit<VpsJobsDeps, 'jobs'> & { operations: Op
     log,
     operations: deps.operations,
   });
-  return { runner, lifecycle, hypervisor };
+  const guardian = createGuardian({
+    config,
+    db: deps.db,
+    hypervisor,
+    mailer: deps.mailer,
+    ...(deps.telegram ? { telegram: deps.telegram } : {}),
+    operations: deps.operations,
+    now: deps.now,
+    log,
+  });
+  return { runner, lifecycle, hypervisor, guardian };
 }
 
 export function createVpsJobs(deps: VpsJobsDeps): VpsJobs {
@@ -92,7 +108,21 @@ export function createVpsJobs(deps: VpsJobsDeps): VpsJobs {
   // a send that fails is logged: the operation is committed and stays queued, and the
   // lifecycle dispatches it again
   const operations: OperationQueue = { dispatch: (operationId) => queue.send({ operationId }) };
-  const { runner, lifecycle, hypervisor } = createVpsWork({ ...deps, operations });
+  const { runner, lifecycle, hypervisor, guardian } = createVpsWork({ ...deps, operations });
+  const silences = jobs.define<{ eventId: number }>({
+    queue: GUARDIAN_QUEUE,
+    policy: 'standard',
+    expireInSeconds: 10 * 60,
+    retryLimit: 2,
+    run: ({ eventId }) => guardian.take(Number(eventId)),
+  });
+  jobs.define({
+    queue: GUARDIAN_CHECK_QUEUE,
+    policy: 'singleton',
+    expireInSeconds: 10 * 60,
+    cron: '* * * * *',
+    run: loggedTick(log, 'terminal guardian', () => guardian.check()),
+  });
   jobs.define({
     queue: LIFECYCLE_QUEUE,
     policy: 'singleton',
@@ -100,5 +130,20 @@ export function createVpsJobs(deps: VpsJobsDeps): VpsJobs {
     cron: '* * * * *',
     run: loggedTick(log, 'VPS lifecycle', () => lifecycle.tick()),
   });
-  return { operations, runner, lifecycle, hypervisor };
+  return {
+    operations,
+    runner,
+    lifecycle,
+    hypervisor,
+    guardian: {
+      ...guardian,
+      async silent(eventIds) {
+        for (const eventId of eventIds) {
+          // with no workers here (the tests, an HTTP-only instance) it runs at once
+          if (deps.config.vps.jobs) await silences.send({ eventId });
+          else await guardian.take(eventId);
+        }
+      },
+    },
+  };
 }

@@ -1,4 +1,6 @@
 import {
+  guardianResponseSchema,
+  guardianSettingsSchema,
   idParamsSchema,
   metricsQuerySchema,
   operationResponseSchema,
@@ -47,6 +49,39 @@ export async function vpsMachineRoutes(
       reply.header('cache-control', 'private, max-age=30');
       return machine.metrics(currentUser(request).id, request.params.id, request.query.timeframe);
     },
+  );
+
+  r.get(
+    '/user/vps/servers/:id/guardian',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary: "The terminal guardian's policy for the server and its last ten incidents",
+        security,
+        params: idParamsSchema,
+        response: { 200: guardianResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => machine.guardian(currentUser(request).id, request.params.id),
+  );
+
+  r.put(
+    '/user/vps/servers/:id/guardian',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        summary:
+          'What the terminal guardian may do when a terminal on the server falls silent: tell only, restart, or restart then reboot',
+        security,
+        params: idParamsSchema,
+        body: guardianSettingsSchema,
+        response: { 200: guardianResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      machine.setGuardian(currentUser(request).id, request.params.id, request.body),
   );
 
   const operated = { 202: operationResponseSchema, ...errorResponses(401, 404, 409, 422, 429) };

@@ -6,6 +6,7 @@ import { SEALED, openIn, sealIn } from '../../db/sealed.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import {
   isHypervisorError,
+  START_TERMINALS_TASK,
   type Hypervisor,
   type MachineId,
 } from '../../integrations/hypervisor/index.ts';
@@ -36,6 +37,7 @@ export const MACHINE_KINDS = [
   'snapshot_delete',
   'reinstall',
   'password_reset',
+  'terminal_restart',
 ] as const satisfies readonly OperationKind[];
 export type MachineKind = (typeof MACHINE_KINDS)[number];
 
@@ -177,6 +179,18 @@ export function createMachineRunner(tools: MachineRunnerTools) {
           case 'password_reset':
             sealed = await newPassword(server.id, machineId);
             break;
+          case 'terminal_restart': {
+            // the template's task starts the terminals in the signed-in trading session: a
+            // process the guest agent started would have no desktop
+            const run = await withRetry(`terminal restart on ${machineId}`, () =>
+              hv.exec(machineId, ['schtasks', '/run', '/tn', START_TERMINALS_TASK]),
+            );
+            if (run.exitCode !== 0)
+              throw tools.refuse(
+                `schtasks answered ${run.exitCode}: ${run.stdout}${run.stderr}`.trim(),
+              );
+            break;
+          }
         }
       } catch (caught) {
         error = caught;

@@ -1,5 +1,7 @@
 import {
   SERVER_PRESSURE_SHARE,
+  type GuardianResponse,
+  type GuardianSettings,
   type MetricsPoint,
   type MetricsTimeframe,
   type OperationKind,
@@ -24,6 +26,7 @@ import { toOperation, toServer } from './vps.mapper.ts';
 import { insertOperation, type OperationQueue } from './vps.operations.ts';
 import { vpsRepository, type ServerRow } from './vps.repository.ts';
 import { snapshotsRepository, type SnapshotRow } from './vps.snapshots.repository.ts';
+import { guardianRepository } from './vps.guardian.repository.ts';
 
 /**
  * The owner's own repairs of the machine (issue 44's self-service), beside the lifecycle's:
@@ -176,7 +179,66 @@ export function createMachineService({ db, config, hypervisor, operations, log }
     return snapshot;
   }
 
+  async function guardianOf(id: number): Promise<GuardianResponse> {
+    const server = await vpsRepository.serverRow(db, id);
+    const incidents = await guardianRepository.incidentsOf(db, id, 10);
+    return {
+      settings: {
+        policy: server!.guardianPolicy,
+        reboot_after_minutes: server!.guardianRebootAfterMinutes,
+        reboot_with_positions: server!.guardianRebootWithPositions,
+      },
+      incidents: incidents.map((row) => ({
+        id: row.id,
+        opened_at: row.openedAt.toISOString(),
+        silent_since: row.silentSince.toISOString(),
+        cause: row.cause,
+        action: row.action,
+        acted_at: row.actedAt?.toISOString() ?? null,
+        status: row.status,
+        closed_at: row.closedAt?.toISOString() ?? null,
+        positions: row.positions,
+      })),
+    };
+  }
+
   return {
+    /** The terminal guardian's policy for the server and what it did lately. */
+    async guardian(userId: number, id: number): Promise<GuardianResponse> {
+      if (!(await vpsRepository.findServer(db, id, userId)))
+        throw new AppError(404, 'SERVER_NOT_FOUND');
+      return guardianOf(id);
+    },
+
+    async setGuardian(
+      userId: number,
+      id: number,
+      settings: GuardianSettings,
+    ): Promise<GuardianResponse> {
+      await inTransaction(db, async (tx) => {
+        const server = await vpsRepository.lockServer(tx, id, userId);
+        if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
+        await vpsRepository.updateServer(tx, id, {
+          guardianPolicy: settings.policy,
+          guardianRebootAfterMinutes: settings.reboot_after_minutes,
+          guardianRebootWithPositions: settings.reboot_with_positions,
+        });
+        await auditRepository.insert(tx, {
+          actorId: userId,
+          action: 'vps.guardian_set',
+          subjectType: 'vps_server',
+          subjectId: String(id),
+          targetUserId: userId,
+          details: {
+            policy: settings.policy,
+            reboot_after_minutes: settings.reboot_after_minutes,
+            reboot_with_positions: settings.reboot_with_positions,
+          },
+        });
+      });
+      return guardianOf(id);
+    },
+
     async snapshots(userId: number, id: number): Promise<SnapshotsResponse> {
       const server = await vpsRepository.findServer(db, id, userId);
       if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');

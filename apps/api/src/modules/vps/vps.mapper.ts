@@ -155,7 +155,14 @@ export function toActivity(row: ActivityRow, ownerId: number): ServerActivity {
     id: `${row.source}-${row.id}`,
     at: row.at.toISOString(),
     kind: row.source === 'operation' ? (row.kind as OperationKind) : actionKind(row),
-    by: row.actorId === null ? 'system' : row.actorId === ownerId ? 'you' : 'operator',
+    by:
+      row.details.by === 'guardian'
+        ? 'guardian'
+        : row.actorId === null
+          ? 'system'
+          : row.actorId === ownerId
+            ? 'you'
+            : 'operator',
     status: row.status,
     finished_at: iso(row.finishedAt),
   };

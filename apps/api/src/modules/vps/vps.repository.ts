@@ -295,7 +295,7 @@ export const vpsRepository = {
   ): Promise<{ rows: ActivityRow[]; total: number }> {
     const lines = sql`
       select 'operation' as source, id, created_at as at, kind, actor_id, status, finished_at,
-             '{}'::jsonb as details
+             payload as details
         from vps_operations where server_id = ${server.id}
       union all
       select 'action', id, created_at, action, actor_id, 'succeeded', null, details
@@ -438,6 +438,11 @@ export const vpsRepository = {
         and(eq(vpsServers.id, id), userId === null ? undefined : eq(vpsServers.userId, userId)),
       )
       .for('update');
+    return row;
+  },
+
+  async serverRow(db: Executor, id: number): Promise<ServerRow | undefined> {
+    const [row] = await db.select().from(vpsServers).where(eq(vpsServers.id, id));
     return row;
   },
 
