@@ -20,6 +20,10 @@
  * - Monitoring ingestion: snapshots/s and p99 from 2,000 terminals (each its own key and
  *   account, seeded with SQL), round robin, 100 in flight at once, next to a bare Fastify with as
  *   many connections (goal 5,000/s, p99 under 100 ms, no errors).
+ * - Latency map: GET /api/user/vps/latency (the order form's ping from each location to a broker)
+ *   and GET /api/user/vps/brokers (its autocomplete) over 1,000 broker trade servers and 100,000
+ *   ping points of 300 owners' terminals, seeded with SQL, popular brokers asked for more (goal
+ *   p99 under 20 ms); and the query alone, one at a time, in this process.
  * - Monitoring alerts: the lag from a snapshot that crosses an alert line to its alert event
  *   being written (goal within 30 s), while 2,000 terminals with alert rules publish; and their
  *   snapshots/s next to the plain ingestion's.
@@ -53,6 +57,8 @@ import { loadConfig, type Config } from '../apps/api/src/config.ts';
 import { createDb, createPool } from '../apps/api/src/db/client.ts';
 import { SEALED, sealIn } from '../apps/api/src/db/sealed.ts';
 import { storeStatistics } from '../apps/api/src/modules/monitoring/monitoring.statistics.ts';
+import { latencyRepository } from '../apps/api/src/modules/latency/latency.repository.ts';
+import { LATENCY_WINDOW_DAYS } from '../packages/contracts/src/latency.ts';
 import { billing } from '../apps/api/src/db/billing.ts';
 import { partnerRewards } from '../apps/api/src/db/partner-rewards.ts';
 import { inTransaction } from '../apps/api/src/db/transaction.ts';
@@ -81,7 +87,10 @@ const TERMINALS_AT_ONCE = Number(process.env.BENCH_TERMINALS_AT_ONCE ?? 100);
 /** Children per user in the bench's referral tree: 46 + 46² + 46³ = 99,498 below its root. */
 const TREE_BRANCHING = 46;
 const TREE_USERS = 1_000_000;
-/** BENCH_ONLY=ingestion,statistics: only those sections (idle, requests, layers, api, money, vps, ingestion, alerts, statistics, partner, lighthouse, bundle). */
+/** The latency map's scale: broker trade servers, and ping points over the last 30 days. */
+const BROKER_SERVERS = 1_000;
+const PING_POINTS = 100_000;
+/** BENCH_ONLY=ingestion,statistics: only those sections (idle, requests, layers, api, money, vps, latency, ingestion, alerts, statistics, partner, lighthouse, bundle). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wants = (section: string) => !ONLY || ONLY.includes(section);
 
@@ -346,6 +355,17 @@ function transfers(
   };
 }
 
+/** `count` verified users `bench.<kind>.<n>@example.com` (n from 1), made with SQL. */
+async function seedUsers(client: pg.Client, kind: string, count: number): Promise<void> {
+  await client.query(
+    `insert into users (email, name, password_hash, referral_code, email_verified_at)
+     select 'bench.' || $1 || '.' || n || '@example.com', 'Bench ' || n, 'x',
+       upper($1) || lpad(n::text, 6, '0'), now()
+     from generate_series(1, $2::int) as n`,
+    [kind, count],
+  );
+}
+
 /**
  * 100,000 servers: 1,000 for `email`, the rest spread over 99 other users, with an operation
  * history (one finished operation per server) as a real installation would have.
@@ -354,11 +374,7 @@ async function seedServers(databaseUrl: string, email: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`
-      insert into users (email, name, password_hash, referral_code, email_verified_at)
-      select 'bench.others.' || n || '@example.com', 'Other ' || n, 'x',
-             'BENCH' || lpad(n::text, 3, '0'), now()
-      from generate_series(1, 99) as n`);
+    await seedUsers(client, 'others', 99);
     await client.query(
       `insert into vps_servers (user_id, rate_id, status, power, paid_until, created_at, comment)
        select case when n <= 1000 then (select id from users where email = $1)
@@ -418,6 +434,7 @@ try {
   if (wants('money')) await moneySection(user, bare);
   const owner = await benchUser(product.url);
   if (wants('vps')) await vpsSection(owner, bare);
+  if (wants('latency')) await latencySection(owner, bare);
   if (wants('ingestion')) await ingestionSection(owner);
   if (wants('alerts')) await alertsSection(owner);
   if (wants('partner')) await partnerSection(bare);
@@ -674,6 +691,126 @@ async function vpsSection(owner: BenchUser, bare: Figure) {
   });
   console.log(row('GET servers, search by ID', search, bare));
   console.log('  (goal: p99 at most 30 ms)');
+}
+
+async function latencySection(owner: BenchUser, bare: Figure) {
+  console.log(
+    `\nLatency map: ${BROKER_SERVERS.toLocaleString('en')} broker trade servers, ${PING_POINTS.toLocaleString('en')} ping points of the last 30 days`,
+  );
+  const { brokers, pick } = await seedPings(product.databaseUrl);
+  /** GETs signed in as `owner`, each to the path `next` gives. */
+  const load = (next: () => string) =>
+    measure({
+      url: product.url,
+      headers: { authorization: `Bearer ${owner.token}` },
+      requests: [{ setupRequest: (request) => ({ ...request, path: next() }) }],
+    });
+  // the order form asks for the brokers traders use: the popular ones the most, as they measured
+  const map = await load(() => `/api/user/vps/latency?broker=${encodeURIComponent(pick())}`);
+  console.log(row('GET latency, a broker', map, bare));
+  const names = await load(
+    () => `/api/user/vps/brokers?query=${encodeURIComponent(pick().slice(0, 3))}`,
+  );
+  console.log(row('GET brokers, 3 letters', names, bare));
+  // the statement alone, one at a time, as the route runs it (no HTTP, no waiting for a turn)
+  const pool = createPool(product.databaseUrl, 1);
+  try {
+    const db = createDb(pool);
+    const since = new Date(Date.now() - LATENCY_WINDOW_DAYS * 86_400_000);
+    /** The median and p99 (ms) of `count` queries of the brokers `next` gives, after 100 uncounted. */
+    const timed = async (count: number, next: () => string) => {
+      const times: number[] = [];
+      for (let i = 0; i < count + 100; i += 1) {
+        const started = performance.now();
+        await latencyRepository.byLocation(db, next(), since);
+        if (i >= 100) times.push(performance.now() - started);
+      }
+      times.sort((x, y) => x - y);
+      const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+      return `median ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms`;
+    };
+    console.log(`  the latency query alone, brokers as the load asks: ${await timed(1000, pick)}`);
+    console.log(
+      `  the latency query alone, the most measured broker: ${await timed(200, () => brokers[0]!)}`,
+    );
+  } finally {
+    await pool.end();
+  }
+  console.log('  (goal: p99 under 20 ms)');
+}
+
+/**
+ * 100,000 ping points over 1,000 broker trade servers, the n-th most used broker having 1/n of
+ * the first's points (about 13,000 down to 13), of 3,000 terminals of 300 owners, one a minute
+ * at most per terminal over the last 30 days, from the catalogue's locations (a fifth from none
+ * of them), seeded with SQL: the brokers' names, and a pick of one as often as it has points.
+ */
+async function seedPings(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await seedUsers(client, 'latency', 300);
+    await client.query(`
+      with owner as (
+        select id, row_number() over (order by id) as n from users
+        where email like 'bench.latency.%'),
+      subscription as (
+        insert into monitoring_subscriptions (user_id, plan, accounts, ends_at, key_hash, key_sealed)
+        select id, 'paid', 10, now() + interval '1 year', 'bench-latency-' || n, 'not sealed'
+        from owner returning id, user_id)
+      insert into monitoring_accounts (subscription_id, user_id, monitoring_id, login, platform,
+        name, email)
+      select s.id, s.user_id, substr(md5(s.id || '/' || k), 1, 16),
+        70000000 + (row_number() over (order by s.id, k))::int, 'MT5', 'Latency', 'l@example.com'
+      from subscription s, generate_series(1, 10) as k`);
+    const { rows } = await client.query<{ server: string; points: number }>(
+      `with broker as (
+         select k, (array['Alpari', 'ICMarketsSC', 'Pepperstone', 'RoboForex', 'FxPro', 'Exness',
+             'Tickmill', 'FBS', 'XM', 'OctaFX', 'Admirals', 'FXCM', 'Oanda', 'Axi', 'ThinkMarkets',
+             'Vantage', 'FXTM', 'Eightcap', 'BlackBull', 'FP'])[1 + k % 20]
+           || '-Live' || lpad(k::text, 4, '0') as server,
+           greatest(1, round($2::float8 / k / (select sum(1.0 / j) from generate_series(1, $1) j)))::int as n
+         from generate_series(1, $1) as k),
+       terminal as (
+         select array_agg(id order by login) as ids, array_agg(user_id order by login) as owners
+         from monitoring_accounts where login between 70000001 and 70003000),
+       point as (
+         select b.k, b.server, row_number() over (order by b.k, i) as i
+         from broker b, generate_series(1, b.n) as i),
+       stored as (
+         insert into monitoring_pings (account_id, at, ping_ms, server, location, user_id)
+         select t.ids[1 + (p.k * 97 + p.i % 30) % 3000],
+           date_trunc('minute', now() - p.i * interval '25 seconds'),
+           3 + p.k % 40 + (p.i * 7919) % 23 + 30 * (p.i % 5),
+           p.server,
+           (array['London (LD4)', 'New York (NY4)', 'Frankfurt (FR2)', 'Amsterdam (AM3)', null])[1 + p.i % 5],
+           t.owners[1 + (p.k * 97 + p.i % 30) % 3000]
+         from point p, terminal t
+         on conflict (account_id, at) do nothing
+         returning server)
+       select server, count(*)::int as points from stored group by server order by points desc`,
+      [BROKER_SERVERS, PING_POINTS],
+    );
+    // as autovacuum would have soon after the inserts: statistics, and the visibility map
+    await client.query('vacuum analyze monitoring_pings, monitoring_accounts');
+    await client.query('checkpoint');
+    const total = rows.reduce((sum, r) => sum + r.points, 0);
+    console.log(
+      `  seeded ${total.toLocaleString('en')} points; the most measured broker has ${rows[0]!.points.toLocaleString('en')}, the least ${rows.at(-1)!.points}`,
+    );
+    return {
+      /** The brokers, the most measured first. */
+      brokers: rows.map((r) => r.server),
+      /** A broker, each as often as it has points. */
+      pick: () => {
+        let left = Math.random() * total;
+        for (const r of rows) if ((left -= r.points) < 0) return r.server;
+        return rows[0]!.server;
+      },
+    };
+  } finally {
+    await client.end();
+  }
 }
 
 async function ingestionSection(owner: BenchUser) {
@@ -1005,6 +1142,10 @@ function snapshotOf(login: number, n: number) {
     equity_low: equity - 5,
     equity_high: equity + 5,
     terminal_connected: true,
+    // what a publisher 1.3 tells of its terminal: its minute's ping point is stored too
+    ping_ms: 24,
+    trade_allowed: true,
+    ea_trade_allowed: true,
     positions: [],
   };
 }

@@ -53,6 +53,7 @@ import { createVpsService } from './modules/vps/vps.service.ts';
 import { vpsJobsPlugin } from './modules/vps/vps.plugin.ts';
 import { createMachineService } from './modules/vps/vps.machine.service.ts';
 import { vpsMachineRoutes } from './modules/vps/vps.machine.routes.ts';
+import { latencyModule } from './modules/latency/latency.plugin.ts';
 import { balanceAdminRoutes } from './modules/balance/balance.admin.routes.ts';
 import { createBalanceAdminService } from './modules/balance/balance.admin.service.ts';
 import { balanceJobsPlugin } from './modules/balance/balance.plugin.ts';
@@ -282,6 +283,7 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       await api.register(telegramRoutes, { telegram, bots, servers: vps, config, now });
       const adminVps = createAdminVpsService({ ...serviceDeps, operations });
       await api.register(adminVpsRoutes, { adminVps, config });
+      await api.register(latencyModule, { ...serviceDeps });
       const reads = createMonitoringReads(app.db, now, config.monitoring.viewsKey);
       const monitoring = createMonitoringService(serviceDeps, reads);
       await api.register(monitoringRoutes, { monitoring, reads, idempotency, config });

@@ -216,6 +216,106 @@ describe('the ingestion protocol', () => {
     ]);
   });
 
+  it('snapshots tell the terminal: its ping and trade permissions on the account, a ping point a minute', async () => {
+    const { key, account, user } = await publisherOf(t, 8501);
+    expect((await send(t, HELLO, key, hello({ login: 8501 }))).status).toBe(200);
+    const at = (time: string, fields: Record<string, unknown>) =>
+      send(t, SNAPSHOT, key, snapshot({ login: 8501, time: `2026-01-05T${time}.000Z`, ...fields }));
+    const allowed = { trade_allowed: true, ea_trade_allowed: true };
+    for (const [time, fields] of [
+      ['10:00:10', { ping_ms: 30, ...allowed }],
+      // the minute has its point: the first one stays
+      ['10:00:40', { ping_ms: 45, ...allowed }],
+      // none measured yet, then a disconnected terminal's (an old figure): no point of either
+      ['10:01:05', { ping_ms: null, ...allowed }],
+      ['10:01:20', { ping_ms: 50, ...allowed, terminal_connected: false }],
+      ['10:01:30', { ping_ms: 60, trade_allowed: false, ea_trade_allowed: true }],
+    ] as const)
+      expect((await at(time, fields)).status).toBe(200);
+    const listed = async () =>
+      (
+        await t.api.get(
+          `/api/user/monitoring/accounts?monitoring_id=${account.monitoring_id}`,
+          user,
+        )
+      ).body.accounts[0];
+    expect(await listed()).toMatchObject({
+      ping_ms: 60,
+      trade_allowed: false,
+      ea_trade_allowed: true,
+    });
+    // a publisher before 1.3 tells none of it: not known any more
+    expect((await at('10:02:10', {})).status).toBe(200);
+    expect(await listed()).toMatchObject({
+      ping_ms: null,
+      trade_allowed: null,
+      ea_trade_allowed: null,
+    });
+    const { rows } = await t.sql.query(
+      'select at, ping_ms, server, location, user_id from monitoring_pings where account_id = $1 order by at',
+      [account.id],
+    );
+    const point = (minute: string, ping: number) => ({
+      at: new Date(`2026-01-05T10:${minute}:00.000Z`),
+      ping_ms: ping,
+      server: 'Broker-Live',
+      location: null,
+      user_id: String(user.id),
+    });
+    expect(rows).toEqual([point('00', 30), point('01', 60)]);
+  });
+
+  it('the account’s ping over a day, a week or a month: each step’s mean and longest', async () => {
+    const { account, user } = await publisherOf(t, 8601);
+    const MINUTE = 60_000;
+    // a 10-minute step's start, 20 minutes ago
+    const base = Math.floor(t.clock.now().getTime() / (10 * MINUTE)) * 10 * MINUTE - 20 * MINUTE;
+    const points: [number, number][] = [
+      [base - 2 * 86_400_000, 90],
+      [base, 10],
+      [base + 3 * MINUTE, 30],
+      [base + 10 * MINUTE, 50],
+      [base + 12 * MINUTE, 71],
+    ];
+    for (const [ms, ping] of points)
+      await t.sql.query(
+        `insert into monitoring_pings (account_id, at, ping_ms, server, user_id)
+         values ($1, $2, $3, 'Broker-Live', $4)`,
+        [account.id, new Date(ms), ping, user.id],
+      );
+    const PING = `/api/user/monitoring/accounts/${account.id}/ping`;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const day = await t.api.get(PING, user);
+    expect(day.status).toBe(200);
+    expect(day.body).toEqual({
+      period: 'day',
+      step_sec: 60,
+      points: points.slice(1).map(([ms, ping]) => ({ time: iso(ms), ping_ms: ping, max_ms: ping })),
+    });
+    const week = await t.api.get(`${PING}?period=week`, user);
+    expect(week.body).toEqual({
+      period: 'week',
+      step_sec: 600,
+      points: [
+        { time: iso(base - 2 * 86_400_000), ping_ms: 90, max_ms: 90 },
+        { time: iso(base), ping_ms: 20, max_ms: 30 },
+        // (50 + 71) / 2 = 60.5, rounded
+        { time: iso(base + 10 * MINUTE), ping_ms: 61, max_ms: 71 },
+      ],
+    });
+    expect((await t.api.get(`${PING}?period=month`, user)).body.step_sec).toBe(3600);
+    expect(await t.api.get(`${PING}?period=year`, user)).toMatchObject({
+      status: 422,
+      body: { code: 'PERIOD_INVALID' },
+    });
+    // another reader's account is not found
+    const other = await quickUser(t);
+    expect(await t.api.get(PING, other)).toMatchObject({
+      status: 404,
+      body: refusal('MONITORING_ACCOUNT_NOT_FOUND'),
+    });
+  });
+
   it('an ended subscription is 402 with its message; a regenerated key stops the old one', async () => {
     const { key, subscription, user } = await publisherOf(t, 8301);
     const fresh = await t.api.post(

@@ -13,6 +13,7 @@ describe('the maintenance tick', () => {
     warned1d: 0,
     deletedAccounts: 0,
     thinnedPoints: 0,
+    thinnedPings: 0,
     deletedViews: 0,
   };
 
@@ -183,6 +184,30 @@ describe('the maintenance tick', () => {
         equity_high: 2012,
       },
     ]);
+  });
+
+  it('folds ping points older than 30 days into one an hour: its mean, its latest server and place', async () => {
+    const { account, user } = await publisherOf(t, 30_103);
+    const hour = new Date(Math.floor((t.clock.now().getTime() - 31 * DAY) / HOUR) * HOUR);
+    const minute = (m: number) => new Date(hour.getTime() + m * 60_000);
+    const recent = new Date(Math.floor(t.clock.now().getTime() / 60_000) * 60_000 - 5 * 60_000);
+    await t.sql.query(
+      `insert into monitoring_pings (account_id, at, ping_ms, server, location, user_id) values
+       ($1, $2, 10, 'Old-Live', null, $6), ($1, $3, 21, 'Old-Live', null, $6),
+       ($1, $4, 30, 'New-Live', 'London (LD4)', $6), ($1, $5, 99, 'New-Live', 'London (LD4)', $6)`,
+      [account.id, minute(0), minute(7), minute(59), recent, user.id],
+    );
+    expect(await tick()).toEqual({ ...NOTHING, thinnedPings: 1 });
+    const { rows } = await t.sql.query(
+      'select at, ping_ms, server, location from monitoring_pings where account_id = $1 order by at',
+      [account.id],
+    );
+    // (10 + 21 + 30) / 3 = 20.33: 20
+    expect(rows).toEqual([
+      { at: hour, ping_ms: 20, server: 'New-Live', location: 'London (LD4)' },
+      { at: recent, ping_ms: 99, server: 'New-Live', location: 'London (LD4)' },
+    ]);
+    expect(await tick()).toEqual(NOTHING);
   });
 
   it('forgets the visitors of days before yesterday', async () => {

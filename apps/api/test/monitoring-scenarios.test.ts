@@ -1,4 +1,5 @@
 import {
+  EA_VERSION,
   HISTORY_PARTIAL,
   runScenario,
   SCENARIOS,
@@ -12,7 +13,7 @@ import { FREE } from './monitoring-fixtures.ts';
 
 /**
  * The terminal's awkward habits (packages/simulator's scenarios) end to end: a simulated
- * MetaTrader terminal with the publisher Expert Advisor 1.2 attached publishes to this API over
+ * MetaTrader terminal with the publisher Expert Advisor 1.3 attached publishes to this API over
  * HTTP, on a virtual clock (no test waits), and the trader's fixes are made through the console's
  * own routes. Each test then reads what the trader sees: the accounts list, the statistics as
  * the statistics job stores them, the trades and the open positions.
@@ -161,11 +162,16 @@ async function sees(token: string, accountId: number): Promise<Seen> {
 const statusesOf = (calls: readonly EaCall[], path?: EaCall['path']) =>
   calls.filter((c) => !path || c.path === path).map((c) => c.status);
 
-/** What every publishing account shows: data from the 1.2 publisher, the terminal connected. */
+/**
+ * What every publishing account shows: data from the 1.3 publisher, the terminal connected with
+ * its ping, algorithmic trading allowed.
+ */
 function expectPublishing(listed: Json) {
   expect(listed.last_data_at).not.toBeNull();
-  expect(listed.ea_version).toBe('1.2.0');
+  expect(listed.ea_version).toBe(EA_VERSION);
   expect(listed.terminal_connected).toBe(true);
+  expect(listed).toMatchObject({ trade_allowed: true, ea_trade_allowed: true });
+  expect(listed.ping_ms).toEqual(expect.any(Number));
 }
 
 describe('the terminal’s habits, end to end', () => {
@@ -429,6 +435,46 @@ describe('the terminal’s habits, end to end', () => {
       expect(played.calls.filter((c) => c.status === -1).length).toBeGreaterThanOrEqual(2);
       const { listed } = await played.sees();
       expectPublishing(listed);
+    },
+    SLOW,
+  );
+
+  it(
+    'algoTradingOff: the account says algorithmic trading is off while it is, and publishing goes on',
+    async () => {
+      let off: Json;
+      const played = await play('algoTradingOff', 60_016, async (_world, seesNow) => {
+        off = (await seesNow()).listed;
+      });
+      expect(off).toMatchObject({ trade_allowed: false, ea_trade_allowed: true });
+      expect(statusesOf(played.calls).every((s) => s === 200)).toBe(true);
+      const { listed } = await played.sees();
+      expectPublishing(listed);
+    },
+    SLOW,
+  );
+
+  it(
+    'pingClimbs: a ping point a minute, the minute’s first, and the account’s latest ping',
+    async () => {
+      const played = await play('pingClimbs', 60_017);
+      const { rows } = await t.sql.query(
+        `select to_char(at at time zone 'UTC', 'HH24:MI') as minute, ping_ms, server, location
+         from monitoring_pings where account_id = $1 order by at`,
+        [played.accountId()],
+      );
+      expect(rows.map((r) => [r.minute, r.ping_ms])).toEqual([
+        ['11:59', 20],
+        ['12:00', 80],
+        ['12:01', 140],
+        ['12:02', 200],
+        ['12:03', 260],
+      ]);
+      // the trade server its hello named; not from one of the owner's servers: no location
+      expect(rows.every((r) => r.server === 'TradeHost-Demo' && r.location === null)).toBe(true);
+      const { listed } = await played.sees();
+      expectPublishing(listed);
+      expect(listed.ping_ms).toBe(260);
     },
     SLOW,
   );

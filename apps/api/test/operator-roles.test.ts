@@ -88,6 +88,7 @@ const PERMISSIONS: Record<string, OperatorRole[]> = {
   'GET /api/admin/vps/operations': ['vps'],
   'POST /api/admin/vps/operations/{id}/retry': ['vps'],
   'POST /api/admin/vps/operations/{id}/fail': ['vps'],
+  'GET /api/admin/vps/latency': ['vps'],
   'GET /api/admin/support/queues': ['support'],
   'GET /api/admin/support/tickets': ['support'],
   'GET /api/admin/support/tickets/{id}': ['support'],

@@ -192,6 +192,10 @@ export const ERROR_MESSAGES = {
   GUARDIAN_POLICY_INVALID: 'Choose what the guardian may do',
   GUARDIAN_MINUTES_RANGE: 'Enter whole minutes from 5 to 120',
   SERVICE_BUSY: 'The service is busy. Please try again later',
+  BROKER_SERVER_INVALID:
+    "Enter the broker's trade server as the terminal names it (128 characters at most)",
+  BROKER_QUERY_INVALID:
+    "Type the first letters of the broker's trade server (128 characters at most)",
   // support
   DEPARTMENT_REQUIRED: 'Choose a department',
   DEPARTMENT_NAME_REQUIRED: 'Enter the department name in both languages (100 characters at most)',

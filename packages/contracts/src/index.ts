@@ -11,6 +11,7 @@ export * from './monitoring-statistics.ts';
 export * from './monitoring.ts';
 export * from './monitoring-ingest.ts';
 export * from './monitoring-alerts.ts';
+export * from './latency.ts';
 export * from './partner.ts';
 export * from './telegram.ts';
 export * from './profile.ts';

@@ -13,6 +13,8 @@ import { DEAL_ENTRIES, DEAL_TYPES, type StatDeal } from './monitoring-statistics
 
 export const INGEST_DEALS_MAX = 500;
 export const INGEST_POSITIONS_MAX = 1000;
+/** The longest ping a terminal can tell: an int of microseconds (2^31 - 1), in milliseconds. */
+export const INGEST_PING_MS_MAX = 2_147_484;
 
 /** ISO-8601 UTC with milliseconds, as the publisher writes times: 2026-01-05T09:30:00.000Z. */
 const isoTime = z.iso.datetime({ precision: 3, error: 'VALIDATION' });
@@ -174,6 +176,22 @@ export const ingestSnapshotSchema = z.object({
    * the first INGEST_POSITIONS_MAX and says how many there are). Optional: older publishers.
    */
   positions_total: z.optional(z.int({ error: 'VALIDATION' }).check(z.minimum(0))),
+  /**
+   * The terminal's last ping to its trade server (TERMINAL_PING_LAST, which MetaTrader gives in
+   * microseconds) rounded to a whole millisecond: 0 is a ping under half a millisecond. Null or
+   * absent while the terminal has none to tell (not connected, not measured yet). From 1.3.0.
+   */
+  ping_ms: z.optional(
+    z.nullable(z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(INGEST_PING_MS_MAX))),
+  ),
+  /**
+   * Whether algorithmic trading is allowed: in the terminal (its Algo Trading button,
+   * TERMINAL_TRADE_ALLOWED) and for the publisher's own program (its "Allow Algo Trading",
+   * MQL_TRADE_ALLOWED), which tells how the trader set up the Expert Advisors of that terminal.
+   * Absent from publishers before 1.3.0.
+   */
+  trade_allowed: z.optional(z.boolean({ error: 'VALIDATION' })),
+  ea_trade_allowed: z.optional(z.boolean({ error: 'VALIDATION' })),
 });
 export type IngestSnapshot = z.infer<typeof ingestSnapshotSchema>;
 

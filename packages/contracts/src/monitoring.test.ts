@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   INGEST_DEALS_MAX,
   INGEST_FIELDS,
+  INGEST_PING_MS_MAX,
   ingestDealsSchema,
   ingestHelloSchema,
   ingestSnapshotSchema,
@@ -120,6 +121,9 @@ describe('the ingestion protocol', () => {
         'terminal_connected',
         'positions',
         'positions_total',
+        'ping_ms',
+        'trade_allowed',
+        'ea_trade_allowed',
       ],
       position: [
         'ticket',
@@ -202,6 +206,59 @@ describe('the ingestion protocol', () => {
       ],
     };
     expect(ingestSnapshotSchema.safeParse(snapshot).success).toBe(true);
+  });
+
+  describe('the terminal’s state in a snapshot (publisher 1.3)', () => {
+    const snapshot = {
+      login: 5012345,
+      time: '2026-01-05T09:31:00.000Z',
+      balance: 1000,
+      equity: 1000,
+      margin: 0,
+      free_margin: 1000,
+      credit: 0,
+      equity_low: 1000,
+      equity_high: 1000,
+      terminal_connected: true,
+      positions: [],
+    };
+
+    it('takes the ping in whole milliseconds (or null) and both trade permissions', () => {
+      for (const state of [
+        { ping_ms: 24, trade_allowed: true, ea_trade_allowed: true },
+        { ping_ms: 0, trade_allowed: false, ea_trade_allowed: true },
+        { ping_ms: null, trade_allowed: true, ea_trade_allowed: false },
+        { ping_ms: INGEST_PING_MS_MAX },
+      ]) {
+        const parsed = ingestSnapshotSchema.safeParse({ ...snapshot, ...state });
+        expect(parsed.success, JSON.stringify(state)).toBe(true);
+        expect(parsed.data).toMatchObject(state);
+      }
+    });
+
+    it('still takes an older publisher’s snapshot, which has none of them', () => {
+      const parsed = ingestSnapshotSchema.safeParse(snapshot);
+      expect(parsed.success).toBe(true);
+      expect(parsed.data).not.toHaveProperty('ping_ms');
+      expect(parsed.data).not.toHaveProperty('trade_allowed');
+      expect(parsed.data).not.toHaveProperty('ea_trade_allowed');
+    });
+
+    it('refuses a ping that is not whole milliseconds in range, and permissions that are not booleans', () => {
+      for (const state of [
+        { ping_ms: -1 },
+        { ping_ms: 12.5 },
+        { ping_ms: '12' },
+        { ping_ms: INGEST_PING_MS_MAX + 1 },
+        { trade_allowed: 'true' },
+        { trade_allowed: null },
+        { ea_trade_allowed: 1 },
+      ]) {
+        const parsed = ingestSnapshotSchema.safeParse({ ...snapshot, ...state });
+        expect(parsed.success, JSON.stringify(state)).toBe(false);
+        expect(parsed.error?.issues[0]?.message).toBe('VALIDATION');
+      }
+    });
   });
 
   it('refuses what a terminal must not send', () => {

@@ -251,6 +251,15 @@ export const monitoringAccountSchema = z.object({
   /** The latest snapshot. */
   last_data_at: z.nullable(z.string()),
   terminal_connected: z.boolean(),
+  /**
+   * What the latest snapshot told of the terminal (publisher 1.3.0 on; null before it, or when
+   * it had no ping): its last ping to the trade server in whole milliseconds, and whether
+   * algorithmic trading is allowed in the terminal and for the publisher. Always sent; optional
+   * in the type only so that a reader built before them still reads the account.
+   */
+  ping_ms: z.optional(z.nullable(z.int())),
+  trade_allowed: z.optional(z.nullable(z.boolean())),
+  ea_trade_allowed: z.optional(z.nullable(z.boolean())),
   balance: z.nullable(z.number()),
   equity: z.nullable(z.number()),
   /** The stored figures (null until the first computation): the list's summary. */
@@ -398,6 +407,30 @@ export const chartResponseSchema = z.object({
 export type ChartResponse = z.infer<typeof chartResponseSchema>;
 
 export const tradesQuerySchema = z.object(pagingFields(50));
+
+/**
+ * GET .../accounts/:id/ping?period=day|week|month: the terminal's ping to its trade server over
+ * the period ending now, beside the equity chart: a point a minute over a day, the mean of each
+ * 10 minutes over a week, of each hour over a month (`max_ms` the step's longest), oldest first;
+ * none where the terminal told no ping (not connected, an older publisher).
+ */
+export const PING_PERIODS = ['day', 'week', 'month'] as const;
+export type PingPeriod = (typeof PING_PERIODS)[number];
+export const PING_PERIOD_DAYS: Record<PingPeriod, number> = { day: 1, week: 7, month: 30 };
+export const PING_STEP_SEC: Record<PingPeriod, number> = { day: 60, week: 600, month: 3600 };
+
+export const pingQuerySchema = z.object({
+  period: z._default(z.enum(PING_PERIODS, { error: 'PERIOD_INVALID' }), 'day'),
+});
+export type PingQuery = z.input<typeof pingQuerySchema>;
+
+export const pingResponseSchema = z.object({
+  period: z.enum(PING_PERIODS),
+  /** Seconds a point stands for. */
+  step_sec: z.int(),
+  points: z.array(z.object({ time: z.string(), ping_ms: z.int(), max_ms: z.int() })),
+});
+export type PingResponse = z.infer<typeof pingResponseSchema>;
 
 /** A closed trade (MT5 deals of one position, an MT4 order), newest first. */
 export const tradeSchema = z.object({

@@ -11,7 +11,7 @@ import type { VirtualClock } from './clock.ts';
 import type { TerminalDeal, TerminalModel, TerminalOrder } from './terminal-model.ts';
 
 /**
- * The publisher Expert Advisor, version 1.2, as a model of its timer's logic (OnTimer every
+ * The publisher Expert Advisor, version 1.3, as a model of its timer's logic (OnTimer every
  * second; nothing waits, a pause is a moment before which it does nothing): the same rules as
  * apps/web/public/publisher/*.mq5|.mq4, so that a scenario run here shows what a trader's
  * terminal does.
@@ -37,9 +37,12 @@ import type { TerminalDeal, TerminalModel, TerminalOrder } from './terminal-mode
  *   appear (the tab widened: the history count jumps behind its cursor), it sends everything
  *   again.
  * - A snapshot carries at most 1,000 positions, and `positions_total` when more are open.
+ * - A snapshot tells (1.3) the terminal's last ping to the trade server in whole milliseconds
+ *   (TERMINAL_PING_LAST's µs rounded half up; null while disconnected or before one is
+ *   measured), and whether algorithmic trading is allowed in the terminal and for the EA.
  */
 
-export const EA_VERSION = '1.2.0';
+export const EA_VERSION = '1.3.0';
 /** 401, 402, 404, 409, a refused hello: tried again after this. */
 export const REFUSAL_RETRY_MS = 180_000;
 /** The URL not in WebRequest's list: tried again after this. */
@@ -491,6 +494,8 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
       swap: p.swap,
     }));
     const margin = terminal.margin();
+    const connected = terminal.connected();
+    const pingUs = terminal.pingLast();
     const message: IngestSnapshot = {
       login: terminal.login(),
       // TimeGMT(): the computer's clock, which a weekend does not stop
@@ -502,7 +507,11 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
       credit: terminal.credit(),
       equity_low: Math.min(equityLow, equity),
       equity_high: Math.max(equityHigh, equity),
-      terminal_connected: terminal.connected(),
+      terminal_connected: connected,
+      // MQL's (ping + 500) / 1000 on longs: half up, whole milliseconds
+      ping_ms: connected && pingUs > 0 ? Math.floor((pingUs + 500) / 1000) : null,
+      trade_allowed: terminal.tradeAllowed(),
+      ea_trade_allowed: terminal.eaTradeAllowed(),
       positions,
     };
     if (open.length > positions.length) message.positions_total = open.length;

@@ -3,6 +3,7 @@ import {
   DEAL_TYPES,
   INGEST_DEALS_MAX,
   INGEST_FIELDS,
+  INGEST_PING_MS_MAX,
   INGEST_POSITIONS_MAX,
 } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
@@ -10,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 /**
  * The Expert Advisors cannot be compiled here (MetaEditor runs on Windows), so this holds their
  * sources to the protocol: each message's builder writes exactly the contract's field names, and
- * the behaviours of version 1.2 are in both sources. A few functions are run as well: their MQL
- * text is turned into JavaScript (the subset they use) and exercised, so what runs is the shipped
- * code, not a copy of it.
+ * the behaviours of versions 1.2 and 1.3 are in both sources. A few functions are run as well:
+ * their MQL text is turned into JavaScript (the subset they use) and exercised, so what runs is
+ * the shipped code, not a copy of it.
  */
 const SOURCES = ['TradeHostPublisher.mq5', 'TradeHostPublisher.mq4'].map((name) => ({
   name,
@@ -101,13 +102,52 @@ describe.each(SOURCES)('$name', ({ text, mt5 }) => {
     expect(keysOf(body(text, 'SessionJson'))).toEqual(sorted(INGEST_FIELDS.session));
     expect(keysOf(body(text, 'DealJson'))).toEqual(sorted(INGEST_FIELDS.deal));
     expect(keysOf(body(text, 'DealsJson'))).toEqual(sorted(INGEST_FIELDS.deals));
-    expect(keysOf(body(text, 'SnapshotJson'))).toEqual(sorted(INGEST_FIELDS.snapshot));
+    // the snapshot's ping goes through PingJson (a number or null)
+    expect(body(text, 'SnapshotJson')).toContain('PingJson(connected, ping)');
+    expect(keysOf(body(text, 'SnapshotJson') + body(text, 'PingJson'))).toEqual(
+      sorted(INGEST_FIELDS.snapshot),
+    );
     expect(keysOf(body(text, 'PositionJson'))).toEqual(sorted(INGEST_FIELDS.position));
   });
 
-  it('is version 1.2', () => {
-    expect(define.EA_VERSION).toBe('1.2.0');
-    expect(text).toMatch(/^#property version\s+"1\.20"$/m);
+  it('is version 1.3', () => {
+    expect(define.EA_VERSION).toBe('1.3.0');
+    expect(text).toMatch(/^#property version\s+"1\.30"$/m);
+  });
+
+  it('tells the terminal’s last ping in whole milliseconds, and whether algo trading is allowed', () => {
+    const snapshot = body(text, 'SnapshotJson');
+    expect(snapshot).toContain(
+      mt5
+        ? 'bool connected = TerminalInfoInteger(TERMINAL_CONNECTED) != 0;'
+        : 'bool connected = IsConnected();',
+    );
+    expect(snapshot).toContain('JBool("terminal_connected", connected)');
+    // MetaTrader gives the ping in microseconds (an int), 0 until one is measured
+    expect(snapshot).toContain('long ping = TerminalInfoInteger(TERMINAL_PING_LAST);');
+    // the Algo Trading button, and this program's own "Allow Algo Trading"
+    expect(snapshot).toContain(
+      'JBool("trade_allowed", TerminalInfoInteger(TERMINAL_TRADE_ALLOWED) != 0)',
+    );
+    expect(snapshot).toContain('JBool("ea_trade_allowed", MQLInfoInteger(MQL_TRADE_ALLOWED) != 0)');
+    // PingJson, running: MQL divides longs as integers
+    const source = toJs(body(text, 'PingJson')).replace(
+      '(pingUs + 500) / 1000',
+      'Math.floor((pingUs + 500) / 1000)',
+    );
+    expect(source).toContain('Math.floor(');
+    const pingJson = new Function('JInt', 'JNull', `${source}\nreturn PingJson;`)(
+      (key: string, value: number) => `"${key}":${value}`,
+      (key: string) => `"${key}":null`,
+    ) as (connected: boolean, pingUs: number) => string;
+    expect(pingJson(true, 12_345)).toBe('"ping_ms":12');
+    expect(pingJson(true, 12_500)).toBe('"ping_ms":13');
+    expect(pingJson(true, 400)).toBe('"ping_ms":0');
+    // the longest an int of microseconds holds is the protocol's longest
+    expect(pingJson(true, 2 ** 31 - 1)).toBe(`"ping_ms":${INGEST_PING_MS_MAX}`);
+    expect(pingJson(true, 0)).toBe('"ping_ms":null');
+    // a disconnected terminal's last ping is an old one
+    expect(pingJson(false, 12_345)).toBe('"ping_ms":null');
   });
 
   it('calls the three endpoints with the trimmed activation key and server URL', () => {

@@ -260,6 +260,47 @@ describe('the scenarios', () => {
     expect(chart).toContain('Tools > Options > Expert Advisors');
     expect(world.ea.accepted('snapshot')).toBe(1);
   });
+
+  it('algoTradingOff: publishing goes on, the snapshots of the 90 s say trade_allowed false', async () => {
+    const { fake } = await play('algoTradingOff');
+    const told = fake.snapshots.map((s) => [
+      s.time.slice(11, 19),
+      s.trade_allowed,
+      s.ea_trade_allowed,
+    ]);
+    const off = told.filter(([, allowed]) => allowed === false).map(([time]) => time);
+    expect(off).toEqual([
+      '12:00:31',
+      '12:00:41',
+      '12:00:51',
+      '12:01:01',
+      '12:01:11',
+      '12:01:21',
+      '12:01:31',
+      '12:01:41',
+      '12:01:51',
+    ]);
+    // before and after, allowed; the Expert Advisor's own box never changed
+    expect(told.at(0)).toEqual(['11:59:31', true, true]);
+    expect(told.at(-1)).toEqual(['12:02:21', true, true]);
+    expect(told.every(([, , ea]) => ea === true)).toBe(true);
+  });
+
+  it('pingClimbs: each snapshot tells the ping of its moment, in whole milliseconds', async () => {
+    const { fake } = await play('pingClimbs');
+    const byMinute = new Map<string, Set<number | null | undefined>>();
+    for (const s of fake.snapshots) {
+      const minute = s.time.slice(11, 16);
+      byMinute.set(minute, (byMinute.get(minute) ?? new Set()).add(s.ping_ms));
+    }
+    expect([...byMinute].map(([minute, pings]) => [minute, [...pings]])).toEqual([
+      ['11:59', [20]],
+      ['12:00', [80]],
+      ['12:01', [140]],
+      ['12:02', [200]],
+      ['12:03', [260]],
+    ]);
+  });
 });
 
 /** An EA attached to a fresh MT5 terminal with a deposit, against the fake API. */
@@ -291,7 +332,7 @@ function mt4(options: { serverOffsetSec?: number; start?: string }) {
   return { fake, world };
 }
 
-describe('the Expert Advisor 1.2', () => {
+describe('the Expert Advisor 1.3', () => {
   it('backs off server errors 1, 2, 5, 15, 60, 60 s and waits out a 429 by its Retry-After', async () => {
     const { fake, world, ea } = attached();
     for (let i = 0; i < 6; i += 1) fake.failNext('hello', 503);
@@ -421,6 +462,31 @@ describe('the Expert Advisor 1.2', () => {
       status: 200,
       sent: { server_time_offset_sec: 7200 },
     });
+  });
+
+  it('tells the ping only while connected and measured, rounded half up; and both trade permissions', async () => {
+    const { fake, world } = attached();
+    world.terminal.networkPing(12.5);
+    world.terminal.allowEaTrading(false);
+    await world.runUntilSnapshot();
+    expect(fake.snapshots.at(-1)).toMatchObject({
+      terminal_connected: true,
+      ping_ms: 13,
+      trade_allowed: true,
+      ea_trade_allowed: false,
+    });
+    // offline, TERMINAL_PING_LAST still holds the last one: an old figure, not told
+    world.terminal.disconnect();
+    await world.runUntilSnapshot();
+    expect(fake.snapshots.at(-1)).toMatchObject({ terminal_connected: false, ping_ms: null });
+    // just after a start none is measured yet (0)
+    world.terminal.restart(20_000);
+    expect(world.terminal.pingLast()).toBe(0);
+    await world.runFor(25_000);
+    world.terminal.networkPing(0.4);
+    await world.runUntilSnapshot();
+    expect(fake.snapshots.at(-1)).toMatchObject({ terminal_connected: true, ping_ms: 0 });
+    expect(fake.snapshots.every((s) => ingestSnapshotSchema.safeParse(s).success)).toBe(true);
   });
 
   it('a key too short to be one waits on the chart for the trader to paste one', async () => {

@@ -6,7 +6,7 @@ import { createTerminalModel, type MarginMode, type TerminalModel } from './term
 /**
  * The terminal's awkward habits, each a named script a test runs against a server (the real API,
  * or a fake): what the terminal and the trader do, second by second of a virtual clock, with the
- * publisher Expert Advisor (1.2) attached. A scenario acts; the test asserts what the trader then
+ * publisher Expert Advisor (1.3) attached. A scenario acts; the test asserts what the trader then
  * sees. Where the fix is the trader's in the console (add the account, renew, a new key), the
  * scenario asks its `trader`; `checkpoint` lets the test look in between.
  */
@@ -184,6 +184,8 @@ export const SCENARIO_NAMES = [
   'renewedSubscription',
   'regeneratedKey',
   'webRequestNotAllowed',
+  'algoTradingOff',
+  'pingClimbs',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -495,6 +497,51 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
       await trader.checkpoint('refused', world);
       world.terminal.listWebRequestUrls(world.inputs.url);
       await world.runUntilSnapshot(2 * MINUTE);
+    },
+  },
+
+  /**
+   * Publishing every 10 s (snapshots at hh:mm:01, :11, ...), Algo Trading is switched off in the
+   * terminal at 12:00:30 (its toolbar button, pressed by the trader or by MetaTrader itself
+   * where its options say so on an account or profile change) and on again at 12:02:00. The
+   * Expert Advisors still run: the publisher goes on, its snapshots of 12:00:31 to 12:01:51 say
+   * trade_allowed false (its own "Allow Algo Trading" stays on).
+   */
+  algoTradingOff: {
+    name: 'algoTradingOff',
+    summary: 'Algo Trading switched off in the terminal for 90 s while publishing',
+    ...mt5Hedging,
+    start: '2026-11-04T11:59:00.000Z',
+    async run(world, trader) {
+      await publishingSince1159(world);
+      await world.runFor(60 * SECOND);
+      world.terminal.switchAlgoTrading(false);
+      await world.runFor(90 * SECOND);
+      await trader.checkpoint('off', world);
+      world.terminal.switchAlgoTrading(true);
+      await world.runFor(30 * SECOND);
+    },
+  },
+
+  /**
+   * Publishing every 10 s (snapshots at hh:mm:01, :11, ...) with a ping of 20 ms in minute 11:59,
+   * the path to the trade server grows slower each minute from 12:00: 80, 140, 200, then 260 ms
+   * in minute 12:03 (a congested route, a VPS far from its broker). A ping point a minute: 20,
+   * 80, 140, 200, 260.
+   */
+  pingClimbs: {
+    name: 'pingClimbs',
+    summary: 'the ping to the trade server climbs from 20 to 260 ms over four minutes',
+    ...mt5Hedging,
+    start: '2026-11-04T11:59:00.000Z',
+    async run(world) {
+      world.terminal.networkPing(20);
+      await publishingSince1159(world);
+      await world.runFor(30 * SECOND);
+      for (const ms of [80, 140, 200, 260]) {
+        world.terminal.networkPing(ms);
+        await world.runFor(MINUTE);
+      }
     },
   },
 };

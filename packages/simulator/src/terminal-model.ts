@@ -4,7 +4,9 @@ import { INSTRUMENTS, NO_TRADE_FIELDS, tradeProfit, type Instrument } from './hi
 
 /**
  * A MetaTrader terminal as its Expert Advisor sees it, driven by a virtual clock: who is logged
- * in (login 0 for a moment after a start), whether it is connected, the last tick's time in the
+ * in (login 0 for a moment after a start), whether it is connected, its last ping to the trade
+ * server, whether algorithmic trading is allowed (its button, the Expert Advisor's own box), the
+ * last tick's time in the
  * trade server's clock (TimeCurrent(), which stands still while no quote comes, as over a
  * weekend), the account's money and open positions, and its history: MT5's deals, or MT4's
  * orders, of which MT4 shows only the period chosen in the Account History tab.
@@ -74,6 +76,8 @@ export interface TerminalModelOptions {
   leverage?: number;
   tradeMode?: 'demo' | 'real' | 'contest';
   firstTicket?: number;
+  /** The ping to the trade server (µs, as TERMINAL_PING_LAST counts): 24 ms unless said. */
+  pingUs?: number;
 }
 
 const cents = (value: number) => Math.round(value * 100) / 100;
@@ -95,6 +99,10 @@ export function createTerminalModel(options: TerminalModelOptions) {
   /** Until then, just after a start, the terminal is neither connected nor logged in. */
   let loginFrom = clock.ms();
   let connected = true;
+  let pingUs = options.pingUs ?? 24_000;
+  /** The toolbar's Algo Trading button, and the Expert Advisor's "Allow Algo Trading" box. */
+  let algoTrading = true;
+  let eaAlgoTrading = true;
   /** The terminal's global variables (GlobalVariableSet): they outlive a restart. */
   const globals = new Map<string, number>();
   let ticking = false;
@@ -232,6 +240,15 @@ export function createTerminalModel(options: TerminalModelOptions) {
     login: () => (clock.ms() >= loginFrom ? options.login : 0),
     /** TerminalInfoInteger(TERMINAL_CONNECTED) / IsConnected(). */
     connected: () => connected && clock.ms() >= loginFrom,
+    /**
+     * TerminalInfoInteger(TERMINAL_PING_LAST): the last ping to the trade server in µs, 0 until
+     * the terminal has measured one after its start; a disconnected terminal keeps its last.
+     */
+    pingLast: () => (clock.ms() >= loginFrom ? pingUs : 0),
+    /** TerminalInfoInteger(TERMINAL_TRADE_ALLOWED): the Algo Trading button. */
+    tradeAllowed: () => algoTrading,
+    /** MQLInfoInteger(MQL_TRADE_ALLOWED): the Expert Advisor's own "Allow Algo Trading". */
+    eaTradeAllowed: () => eaAlgoTrading,
     /** TimeCurrent(): the last tick's time in the server's clock; it stands still without quotes. */
     timeCurrent: () => lastTickUtc + offsetMs,
     /** TimeGMT(): the computer's clock in UTC. */
@@ -292,6 +309,10 @@ export function createTerminalModel(options: TerminalModelOptions) {
     },
     connect() {
       connected = true;
+    },
+    /** The network to the trade server now answers in `ms` (the terminal measures it in µs). */
+    networkPing(ms: number) {
+      pingUs = Math.round(ms * 1000);
     },
 
     // --- the trader's actions ----------------------------------------------------------------
@@ -402,6 +423,18 @@ export function createTerminalModel(options: TerminalModelOptions) {
      */
     showHistory(from: number | 'all') {
       historyFrom = from === 'all' ? null : from + offsetMs;
+    },
+    /**
+     * The Algo Trading button on the toolbar (off: no Expert Advisor trades; they still run),
+     * as the trader presses it, or MetaTrader itself where its options say so (an account or
+     * profile changed).
+     */
+    switchAlgoTrading(on: boolean) {
+      algoTrading = on;
+    },
+    /** The Expert Advisor's properties, Common > Allow Algo Trading. */
+    allowEaTrading(on: boolean) {
+      eaAlgoTrading = on;
     },
     /** Tools > Options > Expert Advisors > Allow WebRequest for listed URL. */
     listWebRequestUrls(...urls: string[]) {

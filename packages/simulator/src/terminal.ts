@@ -21,6 +21,8 @@ export interface TerminalOptions extends PublisherOptions {
   tradesPerDay?: number;
   now?: () => Date;
   log?: (line: string) => void;
+  /** The ping to the trade server its snapshots tell (ms; null: none): 24 unless said. */
+  pingMs?: number | null;
 }
 
 export function createTerminal(options: TerminalOptions) {
@@ -72,7 +74,13 @@ export function createTerminal(options: TerminalOptions) {
       const start = now().getTime();
       for (let i = 0; i < count; i += 1) {
         const time = new Date(start + i * everyMs);
-        await publisher.snapshot(snapshotAt(history, options.login, time, rnd));
+        await publisher.snapshot({
+          ...snapshotAt(history, options.login, time, rnd),
+          // what a publisher 1.3 tells of its terminal
+          ping_ms: options.pingMs === undefined ? 24 : options.pingMs,
+          trade_allowed: true,
+          ea_trade_allowed: true,
+        });
         if (i < count - 1) await new Promise((resolve) => setTimeout(resolve, everyMs / speed));
       }
       log(`account ${options.login}: ${count} snapshots sent`);

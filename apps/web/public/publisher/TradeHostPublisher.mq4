@@ -17,15 +17,19 @@
 //| fix (key, subscription, account not added, WebRequest not        |
 //| allowed) is tried again after a pause, and the chart's corner    |
 //| says what it waits for and why.                                  |
+//|                                                                  |
+//| Each snapshot also tells the terminal's last ping to its trade   |
+//| server and whether algorithmic trading is allowed, in the        |
+//| terminal and for this program (1.3).                             |
 //+------------------------------------------------------------------+
 #property copyright "TradeHost"
-#property version   "1.20"
+#property version   "1.30"
 #property strict
 
 input string ActivationKey = "";                       // Activation key (from the console)
 input string ServerUrl     = "https://my.tradehost.example"; // Server URL
 
-#define EA_VERSION "1.2.0"
+#define EA_VERSION "1.3.0"
 #define DEALS_PER_CALL 500          // the server's limit of deals a call
 #define POSITIONS_MAX 1000          // the server's limit of positions a snapshot
 #define CALLS_PER_TICK 3            // deal batches a timer tick at most: the terminal stays responsive
@@ -412,6 +416,15 @@ string PositionJson()
           + JNum("profit", OrderProfit(), md) + "," + JNum("swap", OrderSwap(), md) + "}";
   }
 
+// the last ping to the trade server in whole milliseconds (TERMINAL_PING_LAST counts
+// microseconds), rounded half up; null while there is none to tell: not connected, or none
+// measured yet (0)
+string PingJson(bool connected, long pingUs)
+  {
+   if(!connected || pingUs <= 0) return JNull("ping_ms");
+   return JInt("ping_ms", (pingUs + 500) / 1000);
+  }
+
 // the account now; the first g_positionsMax positions, and positions_total when more are open
 string SnapshotJson()
   {
@@ -431,12 +444,17 @@ string SnapshotJson()
                        : "";
    double equity = AccountEquity();
    int md = MoneyDigits();
+   bool connected = IsConnected();
+   long ping = TerminalInfoInteger(TERMINAL_PING_LAST);   // microseconds; 0 before one is measured
    return "{" + JInt("login", g_login) + "," + JStr("time", UtcIso(TimeGMT())) + ","
           + JNum("balance", AccountBalance(), md) + "," + JNum("equity", equity, md) + ","
           + JNum("margin", AccountMargin(), md) + "," + JNum("free_margin", AccountFreeMargin(), md) + ","
           + JNum("credit", AccountCredit(), md) + ","
           + JNum("equity_low", MathMin(g_equityLow, equity), md) + "," + JNum("equity_high", MathMax(g_equityHigh, equity), md) + ","
-          + JBool("terminal_connected", IsConnected()) + ","
+          + JBool("terminal_connected", connected) + ","
+          + PingJson(connected, ping) + ","
+          + JBool("trade_allowed", TerminalInfoInteger(TERMINAL_TRADE_ALLOWED) != 0) + ","
+          + JBool("ea_trade_allowed", MQLInfoInteger(MQL_TRADE_ALLOWED) != 0) + ","
           + "\"positions\":[" + positions + "]"
           + (total > sent ? "," + JInt("positions_total", total) : "") + "}";
   }

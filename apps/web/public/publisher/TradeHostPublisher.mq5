@@ -12,15 +12,19 @@
 //| fix (key, subscription, account not added, WebRequest not        |
 //| allowed) is tried again after a pause, and the chart's corner    |
 //| says what it waits for and why.                                  |
+//|                                                                  |
+//| Each snapshot also tells the terminal's last ping to its trade   |
+//| server and whether algorithmic trading is allowed, in the        |
+//| terminal and for this program (1.3).                             |
 //+------------------------------------------------------------------+
 #property copyright "TradeHost"
-#property version   "1.20"
+#property version   "1.30"
 #property strict
 
 input string ActivationKey = "";                       // Activation key (from the console)
 input string ServerUrl     = "https://my.tradehost.example"; // Server URL
 
-#define EA_VERSION "1.2.0"
+#define EA_VERSION "1.3.0"
 #define DEALS_PER_CALL 500          // the server's limit of deals a call
 #define POSITIONS_MAX 1000          // the server's limit of positions a snapshot
 #define CALLS_PER_TICK 3            // deal batches a timer tick at most: the terminal stays responsive
@@ -382,6 +386,15 @@ string PositionJson(ulong ticket)
           + JNum("profit", PositionGetDouble(POSITION_PROFIT), md) + "," + JNum("swap", PositionGetDouble(POSITION_SWAP), md) + "}";
   }
 
+// the last ping to the trade server in whole milliseconds (TERMINAL_PING_LAST counts
+// microseconds), rounded half up; null while there is none to tell: not connected, or none
+// measured yet (0)
+string PingJson(bool connected, long pingUs)
+  {
+   if(!connected || pingUs <= 0) return JNull("ping_ms");
+   return JInt("ping_ms", (pingUs + 500) / 1000);
+  }
+
 // the account now; the first g_positionsMax positions, and positions_total when more are open
 string SnapshotJson()
   {
@@ -400,6 +413,8 @@ string SnapshotJson()
                        : "";
    double equity = AccountInfoDouble(ACCOUNT_EQUITY);
    int md = MoneyDigits();
+   bool connected = TerminalInfoInteger(TERMINAL_CONNECTED) != 0;
+   long ping = TerminalInfoInteger(TERMINAL_PING_LAST);   // microseconds; 0 before one is measured
    return "{" + JInt("login", g_login) + ","
           + JStr("time", UtcIso(TimeGMT(), 0)) + ","
           + JNum("balance", AccountInfoDouble(ACCOUNT_BALANCE), md) + "," + JNum("equity", equity, md) + ","
@@ -407,7 +422,10 @@ string SnapshotJson()
           + JNum("free_margin", AccountInfoDouble(ACCOUNT_MARGIN_FREE), md) + ","
           + JNum("credit", AccountInfoDouble(ACCOUNT_CREDIT), md) + ","
           + JNum("equity_low", MathMin(g_equityLow, equity), md) + "," + JNum("equity_high", MathMax(g_equityHigh, equity), md) + ","
-          + JBool("terminal_connected", TerminalInfoInteger(TERMINAL_CONNECTED) != 0) + ","
+          + JBool("terminal_connected", connected) + ","
+          + PingJson(connected, ping) + ","
+          + JBool("trade_allowed", TerminalInfoInteger(TERMINAL_TRADE_ALLOWED) != 0) + ","
+          + JBool("ea_trade_allowed", MQLInfoInteger(MQL_TRADE_ALLOWED) != 0) + ","
           + "\"positions\":[" + positions + "]"
           + (total > sent ? "," + JInt("positions_total", total) : "") + "}";
   }

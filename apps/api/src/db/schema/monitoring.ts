@@ -107,6 +107,14 @@ export const monitoringAccounts = pgTable(
     helloAt: timestamptz('hello_at'),
     lastDataAt: timestamptz('last_data_at'),
     terminalConnected: boolean('terminal_connected').notNull().default(false),
+    /**
+     * The latest snapshot's terminal (publisher 1.3.0 on; null before, and ping null while it had
+     * none): its last ping to the trade server (ms), whether algorithmic trading is allowed in
+     * the terminal and for the publisher.
+     */
+    pingMs: integer('ping_ms'),
+    tradeAllowed: boolean('trade_allowed'),
+    eaTradeAllowed: boolean('ea_trade_allowed'),
     balance: doublePrecision('balance'),
     equity: doublePrecision('equity'),
     margin: doublePrecision('margin'),
@@ -214,6 +222,41 @@ export const monitoringEquity = pgTable(
     credit: doublePrecision('credit').notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.at, t.segment] })],
+);
+
+/**
+ * A connected terminal's ping to its trade server at most once a minute per account (the
+ * minute's first snapshot that told one): the account page's ping over time, and the latency
+ * map's measurements, which is why each point keeps the trade server's name as the hello said it
+ * and, when the publisher wrote from one of its owner's VPS servers, that server's location.
+ */
+export const monitoringPings = pgTable(
+  'monitoring_pings',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    /** The minute (older than 30 days: the hour) of the snapshot's time. */
+    at: timestamptz('at').notNull(),
+    /** Whole milliseconds (older than 30 days: the hour's mean). */
+    pingMs: integer('ping_ms').notNull(),
+    /** The trade server (`monitoring_accounts.server` then). */
+    server: text('server'),
+    /** `vps_rates.location` of the owner's server at the publisher's address; null elsewhere. */
+    location: text('location'),
+    /**
+     * The account's owner, kept with the point: the latency map counts owners (no figure stands
+     * for fewer than three) without a join per measurement. No reference: the account's holds.
+     */
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.at] }),
+    // the latency map (a broker's points of the window) and the broker names' prefix search,
+    // any case: LIKE 'abc%' on lower(server) needs the pattern operator class whatever the
+    // database's collation
+    index('monitoring_pings_server_idx').on(sql`lower(${t.server}) text_pattern_ops`, t.at),
+  ],
 );
 
 /**

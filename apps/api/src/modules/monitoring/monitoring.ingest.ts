@@ -91,6 +91,9 @@ export function createIngest(
         equity_high: Math.max(s.equity_high, s.equity),
         terminal_connected: s.terminal_connected,
         positions: s.positions,
+        ping_ms: s.ping_ms ?? null,
+        trade_allowed: s.trade_allowed ?? null,
+        ea_trade_allowed: s.ea_trade_allowed ?? null,
       }));
       const { rows } = await pool.query<StoredRow>({
         name: 'monitoring-store-snapshots',
@@ -243,8 +246,9 @@ const storedSnapshot = (row: StoredRow, snapshot: IngestSnapshot): StoredSnapsho
 /**
  * Stores a batch of snapshots ($1, JSON; $2, now), each where its key hash belongs to a running
  * subscription holding an account of its login: the account's figures now (and the address the
- * snapshot came from), and its minute's equity point (of the account's cash-flow count: a flow
- * starts a new one), which keeps the latest snapshot's values and their true time. Answers the batch index and account id of
+ * snapshot came from, and what it told of its terminal), its minute's equity point (of the
+ * account's cash-flow count: a flow starts a new one), which keeps the latest snapshot's values
+ * and their true time, and its minute's ping point. Answers the batch index and account id of
  * each stored, and, for accounts with alerts on and any rule enabled, the rules (one index probe
  * per account; none, the usual case, costs nothing more) with what they need from before the
  * update: the previous positions (when positions are watched), whether it had published. A
@@ -254,10 +258,12 @@ const STORE_SNAPSHOTS = `
   with input as (
     select * from json_to_recordset($1::json) as s(i int, key_hash text, ip text, login bigint,
       time timestamptz, balance float8, equity float8, margin float8, credit float8,
-      equity_low float8, equity_high float8, terminal_connected boolean, positions jsonb)),
+      equity_low float8, equity_high float8, terminal_connected boolean, positions jsonb,
+      ping_ms int, trade_allowed boolean, ea_trade_allowed boolean)),
   target as (
     select input.*, a.id as account_id, a.flows, a.alerts_enabled, a.positions as old_positions,
-      a.last_data_at is not null as had_data, a.time_zone, a.alert_email, a.alert_telegram
+      a.last_data_at is not null as had_data, a.time_zone, a.alert_email, a.alert_telegram,
+      a.user_id, a.server
     from input
     join monitoring_subscriptions sub on sub.key_hash = input.key_hash
       and (sub.ends_at is null or sub.ends_at > $2)
@@ -265,7 +271,8 @@ const STORE_SNAPSHOTS = `
   account as (
     update monitoring_accounts a set balance = t.balance, equity = t.equity, margin = t.margin,
       credit = t.credit, terminal_connected = t.terminal_connected, positions = t.positions,
-      last_data_at = $2, publisher_ip = t.ip
+      last_data_at = $2, publisher_ip = t.ip, ping_ms = t.ping_ms, trade_allowed = t.trade_allowed,
+      ea_trade_allowed = t.ea_trade_allowed
     from target t where a.id = t.account_id),
   minute as (
     insert into monitoring_equity (account_id, at, segment, last_at, balance, equity, equity_low,
@@ -277,7 +284,22 @@ const STORE_SNAPSHOTS = `
       balance = excluded.balance, equity = excluded.equity, margin = excluded.margin,
       credit = excluded.credit,
       equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
-      equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high))
+      equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high)),
+  -- a connected terminal's ping, once a minute: the minute's first snapshot telling one (the
+  -- probe of its minute before the insert, so that the owner's server at the address, what the
+  -- latency map needs, is looked up only for a new point: once a minute, not at each snapshot)
+  ping as (
+    insert into monitoring_pings (account_id, at, ping_ms, server, location, user_id)
+    select t.account_id, date_trunc('minute', t.time), t.ping_ms, t.server,
+      (select r.location from vps_servers s join vps_rates r on r.id = s.rate_id
+        where s.user_id = t.user_id and s.host = t.ip and s.status <> 'failed'
+        order by s.id desc limit 1),
+      t.user_id
+    from target t
+    where t.ping_ms is not null and t.terminal_connected and not exists (
+      select 1 from monitoring_pings p
+      where p.account_id = t.account_id and p.at = date_trunc('minute', t.time))
+    on conflict (account_id, at) do nothing)
   select t.i, t.account_id, r.rules, case when r.positions then t.old_positions end as old_positions,
     t.had_data, t.time_zone, t.alert_email, t.alert_telegram
   from target t

@@ -22,8 +22,8 @@ export type { SilentTerminalListener };
  *   SNAPSHOT_DEBOUNCE_SEC while only snapshots come (they move equity, not trades).
  * - `monitoring-maintenance`, every 10 minutes (a singleton): the expiry mails 3 days and 1 day
  *   before a paid subscription ends; deletion of the accounts (and their data) of subscriptions
- *   ended more than MONITORING_RETENTION_DAYS ago; equity points older than 30 days folded into
- *   one an hour; visitor hashes older than two days deleted.
+ *   ended more than MONITORING_RETENTION_DAYS ago; equity and ping points older than 30 days
+ *   folded into one an hour; visitor hashes older than two days deleted.
  * Each step is a conditional statement on the rows it changes, so two ticks at once change
  * nothing more than one.
  * Alerts' and reports' queues: monitoring.alerts.jobs.ts.
@@ -33,7 +33,7 @@ export const STATISTICS_QUEUE = 'monitoring-statistics';
 export const MAINTENANCE_QUEUE = 'monitoring-maintenance';
 export const DEALS_DEBOUNCE_SEC = 3;
 export const SNAPSHOT_DEBOUNCE_SEC = 120;
-/** Equity points older than this are kept one an hour. */
+/** Equity and ping points older than this are kept one an hour. */
 export const MINUTE_POINTS_DAYS = 30;
 const FLUSH_MS = 1000;
 
@@ -42,6 +42,7 @@ export interface MaintenanceReport {
   warned1d: number;
   deletedAccounts: number;
   thinnedPoints: number;
+  thinnedPings: number;
   deletedViews: number;
 }
 
@@ -177,6 +178,28 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
         equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high),
         margin = greatest(monitoring_equity.margin, excluded.margin)`);
 
+    // and of pings, the hour's mean (its minute-00 point, kept in place, counted in), with the
+    // trade server and location of its latest: the latency map reads only the last 30 days
+    const thinnedPings = await db.execute(sql`
+      with moved as (
+        delete from monitoring_pings
+        where at < ${daysFrom(now, -MINUTE_POINTS_DAYS)} and at <> date_trunc('hour', at)
+        returning *),
+      hours as (
+        select account_id, date_trunc('hour', at) as at, sum(ping_ms) as total, count(*) as n,
+          (array_agg(server order by at desc))[1] as server,
+          (array_agg(location order by at desc))[1] as location, min(user_id) as user_id
+        from moved group by account_id, date_trunc('hour', at))
+      insert into monitoring_pings (account_id, at, ping_ms, server, location, user_id)
+      select h.account_id, h.at,
+        round((h.total + coalesce(kept.ping_ms, 0))::numeric
+          / (h.n + (kept.ping_ms is not null)::int)),
+        h.server, h.location, h.user_id
+      from hours h
+      left join monitoring_pings kept on kept.account_id = h.account_id and kept.at = h.at
+      on conflict (account_id, at) do update set ping_ms = excluded.ping_ms,
+        server = excluded.server, location = excluded.location`);
+
     const views = await db.execute(sql`
       delete from monitoring_views where day < ${utcDay(daysFrom(now, -2))}`);
 
@@ -185,6 +208,7 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
       warned1d,
       deletedAccounts: deleted.rowCount ?? 0,
       thinnedPoints: thinned.rowCount ?? 0,
+      thinnedPings: thinnedPings.rowCount ?? 0,
       deletedViews: views.rowCount ?? 0,
     };
     return report;

@@ -1,12 +1,17 @@
 import { createHash, createHmac } from 'node:crypto';
 import {
   pipsOf,
+  PING_PERIOD_DAYS,
+  PING_STEP_SEC,
   type ChartResponse,
+  type PingPeriod,
+  type PingResponse,
   type MonitoringTrade,
   type Page,
   type PositionsResponse,
   type PublicAccountResponse,
   type StatisticsResponse,
+  DAY_MS,
 } from '@tradehost/contracts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -166,6 +171,27 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     return { points: chartOf(await accountStatistics(db, account, now())) };
   }
 
+  /**
+   * The terminal's ping over the period ending now: each step's mean (rounded) and longest, from
+   * the stored minutes (hours, older than 30 days), by date_bin from the epoch: UTC steps.
+   */
+  async function ping(account: AccountRow, period: PingPeriod): Promise<PingResponse> {
+    const step = PING_STEP_SEC[period];
+    const from = new Date(now().getTime() - PING_PERIOD_DAYS[period] * DAY_MS);
+    const { rows } = await db.execute<{ time: Date | string; ping_ms: number; max_ms: number }>(
+      sql`
+        select date_bin(make_interval(secs => ${step}), at, timestamptz 'epoch') as time,
+          round(avg(ping_ms))::int as ping_ms, max(ping_ms) as max_ms
+        from monitoring_pings where account_id = ${account.id} and at >= ${from}
+        group by 1 order by 1`,
+    );
+    return {
+      period,
+      step_sec: step,
+      points: rows.map((r) => ({ time: iso(r.time), ping_ms: r.ping_ms, max_ms: r.max_ms })),
+    };
+  }
+
   async function trades(
     account: AccountRow,
     paging: { page: number; per_page: number },
@@ -264,6 +290,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
   return {
     statistics,
     chart,
+    ping,
     trades,
     positions,
     tradesCsv,

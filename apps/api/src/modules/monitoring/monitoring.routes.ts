@@ -13,6 +13,8 @@ import {
   monitoringAccountsQuerySchema,
   monitoringAccountsResponseSchema,
   monitoringPlansSchema,
+  pingQuerySchema,
+  pingResponseSchema,
   subscribedResponseSchema,
   subscribeRequestSchema,
   statisticsQuerySchema,
@@ -272,6 +274,27 @@ export async function monitoringRoutes(
     },
     async (request) =>
       reads.chart(await monitoring.ownAccount(currentUser(request).id, request.params.id)),
+  );
+
+  r.get(
+    '/user/monitoring/accounts/:id/ping',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          "An account's ping to its trade server over the day (each minute), week (each 10 minutes) or month (each hour), beside the equity chart",
+        security,
+        params: idParamsSchema,
+        querystring: pingQuerySchema,
+        response: { 200: pingResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      reads.ping(
+        await monitoring.ownAccount(currentUser(request).id, request.params.id),
+        request.query.period,
+      ),
   );
 
   r.get(

@@ -120,6 +120,9 @@ export function createMonitoringService(
     ea_version: row.eaVersion,
     last_data_at: row.lastDataAt?.toISOString() ?? null,
     terminal_connected: row.terminalConnected,
+    ping_ms: row.pingMs,
+    trade_allowed: row.tradeAllowed,
+    ea_trade_allowed: row.eaTradeAllowed,
     balance: row.balance,
     equity: row.equity,
     summary:
