@@ -357,6 +357,32 @@ describe('the terminal guardian', () => {
     ]);
   });
 
+  it('names algo trading switched off and asks the trader, doing nothing itself', async () => {
+    const trading = await tradingServer({
+      policy: 'restart_then_reboot',
+      reboot_after_minutes: 5,
+      reboot_with_positions: true,
+    });
+    await publishAtNoon(trading);
+    // the publisher 1.3 said so in its last snapshot: the terminal's button is off
+    await t.sql.query(
+      `update monitoring_accounts set trade_allowed = false, ea_trade_allowed = true where id = $1`,
+      [trading.who.account.id],
+    );
+    const mailed = mailsTo('r@example.com').length;
+    t.clock.advance(11 * MINUTE);
+    await t.app.monitoringJobs.alerts.tick();
+    expect(await incidentsOf(trading.server.id)).toEqual([
+      { cause: 'algo_trading_off', action: 'none', status: 'escalated', positions: 2 },
+    ]);
+    t.clock.advance(10 * MINUTE);
+    await t.app.vpsJobs.guardian.check();
+    expect(await operationsOf(t, trading.server.id)).toEqual([]);
+    const mail = await t.smtp.next('r@example.com', mailed);
+    expect(mail.text).toContain('had algorithmic trading switched off at 12:00 UTC.');
+    expect(mail.text).toContain('Switch Algo Trading on in the terminal');
+  });
+
   it('keeps its settings per server and refuses bad ones, changing nothing', async () => {
     const { who, server } = await tradingServer();
     const bad = [

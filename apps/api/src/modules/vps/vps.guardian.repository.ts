@@ -28,6 +28,11 @@ export interface SilentAlert {
 export interface TerminalState {
   lastDataAt: Date | null;
   terminalConnected: boolean;
+  /**
+   * Algo trading as the last snapshot told it (the terminal's button and the program's own
+   * switch); null from a publisher before 1.3.
+   */
+  tradeAllowed: boolean | null;
   positions: number;
 }
 
@@ -125,15 +130,20 @@ export const guardianRepository = {
     const { rows } = await db.execute<{
       last_data_at: string | Date | null;
       terminal_connected: boolean;
+      trade_allowed: boolean | null;
       positions: number;
     }>(sql`
-      select last_data_at, terminal_connected, jsonb_array_length(positions) as positions
+      select last_data_at, terminal_connected, jsonb_array_length(positions) as positions,
+             case when trade_allowed is null and ea_trade_allowed is null then null
+                  else coalesce(trade_allowed, true) and coalesce(ea_trade_allowed, true)
+             end as trade_allowed
         from monitoring_accounts where id = ${accountId}`);
     const row = rows[0];
     if (!row) return undefined;
     return {
       lastDataAt: date(row.last_data_at),
       terminalConnected: row.terminal_connected,
+      tradeAllowed: row.trade_allowed,
       positions: Number(row.positions),
     };
   },

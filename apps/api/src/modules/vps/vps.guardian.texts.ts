@@ -15,7 +15,14 @@ export type GuardianOutcome =
   /** Still silent: why nothing (more) was done. */
   | {
       kind: 'escalated';
-      why: 'not_allowed' | 'positions_open' | 'too_soon' | 'failed' | 'still_silent' | 'shared';
+      why:
+        | 'not_allowed'
+        | 'positions_open'
+        | 'too_soon'
+        | 'failed'
+        | 'still_silent'
+        | 'shared'
+        | 'algo_off';
     };
 
 export interface GuardianStory {
@@ -55,6 +62,8 @@ const EN = {
     still_silent: 'It is still silent.',
     shared:
       'Several of your servers write from this address, so the guardian reboots none of them.',
+    algo_off:
+      'Switch Algo Trading on in the terminal (its toolbar button) and allow it for the publisher: the guardian cannot do that for you.',
   },
 };
 
@@ -81,6 +90,8 @@ const RU: typeof EN = {
     still_silent: 'Данных по-прежнему нет.',
     shared:
       'С этого адреса пишут несколько ваших серверов, поэтому страж не перезагружает ни один из них.',
+    algo_off:
+      'Включите «Алготорговлю» в терминале (кнопка на панели) и разрешите её публикатору: страж не может сделать это за вас.',
   },
 };
 

@@ -22,6 +22,7 @@ import {
   type GuardedServer,
   type IncidentRow,
   type SilentAlert,
+  type TerminalState,
 } from './vps.guardian.repository.ts';
 import { guardianMessage, type GuardianOutcome } from './vps.guardian.texts.ts';
 import { insertOperation, type OperationQueue } from './vps.operations.ts';
@@ -85,7 +86,7 @@ export function createGuardian(deps: GuardianDeps) {
   async function diagnose(
     machineId: MachineId,
     platform: Platform,
-    terminalConnected: boolean,
+    terminal: TerminalState,
   ): Promise<GuardianCause> {
     const state = await hv.status(machineId).catch(() => 'unknown' as const);
     if (state === 'stopped') return 'server_stopped';
@@ -107,7 +108,10 @@ export function createGuardian(deps: GuardianDeps) {
       log.warn({ err: error, machineId }, 'the guardian could not list the terminals');
       return 'unknown';
     }
-    return terminalConnected ? 'unknown' : 'broker_disconnected';
+    if (!terminal.terminalConnected) return 'broker_disconnected';
+    // with Algo Trading off the terminal stops running Expert Advisors, the publisher among them
+    if (terminal.tradeAllowed === false) return 'algo_trading_off';
+    return 'unknown';
   }
 
   /** Writes the action as an operation of the server; false when another one runs. */
@@ -225,7 +229,7 @@ export function createGuardian(deps: GuardianDeps) {
     if (!server || !terminal) return;
     // the terminal spoke again since the alert: nothing to repair
     if (terminal.lastDataAt && terminal.lastDataAt > alert.silentSince) return;
-    const cause = await diagnose(server.machineId, alert.platform, terminal.terminalConnected);
+    const cause = await diagnose(server.machineId, alert.platform, terminal);
     const incident = await repo.open(db, {
       openedAt: now(),
       serverId: server.id,
@@ -238,6 +242,9 @@ export function createGuardian(deps: GuardianDeps) {
     if (!incident) return; // one is open for this server: it goes on
     log.info({ serverId, accountId: alert.accountId, cause }, 'the guardian took up a silence');
     if (server.policy === 'notify') return close(incident, server, alert, { kind: 'notified' });
+    // only the trader can switch it on again: no restart or reboot would
+    if (cause === 'algo_trading_off')
+      return close(incident, server, alert, { kind: 'escalated', why: 'algo_off' });
     const remedy = REMEDY[cause];
     if (remedy === 'none') {
       // nothing to repair from here; with a reboot allowed, `check` reboots when the wait is over
