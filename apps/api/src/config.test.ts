@@ -276,6 +276,20 @@ describe('loadConfig: payments', () => {
 });
 
 describe('loadConfig: VPS', () => {
+  it('keeps VPS_SNAPSHOTS_MAX snapshots a server (0 turns them off), and refuses what is not 0-20', () => {
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, VPS_SNAPSHOTS_MAX: '0' }, tempDir()).vps.snapshotsMax,
+    ).toBe(0);
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, VPS_SNAPSHOTS_MAX: '20' }, tempDir()).vps.snapshotsMax,
+    ).toBe(20);
+    for (const value of ['-1', '21', '1.5', 'two']) {
+      const problems = problemsOf({ VPS_SNAPSHOTS_MAX: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^VPS_SNAPSHOTS_MAX: /);
+    }
+  });
+
   it('has development defaults: the simulated hypervisor at 1-2 minutes, jobs on', () => {
     const config = loadConfig({ JWT_SECRET: SECRET }, tempDir());
     expect(config.vps).toEqual({
@@ -284,6 +298,7 @@ describe('loadConfig: VPS', () => {
       proxmox: undefined,
       graceDays: 7,
       trialDays: 3,
+      snapshotsMax: 2,
       stuckMinutes: 15,
       secretKey: expect.any(String),
       passwordKeys: expect.any(Object),

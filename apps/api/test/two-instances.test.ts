@@ -320,6 +320,7 @@ describe.runIf(TEST_REDIS_URL)('two instances behind a round-robin proxy', () =>
       id: server.id,
       status: 'active',
       power: 'running',
+      operation: { kind: 'create', ok: true },
     });
     const ready = await front.api.get(SERVER(server.id), { token: user.token });
     expect(ready.body.server).toMatchObject({
