@@ -339,7 +339,8 @@ for (const scheme of ['light', 'dark'] as const) {
     );
     await page.keyboard.press('Escape');
 
-    // the server's page: its facts, its actions and its activity (the password shown above)
+    // the server's page: its facts, its actions, its load, snapshots, repairs and guardian, and
+    // its activity (the password shown above)
     await expectClean(
       page,
       `/vps/servers/${server.id}`,
@@ -347,6 +348,43 @@ for (const scheme of ['light', 'dark'] as const) {
         .getByRole('table', { name: 'Activity' })
         .getByRole('row')
         .filter({ hasText: 'Login details shown' }),
+      scheme,
+    );
+    const serverPage = {
+      resources: page.getByRole('region', { name: 'Resources' }),
+      snapshots: page.getByRole('region', { name: 'Snapshots' }),
+      repair: page.getByRole('region', { name: 'Repair' }),
+      guardian: page.getByRole('region', { name: 'Terminal guardian' }),
+    };
+    await expectCleanState(
+      page,
+      "the server's charts, snapshots, repairs and guardian",
+      serverPage.resources
+        .getByRole('img', { name: /^CPU over/ })
+        .locator('canvas')
+        .first(),
+      scheme,
+    );
+    await serverPage.snapshots.getByRole('button', { name: 'Take snapshot' }).click();
+    await expectCleanState(
+      page,
+      'the snapshot form refused',
+      serverPage.snapshots.getByText('Enter the snapshot name'),
+      scheme,
+    );
+    await serverPage.repair.getByRole('button', { name: 'Reinstall' }).click();
+    await expectCleanState(
+      page,
+      'the reinstall confirmation',
+      page.getByRole('dialog', { name: `Reinstall server #${server.id}?` }),
+      scheme,
+    );
+    await page.keyboard.press('Escape');
+    await serverPage.guardian.getByRole('radio', { name: 'Also reboot the server' }).check();
+    await expectCleanState(
+      page,
+      "the guardian's reboot settings",
+      serverPage.guardian.getByLabel('Reboot after, minutes'),
       scheme,
     );
 

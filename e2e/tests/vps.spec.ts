@@ -367,3 +367,72 @@ test("a server's page is its owner's: another user's server, or an address that 
   await expect(page).toHaveURL(/\/vps\?tab=servers$/);
   await expect(page.getByText('You have no servers yet')).toBeVisible();
 });
+
+test('a trader looks after their server from its page: its load, a snapshot, a new password and the terminal guardian', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const { email, id } = await userWithServer(request, 'Sasha Selfservice');
+  await signIn(page, email);
+  await page.goto(`/vps/servers/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: `Server #${id}` })).toBeVisible();
+  const details = page.getByRole('region', { name: 'Server details' });
+  await expect(details.getByText('Active', { exact: true })).toBeVisible(CREATION);
+  await expect(details.getByText('Running', { exact: true })).toBeVisible();
+
+  // the load of the last hour, drawn by the charting library (its canvases) with its figures
+  const resources = page.getByRole('region', { name: 'Resources' });
+  await expect(resources.getByRole('radio', { name: 'Hour' })).toBeChecked();
+  for (const chart of ['CPU', 'Memory', 'Network', 'Disk']) {
+    const plot = resources.getByRole('img', { name: new RegExp(`^${chart} over the last hour`) });
+    await expect(plot.locator('canvas').first()).toBeVisible();
+  }
+  await expect(resources.getByRole('listitem').filter({ hasText: 'Total' })).toHaveText(
+    /Total\s\d+\sGB/,
+  );
+
+  // a snapshot by the name given: being taken, then ready
+  const snapshots = page.getByRole('region', { name: 'Snapshots' });
+  await expect(snapshots.getByText('No snapshots yet')).toBeVisible();
+  await snapshots.getByLabel('Snapshot name').fill('Before EA update');
+  await snapshots.getByRole('button', { name: 'Take snapshot' }).click();
+  const row = snapshots.getByRole('row').filter({ hasText: 'Before EA update' });
+  await expect(details.getByText('Taking a snapshot…')).toBeVisible();
+  await expect(row.getByText('Ready')).toBeVisible(OPERATION);
+  await expect(snapshots.getByText(/^1 of \d+ used$/)).toBeVisible();
+  await expect(details.getByText('Taking a snapshot…')).toBeHidden();
+
+  // a new Windows password, once confirmed; Login details give it afterwards
+  const repair = page.getByRole('region', { name: 'Repair' });
+  await repair.getByRole('button', { name: 'Set a new password' }).click();
+  const confirm = page.getByRole('dialog', { name: `Set a new password on server #${id}?` });
+  await expect(confirm).toContainText('The current password stops working');
+  await confirm.getByRole('button', { name: 'Set a new password' }).click();
+  await expect(confirm).toBeHidden();
+  // the guest agent answers at once in the simulation: the busy label may come and go unseen
+  await expect(details.getByText('Setting a new password…')).toBeHidden(OPERATION);
+  await expect
+    .poll(async () => (await activityLines(page)).slice(0, 2), OPERATION)
+    .toEqual([
+      ['New password set', 'You', 'Done'],
+      ['Snapshot taken', 'You', 'Done'],
+    ]);
+
+  // the guardian may also reboot the server after 15 minutes: kept after a reload
+  const guardian = page.getByRole('region', { name: 'Terminal guardian' });
+  await expect(guardian.getByRole('radio', { name: 'Restart the terminal' })).toBeChecked();
+  await expect(guardian.getByText('The guardian has not needed to act yet.')).toBeVisible();
+  await guardian.getByRole('radio', { name: 'Also reboot the server' }).check();
+  await guardian.getByLabel('Reboot after, minutes').fill('15');
+  await guardian.getByRole('button', { name: 'Save' }).click();
+  await expect(
+    page.getByRole('status').getByText("The guardian's settings are saved."),
+  ).toBeVisible();
+  await page.reload();
+  await expect(guardian.getByRole('radio', { name: 'Also reboot the server' })).toBeChecked();
+  await expect(guardian.getByLabel('Reboot after, minutes')).toHaveValue('15');
+  await expect(
+    guardian.getByRole('checkbox', { name: 'Reboot even with positions open' }),
+  ).not.toBeChecked();
+});

@@ -1,7 +1,11 @@
 import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
   AutoRenewRequest,
   Credentials,
+  GuardianResponse,
+  GuardianSettings,
+  MetricsTimeframe,
   OrderRequest,
   OperationResponse,
   Page,
@@ -11,8 +15,10 @@ import type {
   Server,
   ServerAction,
   ServerActivity,
+  ServerMetrics,
   ServerResponse,
   ServerStatus,
+  SnapshotsResponse,
   TestRequest,
   UpgradeRequest,
   UpgradeResponse,
@@ -53,6 +59,18 @@ export interface ActivityArgs {
 }
 
 const ACTIVITY_PER_PAGE = 20;
+
+/** A server's load over a timeframe. */
+export interface MetricsArgs {
+  id: number;
+  timeframe: MetricsTimeframe;
+}
+
+/** A snapshot of server `id`. */
+export interface SnapshotArgs {
+  id: number;
+  snapshotId: number;
+}
 
 export const VPS_TAGS = ['VpsRates', 'VpsServers', 'VpsServerActivity'] as const;
 const SERVERS_LIST = { type: 'VpsServers', id: 'LIST' } as const;
@@ -250,18 +268,7 @@ export const vpsApi = api.injectEndpoints({
         url: `/user/vps/servers/${id}/actions/${action}`,
         method: 'POST',
       }),
-      async onQueryStarted({ id }, { dispatch, getState, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
-        } catch (failure) {
-          // refused because one runs already: show it (the row polls until it ends)
-          const error = (failure as { error?: ApiRequestError }).error;
-          if (error?.code === 'OPERATION_IN_PROGRESS') {
-            dispatch(vpsApi.util.invalidateTags([{ type: 'VpsServers', id }]));
-          }
-        }
-      },
+      onQueryStarted: ({ id }, api) => followOperation(id, api),
       invalidatesTags: (result, _error, { id }) => (result ? activityOf(id) : []),
       extraOptions: SILENT,
     }),
@@ -286,8 +293,137 @@ export const vpsApi = api.injectEndpoints({
             : [],
       extraOptions: SILENT,
     }),
+    /**
+     * A server's load as the hypervisor measured it (active or blocked servers: 409 otherwise, 503
+     * when the hypervisor does not answer). Read when asked: a chart is not redrawn under the reader.
+     */
+    getVpsServerMetrics: build.query<ServerMetrics, MetricsArgs>({
+      query: ({ id, timeframe }) => ({
+        url: `/user/vps/servers/${id}/metrics`,
+        params: { timeframe },
+      }),
+      extraOptions: SILENT,
+    }),
+    /**
+     * A server's snapshots and how many it may keep. Each is taken, rolled back to or deleted by an
+     * operation: read again with the server (the live update of the operation's end) and with its
+     * activity (the owner's own operations, and their end seen by the poll while the live updates
+     * are down).
+     */
+    getVpsSnapshots: build.query<SnapshotsResponse, number>({
+      query: (id) => `/user/vps/servers/${id}/snapshots`,
+      providesTags: (_result, _error, id) => [{ type: 'VpsServers', id }, ...activityOf(id)],
+      extraOptions: SILENT,
+    }),
+    takeVpsSnapshot: build.mutation<OperationResponse, { id: number; name: string }>({
+      query: ({ id, name }) => ({
+        url: `/user/vps/servers/${id}/snapshots`,
+        method: 'POST',
+        body: { name },
+      }),
+      onQueryStarted: ({ id }, api) => followOperation(id, api),
+      invalidatesTags: (result, error, { id }) => snapshotsChanged(id, result, error),
+      extraOptions: SILENT,
+    }),
+    /** Returns the disk to the snapshot's moment (what was written since is lost); the server restarts. */
+    rollbackVpsSnapshot: build.mutation<OperationResponse, SnapshotArgs>({
+      query: ({ id, snapshotId }) => ({
+        url: `/user/vps/servers/${id}/snapshots/${snapshotId}/rollback`,
+        method: 'POST',
+      }),
+      onQueryStarted: ({ id }, api) => followOperation(id, api),
+      invalidatesTags: (result, error, { id }) => snapshotsChanged(id, result, error),
+      extraOptions: SILENT,
+    }),
+    deleteVpsSnapshot: build.mutation<OperationResponse, SnapshotArgs>({
+      query: ({ id, snapshotId }) => ({
+        url: `/user/vps/servers/${id}/snapshots/${snapshotId}`,
+        method: 'DELETE',
+      }),
+      onQueryStarted: ({ id }, api) => followOperation(id, api),
+      invalidatesTags: (result, error, { id }) => snapshotsChanged(id, result, error),
+      extraOptions: SILENT,
+    }),
+    /** Windows from the template again (a snapshot "Before reinstall" first when there is room). */
+    reinstallVpsServer: build.mutation<OperationResponse, number>({
+      query: (id) => ({ url: `/user/vps/servers/${id}/reinstall`, method: 'POST' }),
+      onQueryStarted: (id, api) => followOperation(id, api),
+      invalidatesTags: (result, _error, id) => (result ? activityOf(id) : []),
+      extraOptions: SILENT,
+    }),
+    /** A new generated Windows password (the server must be running); Login details show it. */
+    resetVpsPassword: build.mutation<OperationResponse, number>({
+      query: (id) => ({ url: `/user/vps/servers/${id}/password-reset`, method: 'POST' }),
+      onQueryStarted: (id, api) => followOperation(id, api),
+      invalidatesTags: (result, _error, id) => (result ? activityOf(id) : []),
+      extraOptions: SILENT,
+    }),
+    /**
+     * The terminal guardian's policy for a server and its last incidents: read again with the
+     * server (an action of the guardian is an operation of the server).
+     */
+    getVpsGuardian: build.query<GuardianResponse, number>({
+      query: (id) => `/user/vps/servers/${id}/guardian`,
+      providesTags: (_result, _error, id) => [{ type: 'VpsServers', id }],
+      extraOptions: SILENT,
+    }),
+    /** Its answer is the guardian as saved: it replaces the cached one. */
+    setVpsGuardian: build.mutation<GuardianResponse, GuardianSettings & { id: number }>({
+      query: ({ id, ...body }) => ({
+        url: `/user/vps/servers/${id}/guardian`,
+        method: 'PUT',
+        body,
+      }),
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(vpsApi.util.upsertQueryData('getVpsGuardian', id, data));
+      },
+      extraOptions: SILENT,
+    }),
   }),
 });
+
+// ---- operations (202) -------------------------------------------------------------------------
+
+/** What an operation's onQueryStarted is given that followOperation uses. */
+interface OperationStarted {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- RTK Query's own dispatch type
+  dispatch: ThunkDispatch<any, any, UnknownAction>;
+  getState: () => unknown;
+  queryFulfilled: Promise<{ data: OperationResponse }>;
+}
+
+/**
+ * An operation asked for (202): the server as the answer gives it, busy, wherever it shows (its
+ * row, its page), which then follows it until it ends (use-follow). Refused because one runs
+ * already: the server is read again, so that the one under way shows.
+ */
+async function followOperation(
+  id: number,
+  { dispatch, getState, queryFulfilled }: OperationStarted,
+) {
+  try {
+    const { data } = await queryFulfilled;
+    writeServer(getState(), data.server).forEach((patch) => dispatch(patch));
+  } catch (failure) {
+    const error = (failure as { error?: ApiRequestError }).error;
+    if (error?.code === 'OPERATION_IN_PROGRESS') {
+      dispatch(vpsApi.util.invalidateTags([{ type: 'VpsServers', id }]));
+    }
+  }
+}
+
+/** Refusals of a snapshot's operation that say the list on screen is stale. */
+const STALE_SNAPSHOTS = ['SNAPSHOTS_FULL', 'SNAPSHOT_NOT_FOUND', 'SNAPSHOT_NOT_READY'];
+
+/**
+ * What a snapshot's operation makes stale: the list (a snapshot being taken or deleted) and the
+ * activity when it is accepted, and when a refusal says the list was stale (full, a snapshot
+ * gone or not ready).
+ */
+function snapshotsChanged(id: number, result: unknown, error: ApiRequestError | undefined) {
+  return result || STALE_SNAPSHOTS.includes(error?.code ?? '') ? activityOf(id) : [];
+}
 
 // ---- the list's rows, kept in step -----------------------------------------------------------
 
@@ -363,4 +499,13 @@ export const {
   useSetVpsAutoRenewMutation,
   useRunVpsActionMutation,
   useUpgradeVpsServerMutation,
+  useGetVpsServerMetricsQuery,
+  useGetVpsSnapshotsQuery,
+  useTakeVpsSnapshotMutation,
+  useRollbackVpsSnapshotMutation,
+  useDeleteVpsSnapshotMutation,
+  useReinstallVpsServerMutation,
+  useResetVpsPasswordMutation,
+  useGetVpsGuardianQuery,
+  useSetVpsGuardianMutation,
 } = vpsApi;

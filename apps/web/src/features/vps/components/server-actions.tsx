@@ -7,13 +7,11 @@ import type {
 } from '@tradehost/contracts';
 import { useId, useState } from 'react';
 import { errorText } from '../../../shared/lib/api-error';
-import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { useGetVpsRatesQuery, useRunVpsActionMutation } from '../api/vps-api';
-import { useFailure } from '../../../shared/lib/use-failure';
-import { useVpsFormat } from '../lib/use-vps-format';
+import { useVpsFormat, type VpsFormat } from '../lib/use-vps-format';
 import { isBusy, largerRates, upgradeDates } from '../lib/vps';
-import { FailureAlert } from './failure-alert';
+import { ConfirmOperationDialog } from './confirm-operation';
 import { RenewDialog } from './renew-dialog';
 import { pendingUpgradeId } from './server-cells';
 import { UpgradeDialog } from './upgrade-dialog';
@@ -22,13 +20,32 @@ import styles from './vps.module.css';
 export type UpgradeBlock = 'pending' | 'trial' | 'busy' | 'noTime' | 'noLarger';
 
 /** Why a server cannot be upgraded now, or null when it can. */
-export function upgradeBlock(server: Server, rates: readonly Rate[] | undefined, now: Date) {
+export function upgradeBlock(
+  server: Server,
+  rates: readonly Rate[] | undefined,
+  now: Date,
+): UpgradeBlock | null {
   if (server.upgrade) return 'pending';
   if (server.is_trial) return 'trial';
   if (isBusy(server)) return 'busy';
   if (!upgradeDates(now, new Date(server.paid_until))) return 'noTime';
   if (rates && largerRates(rates, server.rate).length === 0) return 'noLarger';
   return null;
+}
+
+/** Why a server cannot be upgraded now (upgradeBlock), in words; null when it can. */
+export function upgradeReasonText(
+  { t, day }: Pick<VpsFormat, 't' | 'day'>,
+  server: Server,
+  blocked: UpgradeBlock | null,
+): string | null {
+  if (blocked === 'pending' && server.upgrade) {
+    return t('upgrade.reasons.pending', {
+      rate: server.upgrade.to_rate,
+      date: day(server.upgrade.scheduled_for),
+    });
+  }
+  return blocked ? t(`upgrade.reasons.${blocked}`) : null;
 }
 
 /** Whether a server has anything to do: renewal (active or blocked) and the controls (active). */
@@ -62,15 +79,7 @@ export function ServerActions({ server, now, onRenewed, onUpgraded }: ServerActi
   const renewable = hasActions(server);
   const busy = isBusy(server);
   const blocked = active ? upgradeBlock(server, catalogue?.rates, now) : null;
-  const upgradeReason =
-    blocked === 'pending' && server.upgrade
-      ? t('upgrade.reasons.pending', {
-          rate: server.upgrade.to_rate,
-          date: day(server.upgrade.scheduled_for),
-        })
-      : blocked
-        ? t(`upgrade.reasons.${blocked}`)
-        : null;
+  const upgradeReason = upgradeReasonText({ t, day }, server, blocked);
 
   if (!renewable) return <span className={styles.muted}>—</span>;
 
@@ -203,41 +212,14 @@ function ConfirmActionDialog({
   onClose: () => void;
 }) {
   const { t } = useVpsFormat();
-  const [run, { isLoading }] = useRunVpsActionMutation();
-  const { failure, alertRef, fail, clear } = useFailure();
-
-  const confirm = async () => {
-    clear();
-    try {
-      await run({ id: server.id, action }).unwrap();
-      onClose();
-    } catch (error) {
-      fail(error);
-    }
-  };
-
+  const [run] = useRunVpsActionMutation();
   return (
-    <Dialog
-      open
-      onOpenChange={onClose}
-      closeLabel={t('close')}
+    <ConfirmOperationDialog
       title={t(`actions.confirm.${action}.title`, { id: server.id })}
       description={t(`actions.confirm.${action}.text`)}
-      busy={isLoading}
-    >
-      <FailureAlert failure={failure} alertRef={alertRef} />
-      <DialogActions>
-        <Button variant="secondary" disabled={isLoading} onClick={onClose}>
-          {t('cancel')}
-        </Button>
-        <Button
-          loading={isLoading}
-          loadingText={t('actions.sending')}
-          onClick={() => void confirm()}
-        >
-          {t(`actions.confirm.${action}.button`)}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      confirmLabel={t(`actions.confirm.${action}.button`)}
+      run={() => run({ id: server.id, action }).unwrap()}
+      onClose={onClose}
+    />
   );
 }

@@ -1,13 +1,14 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { ServerActivity } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
-import { applyLiveEvent } from '../../../app/live-updates';
 import { formatDateTime } from '../../../shared/lib/format-date';
 import { setLiveState } from '../../../shared/live/live-state';
 import {
   activity,
   deferred,
   fixClock,
+  liveOperationEnded,
+  machineRoutes,
   operation,
   page,
   plain,
@@ -74,6 +75,7 @@ function stubServer(routes: Record<string, Handler> = {}) {
   return stubVpsApi({
     'GET /user/vps/servers/12': SERVER,
     'GET /user/vps/servers/12/activity': { body: page(LINES) },
+    ...machineRoutes(),
     ...routes,
   });
 }
@@ -154,6 +156,41 @@ describe("a server's page", () => {
 
     await router.navigate('/vps?tab=servers');
     expect(await screen.findByRole('heading', { level: 1, name: 'VPS servers' })).toBeVisible();
+  });
+
+  it('has the sections of a server on the hypervisor (active or blocked) only, between its facts and its activity', async () => {
+    const sections = () =>
+      screen.getAllByRole('region').map((region) => region.getAttribute('aria-labelledby'));
+    const names = () =>
+      sections().map((id) => document.getElementById(id ?? '')?.textContent ?? '');
+    for (const status of ['active', 'blocked'] as const) {
+      const api = stubServer({
+        'GET /user/vps/servers/12': { body: { server: server({ status }) } },
+      });
+      const { unmount } = renderVps('/vps/servers/12');
+      await activityTable();
+      expect(names()).toEqual([
+        'Server details',
+        'Resources',
+        'Snapshots',
+        'Repair',
+        'Terminal guardian',
+        'Activity',
+      ]);
+      expect(api.callsTo('GET', '/user/vps/servers/12/metrics')).toHaveLength(1);
+      unmount();
+    }
+    for (const status of ['provisioning', 'revoked', 'failed'] as const) {
+      const api = stubServer({
+        'GET /user/vps/servers/12': { body: { server: server({ status, power: 'stopped' }) } },
+      });
+      const { unmount } = renderVps('/vps/servers/12');
+      await activityTable();
+      expect(names()).toEqual(['Server details', 'Activity']);
+      for (const part of ['metrics', 'snapshots', 'guardian'])
+        expect(api.callsTo('GET', `/user/vps/servers/12/${part}`)).toEqual([]);
+      unmount();
+    }
   });
 
   it('is opened from the list: the server number in a row is a link to it', async () => {
@@ -306,17 +343,7 @@ describe("a server's page", () => {
       expect(await screen.findByText('Rebooting…')).toBeInTheDocument();
       await waitFor(() => expect(reads()).toBe(2));
 
-      act(() =>
-        applyLiveEvent(store.dispatch, {
-          event: 'server',
-          data: {
-            id: 12,
-            status: 'active',
-            power: 'running',
-            operation: { kind: 'reboot', ok: true },
-          },
-        }),
-      );
+      liveOperationEnded(store, 'reboot');
       await waitFor(() => expect(screen.queryByText('Rebooting…')).toBeNull());
       // once: the live update's, not again for the server's answer that says it has ended
       expect(reads()).toBe(3);

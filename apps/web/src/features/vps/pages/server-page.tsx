@@ -1,4 +1,4 @@
-import type { Server } from '@tradehost/contracts';
+import type { Server, UpgradeResponse } from '@tradehost/contracts';
 import { useId, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { isApiRequestError } from '../../../shared/lib/api-error';
@@ -14,6 +14,10 @@ import { LoginDetails } from '../components/login-details';
 import { NoticeAlert, renewedNotice, upgradedNotice, type Notice } from '../components/notice';
 import { hasActions, ServerActions } from '../components/server-actions';
 import { ServerActivity } from '../components/server-activity';
+import { ServerRepair } from '../components/server-repair';
+import { ServerResources } from '../components/server-resources';
+import { ServerSnapshots } from '../components/server-snapshots';
+import { TerminalGuardian } from '../components/terminal-guardian';
 import { PaidUntilCell, StatusCell, TariffCell } from '../components/server-cells';
 import styles from '../components/vps.module.css';
 import { useFollow } from '../lib/use-follow';
@@ -23,19 +27,25 @@ import { useVpsFormat } from '../lib/use-vps-format';
 /** Where the page leads back to: My servers. */
 const SERVERS_LIST_PATH = '/vps?tab=servers';
 
-/** The server and the first page of its activity, asked for beside the page's first render. */
+/**
+ * The server, its snapshots, its guardian and the first page of its activity, asked for beside
+ * the page's first render (its load is not: only a server on the hypervisor has one).
+ */
 export const handle: RouteHandle = {
   prefetch: (dispatch, url) => {
     const id = routeIdOf(/^\/vps\/servers\/([^/]+)/.exec(url.pathname)?.[1]);
     if (id === null) return;
     dispatch(vpsApi.util.prefetch('getVpsServer', id, {}));
+    dispatch(vpsApi.util.prefetch('getVpsSnapshots', id, {}));
+    dispatch(vpsApi.util.prefetch('getVpsGuardian', id, {}));
     dispatch(vpsApi.util.prefetch('getVpsServerActivity', { id, page: 1 }, {}));
   },
 };
 
 /**
  * Route module (lazy): one server's page at `/vps/servers/:serverId`: what the list shows of it
- * (rate, status, dates, auto-renewal, comment, login details) with its actions, and its
+ * (rate, status, dates, auto-renewal, comment, login details) with its actions; for a server on
+ * the hypervisor its load, its snapshots, its repairs and its terminal guardian; and its
  * activity. A server that is not the reader's, or not there, is not found (the API answers 404
  * for both), and so is an address that cannot be a server's number.
  */
@@ -97,6 +107,7 @@ function ServerPage({ id }: { id: number }) {
   useDocumentTitle(notFound ? t('serverPage.notFoundTitle') : `${title} · ${t('title')}`);
   if (notFound) return <NotFound />;
 
+  const onUpgraded = (result: UpgradeResponse) => setNotice(upgradedNotice(result));
   // one frame from the first render on: the heading stays in place as the server comes
   const actions =
     server && hasActions(server) ? (
@@ -104,7 +115,7 @@ function ServerPage({ id }: { id: number }) {
         server={server}
         now={now}
         onRenewed={(result) => setNotice(renewedNotice(result))}
-        onUpgraded={(result) => setNotice(upgradedNotice(result))}
+        onUpgraded={onUpgraded}
       />
     ) : null;
   let content;
@@ -112,6 +123,15 @@ function ServerPage({ id }: { id: number }) {
     content = (
       <>
         <ServerDetails server={server} now={now} />
+        {/* the machine's own sections: a server with one on the hypervisor (active or blocked) */}
+        {hasActions(server) ? (
+          <>
+            <ServerResources server={server} now={now} onUpgraded={onUpgraded} />
+            <ServerSnapshots server={server} />
+            <ServerRepair server={server} />
+            <TerminalGuardian server={server} />
+          </>
+        ) : null}
         <ServerActivity serverId={id} />
       </>
     );

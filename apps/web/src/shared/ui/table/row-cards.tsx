@@ -20,6 +20,8 @@ export interface RowCard {
   lead?: RowCardFact & { className?: string };
   /** The rest of the row, one label and value a line. */
   facts: RowCardFact[];
+  /** What can be done with the row (its buttons), at the card's foot. */
+  actions?: ReactNode;
 }
 
 /**
@@ -54,6 +56,7 @@ export function RowCards({ cards, labelledBy }: { cards: RowCard[]; labelledBy: 
               ))}
             </dl>
           ) : null}
+          {card.actions ? <div className={styles.actions}>{card.actions}</div> : null}
         </li>
       ))}
     </ul>
