@@ -403,12 +403,14 @@ export const snapshotsResponseSchema = z.object({
 });
 export type SnapshotsResponse = z.infer<typeof snapshotsResponseSchema>;
 export const snapshotRequestSchema = z.object({
-  name: z.string({ error: 'SNAPSHOT_NAME_REQUIRED' }).check(
-    z.trim(),
-    z.minLength(1, { error: 'SNAPSHOT_NAME_REQUIRED' }),
-    z.maxLength(SNAPSHOT_NAME_MAX, { error: 'SNAPSHOT_NAME_TOO_LONG' }),
-    singleLine(),
-  ),
+  name: z
+    .string({ error: 'SNAPSHOT_NAME_REQUIRED' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'SNAPSHOT_NAME_REQUIRED' }),
+      z.maxLength(SNAPSHOT_NAME_MAX, { error: 'SNAPSHOT_NAME_TOO_LONG' }),
+      singleLine(),
+    ),
 });
 export type SnapshotRequest = z.infer<typeof snapshotRequestSchema>;
 export const snapshotParamsSchema = z.object({
@@ -443,10 +445,12 @@ export const GUARDIAN_REBOOT_AFTER_MIN = 5;
 export const GUARDIAN_REBOOT_AFTER_MAX = 120;
 export const guardianSettingsSchema = z.object({
   policy: z.enum(GUARDIAN_POLICIES, { error: 'GUARDIAN_POLICY_INVALID' }),
-  reboot_after_minutes: z.int({ error: 'GUARDIAN_MINUTES_RANGE' }).check(
-    z.gte(GUARDIAN_REBOOT_AFTER_MIN, { error: 'GUARDIAN_MINUTES_RANGE' }),
-    z.lte(GUARDIAN_REBOOT_AFTER_MAX, { error: 'GUARDIAN_MINUTES_RANGE' }),
-  ),
+  reboot_after_minutes: z
+    .int({ error: 'GUARDIAN_MINUTES_RANGE' })
+    .check(
+      z.gte(GUARDIAN_REBOOT_AFTER_MIN, { error: 'GUARDIAN_MINUTES_RANGE' }),
+      z.lte(GUARDIAN_REBOOT_AFTER_MAX, { error: 'GUARDIAN_MINUTES_RANGE' }),
+    ),
   reboot_with_positions: z.boolean({ error: 'VALIDATION' }),
 });
 export type GuardianSettings = z.infer<typeof guardianSettingsSchema>;
