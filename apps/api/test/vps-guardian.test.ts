@@ -3,7 +3,8 @@ import { crashTerminal, putTerminals } from '../src/integrations/hypervisor/simu
 import { refusal, type Json, type TestApp } from './helpers.ts';
 import { linkChat, startAppWithBot, type TelegramTestApp } from './telegram-app.ts';
 import type { TelegramEmulator } from './telegram-emulator.ts';
-import { publisherOf, send, snapshot, SNAPSHOT } from './monitoring-fixtures.ts';
+import { runningCount } from '../src/modules/vps/vps.guardian.ts';
+import { paidSubscription, publisherOf, send, snapshot, SNAPSHOT } from './monitoring-fixtures.ts';
 import { DAY, expectStatus, operationsOf, seedServer } from './vps-fixtures.ts';
 
 /**
@@ -197,6 +198,79 @@ describe('the terminal guardian', () => {
       action: 'terminal_restart',
       status: 'resolved',
     });
+  });
+
+  it('of two terminals on one server, finds the one that closed by counting, and starts it', async () => {
+    const trading = await tradingServer();
+    const { who, server } = trading;
+    await putTerminals(t.app.db, server.machineId!, ['terminal64.exe', 'terminal64.exe']);
+    // the owner's second MT5 account, publishing from the same server
+    const paid = await paidSubscription(t, who.user);
+    const secondLogin = nextLogin + 500_000;
+    const added = await t.api.post(
+      '/api/user/monitoring/accounts',
+      {
+        subscription_id: paid.id,
+        login: secondLogin,
+        platform: 'MT5',
+        name: 'Second',
+        email: 'r@example.com',
+      },
+      { token: who.user.token },
+    );
+    expectStatus(added, 201);
+    const key = await t.api.post(`/api/user/monitoring/subscriptions/${paid.id}/key`, undefined, {
+      token: who.user.token,
+    });
+    const second = { ...who, key: key.body.key as string, login: secondLogin };
+    // paid for a month of the wall clock: still paid on the test's Wednesday
+    await t.sql.query(`update monitoring_subscriptions set ends_at = $2 where id = $1`, [
+      paid.id,
+      '2027-04-01T00:00:00Z',
+    ]);
+    await publishAtNoon(trading);
+    await crashTerminal(t.app.db, server.machineId!);
+    // the other terminal runs on and publishes; one process of two is left
+    t.clock.advance(10 * MINUTE);
+    await publish(second, []);
+    t.clock.advance(MINUTE);
+    await t.app.monitoringJobs.alerts.tick();
+
+    expect(await incidentsOf(server.id)).toEqual([
+      { cause: 'terminal_closed', action: 'terminal_restart', status: 'open', positions: 2 },
+    ]);
+    await runOperations(server.id);
+    const listed = await t.app.vpsJobs.hypervisor.exec(server.machineId!, [
+      'tasklist',
+      '/fo',
+      'csv',
+      '/nh',
+      '/fi',
+      'IMAGENAME eq terminal64.exe',
+    ]);
+    // the template's task started the one that was not running, and only it
+    expect(runningCount(listed.stdout, 'terminal64.exe')).toBe(2);
+    const mailed = mailsTo('r@example.com').length;
+    await publish(who, [position(1), position(2)]);
+    await t.app.vpsJobs.guardian.check();
+    expect(await incidentsOf(server.id)).toEqual([expect.objectContaining({ status: 'resolved' })]);
+    const mail = await t.smtp.next('r@example.com', mailed);
+    expect(mail.subject).toBe(`TradeHost: MT5 on server #${server.id} works again`);
+  });
+
+  it('counts only the lines naming the image in a tasklist listing', () => {
+    const listing =
+      '"terminal64.exe","4312","Console","1","182,420 K"\r\n' +
+      '"Terminal64.EXE","4400","Console","1","90,004 K"\r\n' +
+      '"terminal.exe","4500","Console","1","60,000 K"\r\n';
+    expect(runningCount(listing, 'terminal64.exe')).toBe(2);
+    expect(runningCount(listing, 'terminal.exe')).toBe(1);
+    expect(
+      runningCount(
+        'INFO: No tasks are running which match the specified criteria.\r\n',
+        'terminal64.exe',
+      ),
+    ).toBe(0);
   });
 
   it('starts a shut-down server; one whose policy is to tell only leaves the alert its message', async () => {

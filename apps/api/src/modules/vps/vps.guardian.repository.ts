@@ -51,6 +51,9 @@ export interface GuardedServer {
 
 const date = (value: string | Date | null) => (value === null ? null : new Date(value));
 
+/** A terminal that published from a server within a day before the silence is expected there. */
+const TERMINALS_RECENT_MS = 24 * 60 * 60_000;
+
 /**
  * The guardian's reads and writes. It reads the monitoring tables through the shared schema (the
  * alert, the account's latest state) and keeps its incidents in vps_guardian_incidents.
@@ -146,6 +149,27 @@ export const guardianRepository = {
       tradeAllowed: row.trade_allowed,
       positions: Number(row.positions),
     };
+  },
+
+  /**
+   * How many of the owner's terminals of the platform publish from the server: the accounts whose
+   * last data came from its address within TERMINALS_RECENT_MS before `silentSince` or after (a
+   * terminal removed long ago, its account left behind, is not expected to run). At least 1: the
+   * silent one.
+   */
+  async terminalsAt(
+    db: Executor,
+    serverId: number,
+    platform: Platform,
+    silentSince: Date,
+  ): Promise<number> {
+    const since = new Date(silentSince.getTime() - TERMINALS_RECENT_MS).toISOString();
+    const { rows } = await db.execute<{ n: number }>(sql`
+      select count(*)::int as n
+        from vps_servers s
+        join monitoring_accounts a on a.user_id = s.user_id and a.publisher_ip = s.host
+       where s.id = ${serverId} and a.platform = ${platform} and a.last_data_at >= ${since}`);
+    return Math.max(1, rows[0]?.n ?? 0);
   },
 
   /** The owner's active server with a machine, as the guardian acts on it. */

@@ -34,8 +34,16 @@ import { insertOperation, type OperationQueue } from './vps.operations.ts';
  * true now.
  *
  * Diagnosis, from the machine outward: the hypervisor's state (shut down: `server_stopped`); the
- * terminal's process through the guest agent (`tasklist`: none is `terminal_closed`); the last
+ * terminals' processes through the guest agent (`tasklist`: none of the platform's image, or
+ * fewer than the owner's terminals publishing from the server, is `terminal_closed`); the last
  * snapshot's `terminal_connected` (false: `broker_disconnected`); else `unknown`.
+ *
+ * Why counting: a trader often runs several terminals on one server, and from the services'
+ * session the guest agent sees processes but not which account each is signed in to (their window
+ * titles belong to the trader's desktop). One process fewer than the monitored terminals that
+ * published lately says one has closed; the template's task starts whichever is not running. A
+ * terminal the owner does not monitor hides a closed one (more processes than accounts): then the
+ * cause stays `unknown`, and a policy that allows it reboots after the wait.
  *
  * Action (policy `restart` or `restart_then_reboot`): a stopped server is started, a closed
  * terminal started again through the template's scheduled task (a process the guest agent starts
@@ -80,13 +88,24 @@ const OPERATION_OF: Record<Exclude<GuardianAction, 'none'>, OperationKind> = {
   reboot: 'reboot',
 };
 
+/** The processes of `image` in a `tasklist /fo csv /nh` listing (its lines start `"<image>",`). */
+export function runningCount(listing: string, image: string): number {
+  const start = `"${image.toLowerCase()}",`;
+  return listing.split(/\r?\n/).filter((line) => line.toLowerCase().startsWith(start)).length;
+}
+
 export function createGuardian(deps: GuardianDeps) {
   const { db, hypervisor: hv, now, log } = deps;
 
+  /**
+   * `expected`: how many of the owner's terminals of the platform published from the server lately
+   * (the silent one among them).
+   */
   async function diagnose(
     machineId: MachineId,
     platform: Platform,
     terminal: TerminalState,
+    expected: number,
   ): Promise<GuardianCause> {
     const state = await hv.status(machineId).catch(() => 'unknown' as const);
     if (state === 'stopped') return 'server_stopped';
@@ -101,8 +120,9 @@ export function createGuardian(deps: GuardianDeps) {
         '/fi',
         `IMAGENAME eq ${image}`,
       ]);
-      // Windows says "INFO: No tasks are running ..." when none matches; a cut listing proves nothing
-      if (run.exitCode === 0 && !run.truncated && run.stdout.startsWith('INFO:'))
+      // a cut listing proves nothing; Windows says "INFO: No tasks are running ..." when none
+      // matches, so only the lines naming the image count
+      if (run.exitCode === 0 && !run.truncated && runningCount(run.stdout, image) < expected)
         return 'terminal_closed';
     } catch (error) {
       log.warn({ err: error, machineId }, 'the guardian could not list the terminals');
@@ -229,7 +249,8 @@ export function createGuardian(deps: GuardianDeps) {
     if (!server || !terminal) return;
     // the terminal spoke again since the alert: nothing to repair
     if (terminal.lastDataAt && terminal.lastDataAt > alert.silentSince) return;
-    const cause = await diagnose(server.machineId, alert.platform, terminal);
+    const expected = await repo.terminalsAt(db, server.id, alert.platform, alert.silentSince);
+    const cause = await diagnose(server.machineId, alert.platform, terminal, expected);
     const incident = await repo.open(db, {
       openedAt: now(),
       serverId: server.id,
