@@ -270,6 +270,32 @@ export const vpsGuardianIncidents = pgTable(
   ],
 );
 
+/**
+ * The owner's tickets for the server's web console: asked for by the console page just before it
+ * opens the WebSocket, good for CONSOLE_TICKET_SECONDS and for one connection (`usedAt`), and
+ * only for the user and server they were issued to. Kept in PostgreSQL so that the instance
+ * which takes the socket need not be the one that issued the ticket; the token itself is not kept,
+ * only its SHA-256.
+ */
+export const vpsConsoleTickets = pgTable(
+  'vps_console_tickets',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    serverId: bigint('server_id', { mode: 'number' })
+      .notNull()
+      .references(() => vpsServers.id, { onDelete: 'cascade' }),
+    userId: userRef('user_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+  },
+  (t) => [
+    uniqueIndex('vps_console_tickets_token_key').on(t.tokenHash),
+    index('vps_console_tickets_expires_idx').on(t.expiresAt),
+  ],
+);
+
 export const vpsUpgrades = pgTable(
   'vps_upgrades',
   {
