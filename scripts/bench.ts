@@ -90,6 +90,12 @@ const TREE_USERS = 1_000_000;
 /** The latency map's scale: broker trade servers, and ping points over the last 30 days. */
 const BROKER_SERVERS = 1_000;
 const PING_POINTS = 100_000;
+/** The alerts section's rules of each account (BENCH_ALERT_RULES=equity_below,drawdown: no ping). */
+const ALERT_RULES = process.env.BENCH_ALERT_RULES?.split(',') ?? [
+  'equity_below',
+  'drawdown',
+  'ping_above',
+];
 /** BENCH_ONLY=ingestion,statistics: only those sections (idle, requests, layers, api, money, vps, latency, ingestion, alerts, statistics, partner, lighthouse, bundle). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wants = (section: string) => !ONLY || ONLY.includes(section);
@@ -847,7 +853,8 @@ async function ingestionSection(owner: BenchUser) {
 }
 
 /**
- * 2,000 terminals, each account with an equity-below line (5,000) and a drawdown line (50 %) on,
+ * 2,000 terminals, each account with an equity-below line (5,000), a drawdown line (50 %) and a
+ * ping line (1,000 ms: each snapshot reads its account's ping points of the last minutes) on,
  * publish round robin as in the ingestion section; meanwhile, every 100 ms one more of them
  * sends a snapshot under its line. The lag of each is from its sending to its event's `at` (the
  * server's clock when it wrote the event: the same machine's clock).
@@ -866,9 +873,10 @@ async function alertsSection(owner: BenchUser) {
     const ids = await seedMonitoredAccounts(client, owner.email, terminals);
     await client.query(
       `insert into monitoring_alert_rules (account_id, kind, enabled, threshold)
-       select id, kind, true, case kind when 'equity_below' then 5000 else 50 end
-       from unnest($1::bigint[]) id, unnest(array['equity_below', 'drawdown']) kind`,
-      [ids],
+       select id, kind, true, case kind when 'equity_below' then 5000 when 'ping_above' then 1000
+         else 50 end
+       from unnest($1::bigint[]) id, unnest($2::text[]) kind`,
+      [ids, ALERT_RULES],
     );
     const requests = terminals.map((terminal, n) => ({
       headers: { 'content-type': 'application/json', authorization: `Bearer ${terminal.key}` },

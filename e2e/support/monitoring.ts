@@ -58,7 +58,8 @@ export async function monitoredAccount(
 /**
  * The account's terminal, its history published and one ordinary snapshot sent. `equity(x)`
  * sends a snapshot of this moment whose equity is `x` with no position open: the move that
- * crosses an alert's line.
+ * crosses an alert's line; `algoTradingOff()` one that says Algo Trading is switched off in the
+ * terminal (its ping 24 ms, as the simulator's).
  */
 export async function publishingTerminal(baseURL: string, monitored: MonitoredAccount) {
   const { login, key } = monitored;
@@ -77,6 +78,14 @@ export async function publishingTerminal(baseURL: string, monitored: MonitoredAc
         free_margin: equity,
         equity_low: equity,
         equity_high: equity,
+      });
+    },
+    async algoTradingOff() {
+      await publisher.snapshot({
+        ...snapshotAt(history, login, new Date(), Math.random, false),
+        ping_ms: 24,
+        trade_allowed: false,
+        ea_trade_allowed: true,
       });
     },
   };

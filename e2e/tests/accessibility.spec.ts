@@ -500,7 +500,8 @@ for (const scheme of ['light', 'dark'] as const) {
     request,
     baseURL,
   }) => {
-    // an account whose terminal crossed an equity line: the rules, the channels and a history
+    // an account whose terminal crossed an equity line: the rules, the channels and a history;
+    // then Algo Trading switched off: the notice, and the ping chart beside the equity's
     const monitored = await monitoredAccount(request, { accountName: 'Axe swing' });
     const terminal = await publishingTerminal(baseURL!, monitored);
     const line = Math.floor(terminal.balance / 2);
@@ -508,9 +509,17 @@ for (const scheme of ['light', 'dark'] as const) {
       'PATCH',
       `/api/user/monitoring/accounts/${monitored.account.id}/alerts`,
       200,
-      { data: { rules: { equity_below: { enabled: true, threshold: line } } } },
+      {
+        data: {
+          rules: {
+            equity_below: { enabled: true, threshold: line },
+            ping_above: { enabled: true, threshold: 150 },
+          },
+        },
+      },
     );
     await terminal.equity(line - 100);
+    await terminal.algoTradingOff();
     await page.emulateMedia({ colorScheme: scheme });
     await signIn(page, monitored.user.email);
 
@@ -521,6 +530,15 @@ for (const scheme of ['light', 'dark'] as const) {
       alerts.getByRole('listitem').filter({ hasText: /Equity .+ \(line .+\)/ }),
       scheme,
     );
+    const ping = page.getByRole('region', { name: 'Ping to the trade server' });
+    await ping.scrollIntoViewIfNeeded();
+    await expectCleanState(
+      page,
+      'the ping chart and the Algo Trading notice',
+      ping.getByRole('img', { name: /^Ping chart over the last day/ }),
+      scheme,
+    );
+    await expect(page.getByText(/Algo Trading is switched off in the terminal/)).toBeVisible();
     await alerts.getByRole('checkbox', { name: 'Drawdown from the peak reaches the line' }).check();
     await alerts.getByRole('textbox', { name: 'Drawdown line, %' }).fill('120');
     await alerts.getByRole('button', { name: 'Save alerts and reports' }).click();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { addMonths } from '../../packages/contracts/src/vps.ts';
-import { createTerminal } from '../../packages/simulator/src/index.ts';
+import { createTerminal, snapshotAt } from '../../packages/simulator/src/index.ts';
 import { createVerifiedUser, signIn } from '../support/app.ts';
 import { ApiSession, makeOperator, topUpByCard } from '../support/money.ts';
 import { seriousViolations } from '../support/axe.ts';
@@ -108,6 +108,29 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
   await expect(page.getByText(/\d+ trades$/)).toBeVisible();
   const monitoringId = new URL(page.url()).pathname.split('/').at(-1)!;
 
+  // the terminal's ping (the simulator's 24 ms) now and over the day, beside the equity chart
+  const ping = page.getByRole('region', { name: 'Ping to the trade server' });
+  await expect(ping.getByText('Now 24 ms')).toBeVisible();
+  await expect(
+    ping.getByRole('img', { name: 'Ping chart over the last day: average 24 ms, longest 24 ms' }),
+  ).toBeVisible();
+  await ping.getByRole('radio', { name: 'Week' }).check();
+  await expect(ping.getByRole('img', { name: /^Ping chart over the last week: / })).toBeVisible();
+  await expect(page.getByText('Algo Trading off')).toBeHidden();
+
+  // Algo Trading switched off in the terminal: its next snapshot says so, and the page warns
+  // without a reload
+  await terminal.publisher.snapshot({
+    ...snapshotAt(terminal.history, login, new Date(), Math.random, false),
+    ping_ms: 24,
+    trade_allowed: false,
+    ea_trade_allowed: true,
+  });
+  await expect(
+    page.getByText('Algo Trading is switched off in the terminal: Expert Advisors cannot trade.'),
+  ).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Algo Trading off')).toBeVisible();
+
   // the owner shares it with money hidden
   await page.getByLabel('Anyone with the link can see this account').check();
   await page.getByLabel('Hide money figures (percentages only)').check();
@@ -135,6 +158,10 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
       .first(),
   ).toBeVisible();
   expect(await publicPage.locator('main').textContent()).not.toContain('$');
+  // the ping is the owner's: the public page has none
+  await expect(publicPage.getByRole('heading', { name: 'Ping to the trade server' })).toHaveCount(
+    0,
+  );
   await publicPage.reload();
   await expect(publicPage.getByText('1 view')).toBeVisible();
   // at a phone's, a tablet's and a desktop's width nothing on it (a figure's hidden explanation

@@ -107,6 +107,7 @@ describe('alerts and reports', () => {
           'daily_loss',
           'no_data',
           'positions',
+          'ping_above',
         ].map((kind) => ({ kind, enabled: false, threshold: null, fired_at: null })),
         email: 'r@example.com',
         currency: null,
@@ -128,6 +129,7 @@ describe('alerts and reports', () => {
           daily_loss: { enabled: true, threshold: 300 },
           no_data: { enabled: true, threshold: 30 },
           positions: { enabled: true },
+          ping_above: { enabled: true, threshold: 150 },
         },
       });
       expect(res.status, res.text).toBe(200);
@@ -148,6 +150,7 @@ describe('alerts and reports', () => {
         { kind: 'daily_loss', enabled: true, threshold: 300, fired_at: null },
         { kind: 'no_data', enabled: true, threshold: 30, fired_at: null },
         { kind: 'positions', enabled: true, threshold: null, fired_at: null },
+        { kind: 'ping_above', enabled: true, threshold: 150, fired_at: null },
       ]);
       const read = await t.api.get(alertsOf(who.id), { token: who.user.token });
       expect(read.body).toEqual(res.body);
@@ -181,6 +184,10 @@ describe('alerts and reports', () => {
         ['no_data', 4, 'MONITORING_ALERT_MINUTES_RANGE'],
         ['no_data', 1441, 'MONITORING_ALERT_MINUTES_RANGE'],
         ['no_data', 30.5, 'MONITORING_ALERT_MINUTES_RANGE'],
+        ['ping_above', 9, 'MONITORING_ALERT_PING_RANGE'],
+        ['ping_above', 5001, 'MONITORING_ALERT_PING_RANGE'],
+        ['ping_above', 150.5, 'MONITORING_ALERT_PING_RANGE'],
+        ['ping_above', null, 'MONITORING_ALERT_PING_RANGE'],
       ];
       for (const [kind, threshold, code] of bad) {
         const res = await patch(t, who, {
@@ -409,6 +416,59 @@ describe('alerts and reports', () => {
       ]);
       const page = await t.api.get(historyOf(who.id), { token: who.user.token });
       expect(page.body.data[0].details.position.action).toBe('closed');
+    });
+
+    it('ping above: fires when the ping stays above the line for 5 minutes, once; mailed once', async () => {
+      const who = await monitored(t);
+      await send(t, HELLO, who.key, hello({ server: 'ICMarkets-Live02' }));
+      await t.sql.query('update monitoring_accounts set email = $2 where id = $1', [
+        who.id,
+        'ping-alerts@example.com',
+      ]);
+      await patch(t, who, { rules: { ping_above: { enabled: true, threshold: 150 } } });
+      setClock(t, '2026-01-07T10:00:05Z');
+      /** A snapshot a minute (each its minute's ping point), at the clock's moment. */
+      const minute = async (fields: Record<string, unknown>) => {
+        await publish(t, who, fields);
+        t.clock.advance(MINUTE);
+      };
+      // a spike, then two minutes above and one not told (disconnected): no alert
+      for (const ping_ms of [40, 900, 40, 200, 210]) await minute({ ping_ms });
+      await minute({ ping_ms: 500, terminal_connected: false });
+      // three points above, but 40 at 10:02 is within the 5 minutes to 10:06
+      await minute({ ping_ms: 220 });
+      expect(await eventsOf(t, who.id)).toHaveLength(0);
+      // at 10:07 it has left them: 200, 210, 220, 212 (the gap at 10:05 counts for nothing)
+      await minute({ ping_ms: 212 });
+      const [fired] = await eventsOf(t, who.id);
+      expect(fired).toMatchObject({
+        kind: 'ping_above',
+        value: 212,
+        threshold: 150,
+        details: { server: 'ICMarkets-Live02', minutes: 5 },
+        email_status: 'pending',
+      });
+      // still above, and 145 (within 5 % of the line): no second alert
+      for (const ping_ms of [300, 145, 300, 300, 300]) await minute({ ping_ms });
+      expect(await eventsOf(t, who.id)).toHaveLength(1);
+
+      await t.app.monitoringJobs.alerts.deliverAlert(fired.id);
+      await t.app.monitoringJobs.alerts.deliverAlert(fired.id);
+      const mail = await t.smtp.next('ping-alerts@example.com', 0);
+      expect(t.smtp.to('ping-alerts@example.com')).toHaveLength(1);
+      expect(mail.subject).toBe('TradeHost: «Main» (5012345): ping 212 ms');
+      expect(mail.text).toContain(
+        'Ping to ICMarkets-Live02 has been above 150 ms for 5 minutes: now 212 ms',
+      );
+      expect((await eventsOf(t, who.id))[0]).toMatchObject({ email_status: 'sent' });
+
+      // below 142.5 ms re-arms; fires again once 5 minutes are above (100 at 10:13 gone)
+      await minute({ ping_ms: 100 });
+      expect((await ruleOf(t, who.id, 'ping_above')).fired_at).toBeNull();
+      for (const ping_ms of [160, 170, 180, 190]) await minute({ ping_ms });
+      expect(await eventsOf(t, who.id)).toHaveLength(1);
+      await minute({ ping_ms: 200 });
+      expect((await eventsOf(t, who.id)).map((e) => e.value)).toEqual([212, 200]);
     });
 
     it('evaluates nothing while the account’s alerts are switched off', async () => {
@@ -797,6 +857,28 @@ describe('an alert in Telegram', () => {
       await mailer.close();
       await emulator.close();
     }
+  });
+});
+
+describe('a ping alert in Telegram', () => {
+  it('names the trade server and the minutes in the owner’s language, without buttons', () => {
+    const alert = {
+      account: { name: 'Main', login: 5012345, currency: 'USD', timeZone: 'Europe/Moscow' },
+      kind: 'ping_above' as const,
+      at: new Date('2026-11-30T03:12:00Z'),
+      value: 1212,
+      threshold: 150,
+      details: { server: 'ICMarkets-Live02', minutes: 5 },
+    };
+    expect(alertTelegramMessage('ru', alert)).toEqual({
+      html:
+        '<b>«Main» (5012345): пинг 1\u00a0212 мс</b>\n\n' +
+        'Пинг до ICMarkets-Live02 выше 150 мс уже 5 минут: сейчас 1\u00a0212 мс ' +
+        '(счёт «Main» (5012345), 2026-11-30 06:12 (Europe/Moscow)).',
+    });
+    expect(alertTelegramMessage('en', { ...alert, details: { minutes: 5 } }).html).toContain(
+      'Ping to the trade server has been above 150 ms for 5 minutes: now 1,212 ms',
+    );
   });
 });
 

@@ -166,6 +166,7 @@ export const ERROR_MESSAGES = {
   MONITORING_ALERT_MARGIN_RANGE: 'Enter a margin level greater than 0 and at most 10000 %',
   MONITORING_ALERT_AMOUNT_INVALID: 'Enter an amount greater than 0',
   MONITORING_ALERT_MINUTES_RANGE: 'Enter whole minutes from 5 to 1440',
+  MONITORING_ALERT_PING_RANGE: 'Enter whole milliseconds from 10 to 5000',
   SERVER_NOT_READY: 'The server is still being created',
   SERVER_NOT_ACTIVE: 'The server is not active',
   SERVER_PASSWORD_UNAVAILABLE: 'The password of this server cannot be shown. Contact support',

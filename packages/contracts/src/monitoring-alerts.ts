@@ -7,7 +7,8 @@ import { pageOf, pagingFields } from './balance.ts';
  *
  * Each rule fires once when its line is crossed and is armed again only when the account has
  * recovered past the line by ALERT_REARM_SHARE of it (so a value hovering at the line never
- * storms): drawdown 20 % re-arms below 19 %, margin level 100 % above 105 %.
+ * storms): drawdown 20 % re-arms below 19 %, margin level 100 % above 105 %, ping 150 ms below
+ * 142.5 ms.
  */
 
 export const ALERT_KINDS = [
@@ -17,8 +18,11 @@ export const ALERT_KINDS = [
   'daily_loss',
   'no_data',
   'positions',
+  'ping_above',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+
+export type AlertUnit = 'percent' | 'money' | 'minutes' | 'ms' | 'none';
 
 /** What each kind's threshold is in. */
 export const ALERT_UNITS = {
@@ -28,7 +32,8 @@ export const ALERT_UNITS = {
   daily_loss: 'money',
   no_data: 'minutes',
   positions: 'none',
-} as const satisfies Record<AlertKind, 'percent' | 'money' | 'minutes' | 'none'>;
+  ping_above: 'ms',
+} as const satisfies Record<AlertKind, AlertUnit>;
 
 /** The share of the line by which a fired rule's value must recover before it is armed again. */
 export const ALERT_REARM_SHARE = 0.05;
@@ -38,6 +43,16 @@ export const NO_DATA_MINUTES_MAX = 1440;
 /** Margin level is equity / margin x 100: a line above 100 % warns before a margin call. */
 export const MARGIN_LEVEL_MAX = 10_000;
 export const ALERT_AMOUNT_MAX = 1_000_000_000_000;
+/** The ping line, milliseconds: a ping to a trade server is a few ms near it, hundreds far off. */
+export const PING_ALERT_MS_MIN = 10;
+export const PING_ALERT_MS_MAX = 5000;
+/**
+ * The ping rule fires when every ping point (one a minute) of this many minutes is above the
+ * line, and there are at least PING_ALERT_POINTS_MIN of them: a single spike never fires, nor a
+ * terminal that stopped telling its ping (the no-data rule is for silence).
+ */
+export const PING_ALERT_MINUTES = 5;
+export const PING_ALERT_POINTS_MIN = 3;
 
 export const REPORT_PERIODS = ['daily', 'weekly', 'monthly'] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -83,6 +98,12 @@ const minutesLine = z
     z.gte(NO_DATA_MINUTES_MIN, { error: 'MONITORING_ALERT_MINUTES_RANGE' }),
     z.lte(NO_DATA_MINUTES_MAX, { error: 'MONITORING_ALERT_MINUTES_RANGE' }),
   );
+const pingLine = z
+  .int({ error: 'MONITORING_ALERT_PING_RANGE' })
+  .check(
+    z.gte(PING_ALERT_MS_MIN, { error: 'MONITORING_ALERT_PING_RANGE' }),
+    z.lte(PING_ALERT_MS_MAX, { error: 'MONITORING_ALERT_PING_RANGE' }),
+  );
 
 const ruleWith = <T extends z.core.$ZodType>(threshold: T) =>
   z.object({ enabled: flag, threshold });
@@ -95,6 +116,7 @@ export const alertRulesInputSchema = z.object({
   daily_loss: z.optional(ruleWith(moneyLine)),
   no_data: z.optional(ruleWith(minutesLine)),
   positions: z.optional(z.object({ enabled: flag })),
+  ping_above: z.optional(ruleWith(pingLine)),
 });
 export type AlertRulesInput = z.infer<typeof alertRulesInputSchema>;
 
@@ -174,6 +196,8 @@ export const alertDetailsSchema = z.object({
   minutes: z.optional(z.int()),
   publisher_ip: z.optional(z.nullable(z.string())),
   servers: z.optional(z.array(alertServerSchema)),
+  /** ping_above: the trade server pinged (as the hello named it); `minutes` is the window then. */
+  server: z.optional(z.nullable(z.string())),
 });
 export type AlertDetails = z.infer<typeof alertDetailsSchema>;
 
@@ -181,7 +205,7 @@ export const alertEventSchema = z.object({
   id: z.int(),
   kind: z.enum(ALERT_KINDS),
   at: z.string(),
-  /** The value that crossed the line (percent, the account's money, minutes), and the line. */
+  /** The value that crossed the line (percent, the account's money, minutes, ms), and the line. */
   value: z.nullable(z.number()),
   threshold: z.nullable(z.number()),
   details: alertDetailsSchema,

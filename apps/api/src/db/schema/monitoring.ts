@@ -1,4 +1,4 @@
-import type { Platform } from '@tradehost/contracts';
+import type { AlertKind, Platform } from '@tradehost/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -294,19 +294,10 @@ export const monitoringViews = pgTable(
   (t) => [primaryKey({ columns: [t.accountId, t.day, t.visitor] })],
 );
 
-export const ALERT_KINDS = [
-  'drawdown',
-  'equity_below',
-  'margin_level',
-  'daily_loss',
-  'no_data',
-  'positions',
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
-
 /**
  * An account's alert rules, one per kind the owner set up. `threshold`: percent (drawdown, margin
- * level), the account's currency (equity below, daily loss), minutes (no data); none for positions.
+ * level), the account's currency (equity below, daily loss), minutes (no data), milliseconds (ping
+ * above); none for positions.
  * A rule fires when its line is crossed (`firedAt` set) and is armed again (`firedAt` null) only
  * once the account has recovered, so a value hovering at the line does not storm.
  */
@@ -334,7 +325,7 @@ export const monitoringAlertRules = pgTable(
     primaryKey({ columns: [t.accountId, t.kind] }),
     check(
       'monitoring_alert_rules_kind_check',
-      sql`${t.kind} in ('drawdown', 'equity_below', 'margin_level', 'daily_loss', 'no_data', 'positions')`,
+      sql`${t.kind} in ('drawdown', 'equity_below', 'margin_level', 'daily_loss', 'no_data', 'positions', 'ping_above')`,
     ),
     check(
       'monitoring_alert_rules_threshold_check',

@@ -59,6 +59,12 @@ const percent = (language: Language, value: number | null) =>
 const money = (language: Language, value: number | null, currency: string | null) =>
   value === null ? '—' : `${number2(language, value)}${currency ? ` ${currency}` : ''}`;
 
+/** Whole milliseconds: "212 ms", "1 500 мс". */
+const ms = (language: Language, value: number | null) =>
+  value === null
+    ? '—'
+    : `${new Intl.NumberFormat(locale(language), { maximumFractionDigits: 0 }).format(value)} ${language === 'ru' ? 'мс' : 'ms'}`;
+
 const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text);
 
 /** "2026-01-07 15:00 (Europe/Moscow)": the moment on the account's clock. */
@@ -192,6 +198,27 @@ export function alertText(
             ? `От счёта ${name} нет данных ${minutes} ${minutesWord(language, minutes)} торгового времени (ваша граница ${threshold ?? '—'}); последние данные: ${last}.`
             : `No data from ${name} for ${minutes} ${minutesWord(language, minutes)} of market time (your line: ${threshold ?? '—'}); the last came at ${last}.`,
           ...serverLines(language, details, mark),
+        ],
+      };
+    }
+    case 'ping_above': {
+      const minutes = details.minutes ?? 0;
+      const server = details.server ? mark(details.server) : null;
+      const to = ru
+        ? server
+          ? `до ${server}`
+          : 'до торгового сервера'
+        : server
+          ? `to ${server}`
+          : 'to the trade server';
+      return {
+        subject: ru
+          ? `${name}: пинг ${ms(language, value)}`
+          : `${name}: ping ${ms(language, value)}`,
+        lines: [
+          ru
+            ? `Пинг ${to} выше ${ms(language, threshold)} уже ${minutes} ${minutesWord(language, minutes)}: сейчас ${ms(language, value)} (счёт ${name}, ${when}).`
+            : `Ping ${to} has been above ${ms(language, threshold)} for ${minutes} ${minutesWord(language, minutes)}: now ${ms(language, value)} (${name}, ${when}).`,
         ],
       };
     }

@@ -74,6 +74,7 @@ const alerts = ALERT_KINDS.map((kind): AlertInput => ({
     publisher_ip: '203.0.113.7',
     servers: [{ id: 12, state: 'running', rate: 'Trader', comment: EVIL }],
     minutes: 30,
+    server: 'www.evil.example',
   },
 }));
 const report = (period: ReportInput['period']): ReportInput => ({

@@ -1,9 +1,10 @@
-import type {
-  AlertDeliveryStatus,
-  AlertServer,
-  AlertKind,
-  IngestPosition,
-  IngestSnapshot,
+import {
+  PING_ALERT_MINUTES,
+  type AlertDeliveryStatus,
+  type AlertServer,
+  type AlertKind,
+  type IngestPosition,
+  type IngestSnapshot,
 } from '@tradehost/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -13,10 +14,12 @@ import {
   evaluateEquityBelow,
   evaluateMarginLevel,
   evaluateNoData,
+  evaluatePingAbove,
   flowApplied,
   needsDayBase,
   positionChanges,
   type Decision,
+  type PingPoint,
   type RuleState,
   type SnapshotFigures,
 } from './monitoring.alerts.evaluate.ts';
@@ -34,7 +37,9 @@ import {
  * without rules costs nothing more): the pure evaluations of monitoring.alerts.evaluate.ts, then
  * one statement that writes the rules' new state and the events of those that fired. Deposits
  * and withdrawals move the drawdown's peak and the day's base (the publisher sends a deal before
- * the snapshot that shows it). The no-data rule is checked by a tick a minute.
+ * the snapshot that shows it). The ping rule reads its account's ping points of the last minutes
+ * (one statement for the batch, only for snapshots that tell a ping to an account watching it).
+ * The no-data rule is checked by a tick a minute.
  */
 
 /** An enabled rule as the store statement returns it (json: timestamps as text). */
@@ -81,6 +86,9 @@ export interface AlertEngineDeps {
     silent(eventIds: number[]): Promise<void>;
   };
 }
+
+/** A snapshot's ping points of the last minutes, oldest first, with the trade server pinged. */
+type PingWindow = (PingPoint & { server: string | null })[];
 
 const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -146,10 +154,27 @@ export function createAlertEngine(deps: AlertEngineDeps) {
     return repo.dayBases(db, days);
   }
 
+  /**
+   * The ping points of the minutes before each snapshot (by its index in the batch) that tells a
+   * ping and whose account has a ping rule: one without a ping (the terminal not connected, an
+   * older publisher) leaves the rule as it is.
+   */
+  async function pingWindowsFor(items: StoredSnapshot[]) {
+    const windows = items.flatMap((item, i) =>
+      item.snapshot.ping_ms != null &&
+      item.snapshot.terminal_connected &&
+      item.rules.some((raw) => raw.kind === 'ping_above')
+        ? [{ i, account_id: item.accountId, until: item.snapshot.time }]
+        : [],
+    );
+    return repo.pingWindows(db, windows);
+  }
+
   function evaluate(
     item: StoredSnapshot,
     at: Date,
     dayBases: Map<number, number>,
+    pings: PingWindow | undefined,
   ): { changes: RuleChange[]; events: NewEvent[] } {
     const changes: RuleChange[] = [];
     const events: NewEvent[] = [];
@@ -165,6 +190,7 @@ export function createAlertEngine(deps: AlertEngineDeps) {
     for (const raw of item.rules) {
       const state = stateOf(raw);
       let decision: Decision;
+      let details: NewEvent['details'] = {};
       switch (raw.kind) {
         case 'drawdown':
           decision = evaluateDrawdown(state, figures, at);
@@ -194,13 +220,18 @@ export function createAlertEngine(deps: AlertEngineDeps) {
                 ruled: false,
               });
           continue;
+        case 'ping_above':
+          if (!pings) continue;
+          decision = evaluatePingAbove(state, pings, new Date(item.snapshot.time), at);
+          details = { server: pings.at(-1)?.server ?? null, minutes: PING_ALERT_MINUTES };
+          break;
       }
       const change = changeOf(item.accountId, raw, state, decision);
       if (change) changes.push(change);
       if (decision.fired)
         events.push({
           ...event(raw.kind, decision.fired.value, state.threshold),
-          details: {},
+          details,
           ruled: true,
         });
     }
@@ -217,10 +248,11 @@ export function createAlertEngine(deps: AlertEngineDeps) {
       try {
         const at = deps.now();
         const dayBases = await dayBasesFor(items, at);
+        const pings = await pingWindowsFor(items);
         const changes: RuleChange[] = [];
         const events: NewEvent[] = [];
-        for (const item of items) {
-          const result = evaluate(item, at, dayBases);
+        for (const [i, item] of items.entries()) {
+          const result = evaluate(item, at, dayBases, pings.get(i));
           changes.push(...result.changes);
           events.push(...result.events);
         }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   crosses,
@@ -7,6 +8,7 @@ import {
   evaluateEquityBelow,
   evaluateMarginLevel,
   evaluateNoData,
+  evaluatePingAbove,
   flowApplied,
   marginLevel,
   marketMinutesBetween,
@@ -14,6 +16,7 @@ import {
   positionChanges,
   tradeSessionsOf,
   recovers,
+  type PingPoint,
   type RuleState,
   type SnapshotFigures,
 } from './monitoring.alerts.evaluate.ts';
@@ -361,5 +364,106 @@ describe('the broker’s trade sessions', () => {
     expect(evaluateNoData(line, silentSince, new Date('2026-01-07T00:15:00Z')).fired).toEqual({
       value: 25,
     });
+  });
+});
+
+describe('ping above the line', () => {
+  const ping = rule({ kind: 'ping_above', threshold: 150 });
+  /** Points a minute apart, the last at 11:59 (the snapshot's time is 11:59:40). */
+  const series = (...values: (number | null)[]): PingPoint[] =>
+    values.flatMap((pingMs, i) =>
+      pingMs === null
+        ? []
+        : [
+            {
+              at: new Date(Date.parse('2026-01-07T11:59:00Z') - (values.length - 1 - i) * 60_000),
+              pingMs,
+            },
+          ],
+    );
+  const until = new Date('2026-01-07T11:59:40Z');
+
+  it('fires when every point of the last 5 minutes is above the line, at the latest point', () => {
+    expect(evaluatePingAbove(ping, series(151, 300, 170, 212), until, NOW)).toEqual({
+      firedAt: NOW,
+      fired: { value: 212 },
+      base: null,
+      baseAt: null,
+    });
+    // a point older than 5 minutes does not count, below the line or not
+    expect(evaluatePingAbove(ping, series(20, 200, 200, 200, 200, 200), until, NOW).fired).toEqual({
+      value: 200,
+    });
+  });
+
+  it('never fires on a spike: one or two points above, or one point of the five at the line', () => {
+    expect(evaluatePingAbove(ping, series(40, 40, 40, 40, 900), until, NOW).fired).toBeNull();
+    expect(evaluatePingAbove(ping, series(40, 40, 40, 900, 900), until, NOW).fired).toBeNull();
+    expect(evaluatePingAbove(ping, series(200, 200, 150, 200, 200), until, NOW).fired).toBeNull();
+    expect(evaluatePingAbove(ping, series(151, 151, 151), until, NOW).fired).toEqual({
+      value: 151,
+    });
+  });
+
+  it('needs 3 points: a gap in the pings (not connected, not told) is no measure', () => {
+    expect(
+      evaluatePingAbove(ping, series(400, null, null, null, 400), until, NOW).fired,
+    ).toBeNull();
+    expect(evaluatePingAbove(ping, series(400, null, 400, null, 400), until, NOW)).toMatchObject({
+      fired: { value: 400 },
+    });
+    expect(evaluatePingAbove(ping, [], until, NOW)).toEqual({
+      firedAt: null,
+      fired: null,
+      base: null,
+      baseAt: null,
+    });
+  });
+
+  it('stays fired above 95 % of the line and without points; re-arms on a point below it', () => {
+    const fired = { ...ping, firedAt: EARLIER };
+    // 142.5 ms is 95 % of 150: at it, still fired; below it, armed again
+    expect(evaluatePingAbove(fired, series(300, 300, 142.5), until, NOW).firedAt).toBe(EARLIER);
+    expect(evaluatePingAbove(fired, series(300, 300, 300), until, NOW)).toEqual({
+      firedAt: EARLIER,
+      fired: null,
+      base: null,
+      baseAt: null,
+    });
+    expect(evaluatePingAbove(fired, [], until, NOW).firedAt).toBe(EARLIER);
+    expect(evaluatePingAbove(fired, series(300, 300, 142), until, NOW).firedAt).toBeNull();
+  });
+
+  it('over any minute series: fires only after 3 points above, never twice without a recovery', () => {
+    const minute = fc.option(fc.integer({ min: 0, max: 400 }), { nil: null, freq: 4 });
+    fc.assert(
+      fc.property(
+        fc.array(minute, { maxLength: 60 }),
+        fc.integer({ min: 10, max: 300 }),
+        (values, line) => {
+          const points = values.flatMap((pingMs, i) =>
+            pingMs === null ? [] : [{ at: new Date(i * 60_000), pingMs }],
+          );
+          let state = rule({ kind: 'ping_above', threshold: line });
+          let recoveredSinceFire = true;
+          values.forEach((value, i) => {
+            const until = new Date(i * 60_000 + 30_000);
+            const d = evaluatePingAbove(state, points, until, until);
+            if (value !== null && value < line * 0.95) recoveredSinceFire = true;
+            if (d.fired) {
+              const window = points.filter(
+                (p) => p.at.getTime() > until.getTime() - 5 * 60_000 && p.at <= until,
+              );
+              expect(window.length).toBeGreaterThanOrEqual(3);
+              expect(window.every((p) => p.pingMs > line)).toBe(true);
+              expect(d.fired.value).toBe(window.at(-1)!.pingMs);
+              expect(recoveredSinceFire).toBe(true);
+              recoveredSinceFire = false;
+            }
+            state = { ...state, firedAt: d.firedAt };
+          });
+        },
+      ),
+    );
   });
 });

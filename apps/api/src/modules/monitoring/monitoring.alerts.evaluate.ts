@@ -4,6 +4,8 @@ import {
   type AlertPosition,
   type IngestPosition,
   MINUTE_MS,
+  PING_ALERT_MINUTES,
+  PING_ALERT_POINTS_MIN,
 } from '@tradehost/contracts';
 
 /**
@@ -151,6 +153,40 @@ export function flowApplied(
   if (rule.kind === 'daily_loss' && rule.baseAt && flow.at.getTime() >= rule.baseAt.getTime())
     return { base: rule.base + flow.amount, baseAt: rule.baseAt };
   return null;
+}
+
+/** A point of the terminal's ping: its minute (`monitoring_pings`) and whole milliseconds. */
+export interface PingPoint {
+  at: Date;
+  pingMs: number;
+}
+
+/**
+ * Ping above the line, "stays above" rather than "went above": of the ping points (one a
+ * minute) of the PING_ALERT_MINUTES ending at `until` (the snapshot's time, the clock the points
+ * are on), every one is above the line (a point at it is not) and there are at least
+ * PING_ALERT_POINTS_MIN, so a single spike never fires, nor a few minutes told out of many. The
+ * value is the latest point. Fired, the rule is armed again by a latest point back below the line
+ * by ALERT_REARM_SHARE; with no point in the window it stays as it is.
+ */
+export function evaluatePingAbove(
+  rule: RuleState,
+  points: readonly PingPoint[],
+  until: Date,
+  now: Date,
+): Decision {
+  const keep: Decision = { firedAt: rule.firedAt, base: null, baseAt: null, fired: null };
+  const line = rule.threshold;
+  const from = until.getTime() - PING_ALERT_MINUTES * MINUTE_MS;
+  const window = points
+    .filter((p) => p.at.getTime() > from && p.at.getTime() <= until.getTime())
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  const latest = window.at(-1);
+  if (line === null || !latest) return keep;
+  if (rule.firedAt !== null)
+    return recovers(rule.kind, latest.pingMs, line) ? { ...keep, firedAt: null } : keep;
+  const stays = window.length >= PING_ALERT_POINTS_MIN && window.every((p) => p.pingMs > line);
+  return stays ? { ...keep, firedAt: now, fired: { value: latest.pingMs } } : keep;
 }
 
 /** Positions opened and closed between two snapshots, by ticket. */

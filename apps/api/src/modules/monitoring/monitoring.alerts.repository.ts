@@ -1,9 +1,10 @@
-import type {
-  AlertDeliveryStatus as AlertDelivery,
-  AlertKind,
-  AlertServer,
-  AlertServerState,
-  ReportPeriod,
+import {
+  PING_ALERT_MINUTES,
+  type AlertDeliveryStatus as AlertDelivery,
+  type AlertKind,
+  type AlertServer,
+  type AlertServerState,
+  type ReportPeriod,
 } from '@tradehost/contracts';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
@@ -210,6 +211,35 @@ export const alertsRepository = {
     return new Map(
       rows.filter((r) => r.base !== null).map((r) => [Number(r.account_id), Number(r.base)]),
     );
+  },
+
+  /**
+   * The ping points of the PING_ALERT_MINUTES up to each snapshot's time (`until`), oldest first,
+   * by the snapshot's batch index (each asked for has an entry, empty without points): a range of
+   * the points' primary key per account.
+   */
+  async pingWindows(
+    db: Executor,
+    windows: { i: number; account_id: number; until: string }[],
+  ): Promise<Map<number, { at: Date; pingMs: number; server: string | null }[]>> {
+    const found = new Map(
+      windows.map((w) => [w.i, [] as { at: Date; pingMs: number; server: string | null }[]]),
+    );
+    if (windows.length === 0) return found;
+    const { rows } = await db.execute<{
+      i: number;
+      at: Date | string;
+      ping_ms: number;
+      server: string | null;
+    }>(sql`
+      select x.i, p.at, p.ping_ms, p.server
+      from json_to_recordset(${JSON.stringify(windows)}::json) as x(i int, account_id bigint, until timestamptz)
+      join monitoring_pings p on p.account_id = x.account_id
+        and p.at > x.until - make_interval(mins => ${PING_ALERT_MINUTES}) and p.at <= x.until
+      order by x.i, p.at`);
+    for (const r of rows)
+      found.get(r.i)?.push({ at: new Date(r.at), pingMs: r.ping_ms, server: r.server });
+    return found;
   },
 
   /** The owner's servers at an address (not the failed ones), with their state. */

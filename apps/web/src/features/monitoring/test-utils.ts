@@ -42,8 +42,8 @@ export function monitoringAccount(overrides: Partial<MonitoringAccount> = {}): M
 
 /**
  * The page of `account` (`/online-monitoring/<its monitoring_id>`): the account, no subscription
- * listed, no trades, positions or chart points; `more` adds or replaces calls ("$" in a key is
- * the account's path, `/user/monitoring/accounts/<id>`).
+ * listed, no trades, positions, chart points or ping; `more` adds or replaces calls ("$" in a key
+ * is the account's path, `/user/monitoring/accounts/<id>`).
  */
 export function stubAccountPage(
   account: MonitoringAccount,
@@ -58,6 +58,7 @@ export function stubAccountPage(
       [`GET ${base}/trades`]: { body: { data: [], meta: { page: 1, per_page: 20, total: 0 } } },
       [`GET ${base}/positions`]: { body: { at: null, positions: [] } },
       [`GET ${base}/chart`]: { body: { points: [] } },
+      [`GET ${base}/ping`]: { body: { period: 'day', step_sec: 60, points: [] } },
       ...Object.fromEntries(
         Object.entries(more).map(([key, handler]) => [key.replace('$', base), handler]),
       ),

@@ -6,6 +6,8 @@ import type {
   MonitoringPlans,
   MonitoringTrade,
   Page,
+  PingPeriod,
+  PingResponse,
   PositionsResponse,
   PublicAccountResponse,
   StatisticsResponse,
@@ -170,6 +172,15 @@ export const monitoringApi = api.injectEndpoints({
       providesTags: ['MonitoringAccounts'],
       extraOptions: SILENT,
     }),
+    /** The terminal's ping to its trade server over the day, week or month ending now. */
+    getPing: build.query<PingResponse, { id: number; period: PingPeriod }>({
+      query: ({ id, period }) => ({
+        url: `/user/monitoring/accounts/${id}/ping`,
+        params: { period },
+      }),
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
     getTrades: build.query<Page<MonitoringTrade>, { id: number; page: number }>({
       query: ({ id, page }) => ({
         url: `/user/monitoring/accounts/${id}/trades`,
@@ -230,6 +241,7 @@ export const {
   useDeleteAccountMutation,
   useGetStatisticsQuery,
   useGetChartQuery,
+  useGetPingQuery,
   useGetTradesQuery,
   useGetPositionsQuery,
   useLazyGetTradesCsvQuery,

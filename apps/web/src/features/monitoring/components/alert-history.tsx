@@ -34,6 +34,16 @@ function eventText(f: MonitoringFormat, event: AlertEvent, currency: string | nu
         minutes: t('units.minutes', { count: event.details.minutes ?? event.value ?? 0 }),
         threshold: t('units.minutes', { count: event.threshold ?? 0 }),
       });
+    case 'ping_above': {
+      const ms = (value: number | null) =>
+        value === null ? f.dash : t('ping.ms', { value: f.figure(value, 0) });
+      return t('alerts.event.ping_above', {
+        server: event.details.server ?? t('alerts.tradeServer'),
+        minutes: t('units.minutes', { count: event.details.minutes ?? 0 }),
+        value: ms(event.value),
+        threshold: ms(event.threshold),
+      });
+    }
     case 'positions': {
       const p = event.details.position;
       if (!p) return t('alerts.kinds.positions');

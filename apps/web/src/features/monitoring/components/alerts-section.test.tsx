@@ -26,6 +26,7 @@ const SETTINGS: AlertSettings = {
     { kind: 'daily_loss', enabled: false, threshold: null, fired_at: null },
     { kind: 'no_data', enabled: false, threshold: 30, fired_at: null },
     { kind: 'positions', enabled: false, threshold: null, fired_at: null },
+    { kind: 'ping_above', enabled: false, threshold: null, fired_at: null },
   ],
   email: 'r@example.com',
   currency: 'USD',
@@ -46,6 +47,17 @@ const NO_DATA: AlertEvent = {
   },
   email_status: 'sent',
   telegram_status: 'skipped',
+};
+
+const PING: AlertEvent = {
+  id: 4,
+  kind: 'ping_above',
+  at: '2026-03-03T12:40:00.000Z',
+  value: 1212,
+  threshold: 150,
+  details: { server: 'ICMarkets-Live02', minutes: 5 },
+  email_status: 'sent',
+  telegram_status: 'failed',
 };
 
 const empty = { body: { data: [], meta: { page: 1, per_page: 10, total: 0 } } };
@@ -87,6 +99,15 @@ describe('the account’s alerts', () => {
     expect(view.getByRole('textbox', { name: 'Drawdown line, %' })).toHaveValue('20');
     expect(view.getByRole('textbox', { name: 'Equity line, USD' })).toHaveValue('');
     expect(view.getByRole('textbox', { name: 'No data line, minutes' })).toHaveValue('30');
+    expect(
+      view.getByRole('checkbox', {
+        name: 'Ping to the trade server stays above the line for 5 minutes',
+      }),
+    ).toHaveAccessibleDescription(/a single spike does not/);
+    expect(view.getByRole('textbox', { name: 'Ping line, ms' })).toHaveAttribute(
+      'inputmode',
+      'numeric',
+    );
     expect(view.getByText(/Fired .*: waits for the account to recover/)).toBeVisible();
     expect(view.getByRole('checkbox', { name: 'By e-mail to r@example.com' })).toBeChecked();
     expect(view.getByRole('checkbox', { name: 'Weekly' })).toBeChecked();
@@ -216,6 +237,61 @@ describe('the account’s alerts', () => {
       'aria-invalid',
       'true',
     );
+  });
+
+  it('sets the ping line in whole milliseconds, refusing one out of range in the reader’s language', async () => {
+    const api = stub({ 'PATCH $/alerts': { body: SETTINGS } }, 'ru');
+    const { user } = await open('ru');
+    const section = within(
+      (
+        await screen.findByRole('heading', { name: 'Оповещения и отчёты' }, { timeout: 5000 })
+      ).closest('section')!,
+    );
+    await user.click(
+      await section.findByRole('checkbox', {
+        name: 'Пинг до торгового сервера выше границы 5 минут подряд',
+      }),
+    );
+    const line = section.getByRole('textbox', { name: 'Пинг: граница, мс' });
+    const save = section.getByRole('button', { name: 'Сохранить оповещения и отчёты' });
+    for (const bad of ['5', '5001', '150,5']) {
+      await user.clear(line);
+      await user.type(line, bad);
+      await user.click(save);
+      expect(
+        await section.findByText('Введите целое число миллисекунд от 10 до 5000'),
+      ).toBeVisible();
+      expect(line).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(api.callsTo('PATCH', `/user/monitoring/accounts/${ACCOUNT.id}/alerts`)).toHaveLength(0);
+
+    await user.clear(line);
+    await user.type(line, '150');
+    await user.click(save);
+    expect(await section.findByText('Сохранено')).toBeVisible();
+    const [sent] = api.callsTo('PATCH', `/user/monitoring/accounts/${ACCOUNT.id}/alerts`);
+    expect(sent!.body).toMatchObject({ rules: { ping_above: { enabled: true, threshold: 150 } } });
+  });
+
+  it('lists a ping alert with the trade server, how long and how high', async () => {
+    stub(
+      {
+        'GET $/alerts/history': {
+          body: { data: [PING], meta: { page: 1, per_page: 10, total: 1 } },
+        },
+      },
+      'ru',
+    );
+    await open('ru');
+    const history = (
+      await screen.findByRole('heading', { name: 'История оповещений' }, { timeout: 5000 })
+    ).parentElement!;
+    const item = within((await within(history).findAllByRole('listitem'))[0]!);
+    expect(item.getByText('Пинг')).toBeVisible();
+    expect(
+      item.getByText(/^Пинг до ICMarkets-Live02 выше границы 5 мин: 1\s212 мс \(граница 150 мс\)$/),
+    ).toBeVisible();
+    expect(item.getByText('Telegram: ошибка')).toBeVisible();
   });
 
   it('lists the alerts that fired, with the silent terminal’s server and each channel’s delivery', async () => {

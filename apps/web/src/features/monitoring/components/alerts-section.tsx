@@ -25,6 +25,8 @@ const FLAGS = ['alerts_enabled', 'alert_email', 'alert_telegram'] as const;
 const REPORTS = ['report_daily', 'report_weekly', 'report_monthly'] as const;
 const REPORT_CHANNELS = ['report_email', 'report_telegram'] as const;
 type Flag = (typeof FLAGS | typeof REPORTS | typeof REPORT_CHANNELS)[number];
+/** The lines in whole units (minutes, milliseconds): a phone shows digits only. */
+const WHOLE: ReadonlySet<AlertKind> = new Set(['no_data', 'ping_above']);
 
 interface FormValues {
   flags: Record<Flag, boolean>;
@@ -214,7 +216,9 @@ function AlertsForm({
                       ? t('alerts.fired', { at: f.dateTime(firedAt) })
                       : kind === 'no_data'
                         ? t('alerts.noDataHint')
-                        : undefined
+                        : kind === 'ping_above'
+                          ? t('alerts.pingHint')
+                          : undefined
                   }
                 />
                 {kind === 'positions' ? null : (
@@ -224,7 +228,7 @@ function AlertsForm({
                       rule: t(`alerts.kinds.${kind}`),
                       unit: unit(kind),
                     })}
-                    inputMode={kind === 'no_data' ? 'numeric' : 'decimal'}
+                    inputMode={WHOLE.has(kind) ? 'numeric' : 'decimal'}
                     autoComplete="off"
                     name={`rules.${kind}.threshold`}
                     value={values.rules[kind].threshold}

@@ -25,7 +25,8 @@ import { AccountSettings as Settings } from '../components/account-settings';
 import { AlertsSection as Alerts } from '../components/alerts-section';
 import { AccountCharts as Charts } from '../components/charts';
 import styles from '../components/monitoring.module.css';
-import { TerminalState } from '../components/terminal-state';
+import { PingChart as Ping } from '../components/ping-chart';
+import { AlgoTradingNotice, algoTradingOff, TerminalState } from '../components/terminal-state';
 import { isOutdatedPublisher } from '../lib/publisher-version';
 import { WaitingForData } from '../components/waiting-for-data';
 import { PeriodTables as Periods } from '../components/period-tables';
@@ -41,6 +42,7 @@ import { useFallbackPolling } from '../../../shared/live/live-state';
 const AccountSettings = memo(Settings);
 const AlertsSection = memo(Alerts);
 const AccountCharts = memo(Charts);
+const PingChart = memo(Ping);
 const PeriodTables = memo(Periods);
 const StatisticsView = memo(Statistics);
 const PositionsTable = memo(Positions);
@@ -132,6 +134,7 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
             <TerminalState
               lastDataAt={account.last_data_at}
               connected={account.terminal_connected}
+              algoOff={algoTradingOff(account)}
               full
             />
           ) : (
@@ -157,6 +160,7 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           </p>
         </FormAlert>
       ) : null}
+      <AlgoTradingNotice account={account} />
       {waiting ? (
         <WaitingForData account={account} />
       ) : (
@@ -166,9 +170,12 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           ) : (
             <LoadingState>{t('loading')}</LoadingState>
           )}
-          {chart.data && chart.data.points.length > 1 ? (
-            <AccountCharts points={chart.data.points} />
-          ) : null}
+          <div className={styles.chartsRow}>
+            {chart.data && chart.data.points.length > 1 ? (
+              <AccountCharts points={chart.data.points} />
+            ) : null}
+            <PingChart account={account} pollingInterval={poll.pollingInterval} />
+          </div>
 
           <section className={styles.section} aria-labelledby="periods-title">
             <div className={styles.sectionHead}>

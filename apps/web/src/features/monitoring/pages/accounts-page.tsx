@@ -15,7 +15,7 @@ import {
 import { AddAccountDialog } from '../components/add-account-dialog';
 import { numberCell } from '../components/tone';
 import styles from '../components/monitoring.module.css';
-import { TerminalState } from '../components/terminal-state';
+import { algoTradingOff, TerminalState } from '../components/terminal-state';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { useLiveConnected } from '../../../shared/live/live-state';
 
@@ -171,7 +171,11 @@ function AccountsTable({
               <td className={styles.num}>{a.views}</td>
               <td className={styles.tableCell}>
                 {a.last_data_at ? (
-                  <TerminalState lastDataAt={a.last_data_at} connected={a.terminal_connected} />
+                  <TerminalState
+                    lastDataAt={a.last_data_at}
+                    connected={a.terminal_connected}
+                    algoOff={algoTradingOff(a)}
+                  />
                 ) : (
                   <span className={styles.muted}>{t('accounts.noData')}</span>
                 )}
