@@ -12,6 +12,7 @@ import {
   uniqueTxid,
 } from '../support/money.ts';
 import { seriousViolations } from '../support/axe.ts';
+import { measuredBroker } from '../support/latency.ts';
 import { partnerWithBalance } from '../support/partner.ts';
 
 // axe takes a few seconds a page: a test walks through a dozen screens
@@ -398,6 +399,53 @@ for (const scheme of ['light', 'dark'] as const) {
       page,
       '/operator/vps/promocodes',
       page.getByRole('button', { name: /promocode/i }).first(),
+      scheme,
+    );
+  });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation on the order form's ping figures and the operator's latency map (${scheme})`, async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const broker = `Axe-${scheme}-${Date.now().toString(36)}`;
+    const [owner] = await measuredBroker(request, baseURL!, broker, [12, 18, 30]);
+    await makeOperator(owner!.user.email, ['vps']);
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, owner!.user.email);
+
+    // the server's ping in the list; the broker's suggestions open, then each location's figures
+    const ping = page
+      .getByRole('row')
+      .filter({ hasText: 'London (LD4)' })
+      .getByText(/^12\sms$/);
+    await expectClean(page, '/vps?tab=servers', ping, scheme);
+    await page.getByRole('tab', { name: 'Order a server' }).click();
+    const form = page.getByRole('region', { name: 'Rent a server' });
+    const field = form.getByRole('combobox', { name: /Your broker’s server/ });
+    await field.fill(broker.slice(0, 8));
+    await expect(form.getByRole('option', { name: broker })).toBeVisible();
+    await field.press('ArrowDown');
+    await expectCleanState(
+      page,
+      "the broker's suggestions",
+      form.getByRole('option', { name: broker, selected: true }),
+      scheme,
+    );
+    await field.press('Enter');
+    await expectCleanState(
+      page,
+      "the order form's ping figures",
+      form.getByTestId('latency-figures').getByText('Lowest ping'),
+      scheme,
+    );
+
+    await expectClean(
+      page,
+      '/operator/vps/latency',
+      page.getByRole('row').filter({ hasText: broker }),
       scheme,
     );
   });

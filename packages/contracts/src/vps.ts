@@ -292,6 +292,14 @@ export const serverSchema = z.object({
   has_credentials: z.boolean(),
   /** Failed: why the server could not be created (the charge was refunded). */
   failure: z.nullable(z.string()),
+  /**
+   * The current ping to the broker of the terminals publishing from the server (the owner's
+   * monitored accounts at its address that reported within PUBLISHER_SILENT_AFTER_MS): the
+   * highest, as the worst terminal is the one to worry about; null when none publishes from it.
+   */
+  ping_ms: z.nullable(z.int()),
+  /** How many terminals that ping is of (0 with no ping). */
+  ping_terminals: z.int(),
 });
 export type Server = z.infer<typeof serverSchema>;
 

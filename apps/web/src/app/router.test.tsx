@@ -115,6 +115,7 @@ describe('the operator area', () => {
       'vps/servers': 'vps',
       'vps/operations': 'vps',
       'vps/rates': 'vps',
+      'vps/latency': 'vps',
       'vps/promocodes': 'billing',
       'monitoring/subscriptions': 'monitoring',
       'monitoring/accounts': 'monitoring',

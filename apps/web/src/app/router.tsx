@@ -163,6 +163,13 @@ const operatorPages: RouteObject[] = [
     ),
   },
   {
+    path: 'vps/latency',
+    ...operatorPage(
+      { operatorRole: 'vps', nav: 'tabs.latency' },
+      () => import('../features/vps/operator/pages/vps-latency-page'),
+    ),
+  },
+  {
     path: 'vps/promocodes',
     ...operatorPage(
       { operatorRole: 'billing', nav: 'tabs.promocodes' },

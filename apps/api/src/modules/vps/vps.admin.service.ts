@@ -425,7 +425,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
             operation_id: operation.id,
           },
         });
-        const view = await vpsRepository.serverView(tx, server.id);
+        const view = await vpsRepository.serverView(tx, server.id, now());
         return {
           operation,
           server,
@@ -495,6 +495,7 @@ export function createAdminVpsService(deps: AdminVpsDeps) {
         db,
         { search: digitsOf(search), email: search || undefined, status: filter.status },
         pagingOf(filter.page, filter.per_page),
+        now(),
       );
       return {
         data: rows.map(toAdminServer),

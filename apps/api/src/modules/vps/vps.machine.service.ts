@@ -40,6 +40,7 @@ import { guardianRepository } from './vps.guardian.repository.ts';
 
 export interface MachineDeps {
   db: Db;
+  now: () => Date;
   config: Config;
   hypervisor: Hypervisor;
   operations: OperationQueue;
@@ -105,7 +106,14 @@ function toPoint(point: MachineMetricsPoint): MetricsPoint {
   };
 }
 
-export function createMachineService({ db, config, hypervisor, operations, log }: MachineDeps) {
+export function createMachineService({
+  db,
+  config,
+  hypervisor,
+  operations,
+  log,
+  now,
+}: MachineDeps) {
   /** The user's own server with a machine on the hypervisor (active or blocked). */
   async function ownMachine(
     userId: number,
@@ -160,7 +168,7 @@ export function createMachineService({ db, config, hypervisor, operations, log }
         targetUserId: userId,
         details: { operation_id: operation.id, ...snapshot },
       });
-      const view = await vpsRepository.serverView(tx, id);
+      const view = await vpsRepository.serverView(tx, id, now());
       return { operation, server: toServer(view!) };
     });
     await operations.dispatch(result.operation.id);

@@ -113,6 +113,8 @@ export function toServer(row: ServerViewRow): Server {
     upgrade: row.upgrade ? toUpgrade(row.upgrade, row.upgrade) : null,
     has_credentials: hasCredentials({ ...server, hasPassword: row.hasPassword }),
     failure: server.failure,
+    ping_ms: row.pingMs,
+    ping_terminals: row.pingMs === null ? 0 : row.pingTerminals,
   };
 }
 

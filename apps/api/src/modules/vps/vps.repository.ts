@@ -1,14 +1,27 @@
-import type {
-  ServerOperationStatus,
-  ServerStatus,
-  TestRequestStatus,
-  UpgradeStatus,
+import {
+  PUBLISHER_SILENT_AFTER_MS,
+  type ServerOperationStatus,
+  type ServerStatus,
+  type TestRequestStatus,
+  type UpgradeStatus,
 } from '@tradehost/contracts';
-import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  sql,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import {
   charges,
+  monitoringAccounts,
   promocodes,
   users,
   vpsOperations,
@@ -20,6 +33,7 @@ import {
 } from '../../db/schema/index.ts';
 import { containing, type Paging } from '../../db/paging.ts';
 import { mappedOnce } from '../../db/prepared.ts';
+import { publishesFrom } from '../../db/publishers.ts';
 
 export type RateRow = typeof vpsRates.$inferSelect;
 export type ServerRow = typeof vpsServers.$inferSelect;
@@ -107,10 +121,11 @@ const { passwordEnc: _sealed, ...serverColumns } = getTableColumns(vpsServers);
 /**
  * A server with everything its row in the list shows, in one statement: the rate, the operation
  * in progress (the partial unique index finds it), the last finished one (the (server_id, id)
- * index read backwards) and the pending upgrade (its partial unique index), each a LATERAL
- * subquery evaluated for the page's rows only.
+ * index read backwards), the pending upgrade (its partial unique index) and the ping of the
+ * terminals publishing from it that reported after `reportingSince` (the owner's accounts, by
+ * their index), each a LATERAL subquery evaluated for the page's rows only.
  */
-function serverViews(db: Executor) {
+function serverViews(db: Executor, reportingSince: Placeholder | Date) {
   const operations = (statuses: ServerOperationStatus[]) =>
     db
       .select(operationFields)
@@ -143,6 +158,21 @@ function serverViews(db: Executor) {
     .where(and(sql`${vpsUpgrades.serverId} = ${vpsServers.id}`, eq(vpsUpgrades.status, 'pending')))
     .limit(1)
     .as('pending_upgrade');
+  // the highest ping: the terminal furthest from its broker is the one its owner worries about
+  const terminals = db
+    .select({
+      pingMs: sql<number | null>`max(${monitoringAccounts.pingMs})`.as('ping_ms'),
+      count: sql<number>`count(*)::int`.as('ping_terminals'),
+    })
+    .from(monitoringAccounts)
+    .where(
+      and(
+        publishesFrom(),
+        sql`${monitoringAccounts.lastDataAt} > ${reportingSince}`,
+        sql`${monitoringAccounts.pingMs} is not null`,
+      ),
+    )
+    .as('terminals');
   return db
     .select({
       server: serverColumns,
@@ -161,14 +191,20 @@ function serverViews(db: Executor) {
         status: upgrade.status,
       },
       owner: personOf(owner),
+      pingMs: terminals.pingMs,
+      pingTerminals: terminals.count,
     })
     .from(vpsServers)
     .innerJoin(vpsRates, eq(vpsRates.id, vpsServers.rateId))
     .innerJoin(owner, eq(owner.id, vpsServers.userId))
     .leftJoinLateral(active, sql`true`)
     .leftJoinLateral(last, sql`true`)
-    .leftJoinLateral(upgrade, sql`true`);
+    .leftJoinLateral(upgrade, sql`true`)
+    .leftJoinLateral(terminals, sql`true`);
 }
+
+/** A terminal whose publisher sent nothing since this is not counted as running on its server. */
+const reportingSince = (now: Date) => new Date(now.getTime() - PUBLISHER_SILENT_AFTER_MS);
 
 export type ServerViewRow = Awaited<ReturnType<ReturnType<typeof serverViews>['execute']>>[number];
 
@@ -229,7 +265,7 @@ function buildServerPage(db: Executor, where: SQL | undefined, name: string) {
     // then their rows: the LATERAL subqueries run for the page's rows only, and the statement has
     // no LIMIT parameter, so PostgreSQL keeps one generic plan instead of planning every call
     rows: mappedOnce(
-      serverViews(db)
+      serverViews(db, sql.placeholder('reportingSince'))
         .where(sql`${vpsServers.id} = any(${sql.placeholder('ids')})`)
         .orderBy(desc(vpsServers.id))
         .prepare(`vps_server_page_${name}`),
@@ -487,14 +523,14 @@ export const vpsRepository = {
     return row;
   },
 
-  /** One server as the list shows it. */
-  async serverView(db: Executor, id: number): Promise<ServerViewRow | undefined> {
-    const [row] = await serverViews(db).where(eq(vpsServers.id, id));
+  /** One server as the list shows it at `now`. */
+  async serverView(db: Executor, id: number, now: Date): Promise<ServerViewRow | undefined> {
+    const [row] = await serverViews(db, reportingSince(now)).where(eq(vpsServers.id, id));
     return row;
   },
 
-  /** A page of servers, newest first: its ids with the count, then their rows. */
-  async serverViews(db: Executor, filter: ServerFilter, paging: Paging) {
+  /** A page of servers as at `now`, newest first: its ids with the count, then their rows. */
+  async serverViews(db: Executor, filter: ServerFilter, paging: Paging, now: Date) {
     const { shape, where, values } = serverWhere(filter);
     const page = preparedServerPage(db, shape, where);
     const ids = await page.ids.execute({ ...values, ...paging });
@@ -502,7 +538,10 @@ export const vpsRepository = {
       const [total] = await page.total.execute(values);
       return { rows: [], total: total?.n ?? 0 };
     }
-    const rows = await page.rows.execute({ ids: ids.map((row) => row.id) });
+    const rows = await page.rows.execute({
+      ids: ids.map((row) => row.id),
+      reportingSince: reportingSince(now),
+    });
     return { rows, total: ids[0]!.total };
   },
 

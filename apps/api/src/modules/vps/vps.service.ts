@@ -117,7 +117,7 @@ export function createVpsService(deps: VpsDeps) {
   const { db, config, now, log, operations } = deps;
 
   async function view(on: Executor, id: number): Promise<Server> {
-    const row = await vpsRepository.serverView(on, id);
+    const row = await vpsRepository.serverView(on, id, now());
     if (!row) throw new AppError(404, 'SERVER_NOT_FOUND');
     return toServer(row);
   }
@@ -282,6 +282,7 @@ export function createVpsService(deps: VpsDeps) {
         db,
         { userId, search: filter.search, status: filter.status },
         pagingOf(filter.page, filter.per_page),
+        now(),
       );
       return {
         data: rows.map(toServer),

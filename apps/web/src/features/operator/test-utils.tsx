@@ -241,6 +241,8 @@ export function adminServer(overrides: Partial<AdminServer> = {}): AdminServer {
     upgrade: null,
     has_credentials: true,
     failure: null,
+    ping_ms: null,
+    ping_terminals: 0,
     user: bob,
     machine_id: 'vm-1012',
     source: 'forum',

@@ -109,6 +109,8 @@ export function server(overrides: Partial<Server> = {}): Server {
     upgrade: null,
     has_credentials: true,
     failure: null,
+    ping_ms: null,
+    ping_terminals: 0,
     ...overrides,
   };
 }

@@ -2,9 +2,11 @@ import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
   AutoRenewRequest,
+  BrokersResponse,
   Credentials,
   GuardianResponse,
   GuardianSettings,
+  LatencyResponse,
   MetricsTimeframe,
   OrderRequest,
   OperationResponse,
@@ -111,6 +113,16 @@ export const vpsApi = api.injectEndpoints({
     checkVpsPromocode: build.query<PromocodeResponse, string>({
       query: (code) => ({ url: '/user/vps/promocode', params: { code } }),
       keepUnusedDataFor: 0,
+      extraOptions: SILENT,
+    }),
+    /** Broker trade server names starting so, any case (the order form's autocomplete). */
+    getVpsBrokers: build.query<BrokersResponse, string>({
+      query: (query) => ({ url: '/user/vps/brokers', params: { query } }),
+      extraOptions: SILENT,
+    }),
+    /** Each location's ping to a broker's trade server, as monitored terminals measured it. */
+    getVpsLatency: build.query<LatencyResponse, string>({
+      query: (broker) => ({ url: '/user/vps/latency', params: { broker } }),
       extraOptions: SILENT,
     }),
     orderVpsServer: build.mutation<PaidResponse, Idempotent<OrderRequest>>({
@@ -487,6 +499,8 @@ function writeServer(state: unknown, server: Server) {
 export const {
   useGetVpsRatesQuery,
   useLazyCheckVpsPromocodeQuery,
+  useGetVpsBrokersQuery,
+  useGetVpsLatencyQuery,
   useOrderVpsServerMutation,
   useOrderVpsTestServerMutation,
   useGetVpsServersQuery,

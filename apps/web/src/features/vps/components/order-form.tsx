@@ -16,6 +16,7 @@ import { useFailure } from '../../../shared/lib/use-failure';
 import { useVpsFormat } from '../lib/use-vps-format';
 import { periodDiscount, priceOf } from '../lib/vps';
 import { BalanceCheck } from './balance-check';
+import { BrokerLatency } from './broker-latency';
 import { FailureAlert } from './failure-alert';
 import { PeriodOptions } from './period-options';
 import { PromocodeField } from './promocode-field';
@@ -38,7 +39,9 @@ export interface OrderFormProps {
 const ORDER_FIELDS = ['promocode', 'source', 'source_other'] as const;
 
 /**
- * Ordering a server: the rate, the rental period, a promocode, the source question; beside them
+ * Ordering a server: the rate (with, for the trader's broker server if they type it, the ping
+ * measured from each location; not sent with the order), the rental period, a promocode, the
+ * source question; beside them
  * the price (the contracts' rentalPrice, as the API charges it), the balance and Pay, which asks
  * for a confirmation naming the rate, the period and the total before the money moves.
  */
@@ -58,6 +61,7 @@ export function OrderForm({ catalogue, onOrdered }: OrderFormProps) {
   const formId = useId();
 
   const rate = rates.find((candidate) => candidate.id === rateId) ?? null;
+  const locations = [...new Set(rates.map((offered) => offered.location))];
   const usesPromo = promo !== null && months === 1;
   const price = rate
     ? priceOf(rate, months, periods, usesPromo ? promo.discount_percent : 0)
@@ -99,6 +103,7 @@ export function OrderForm({ catalogue, onOrdered }: OrderFormProps) {
           {t('rates.title')}
         </h3>
         <RateCards legend={t('rates.legend')} rates={rates} value={rateId} onChange={setRateId} />
+        <BrokerLatency locations={locations} />
         <PeriodOptions
           legend={t('period.legend')}
           periods={periods}

@@ -362,7 +362,9 @@ describe('ordering', () => {
     });
     const { user: events } = await openRates('ru');
     await events.selectOptions(
-      within(screen.getByRole('region', { name: 'Аренда сервера' })).getByRole('combobox'),
+      within(screen.getByRole('region', { name: 'Аренда сервера' })).getByRole('combobox', {
+        name: 'Откуда вы о нас узнали?',
+      }),
       'Telegram',
     );
     const pay = screen.getByRole('button', { name: /Оплатить 20,00/ });

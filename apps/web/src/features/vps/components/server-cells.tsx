@@ -131,3 +131,32 @@ export function StatusCell({ server, now }: { server: Server; now: Date }) {
     </div>
   );
 }
+
+/**
+ * The current ping to the broker of the terminals publishing from the server (the highest, when
+ * there are several: the count says so), or a dash that says why there is none.
+ */
+export function PingCell({ server }: { server: Server }) {
+  const { t } = useVpsFormat();
+  if (server.ping_ms === null) {
+    return (
+      <span className={styles.muted} title={t('ping.none')} data-testid={`ping-${server.id}`}>
+        <span aria-hidden="true">—</span>
+        <span className="visually-hidden">{t('ping.none')}</span>
+      </span>
+    );
+  }
+  return (
+    <span className={styles.cellStack} data-testid={`ping-${server.id}`}>
+      <span className={styles.ping}>{t('ping.value', { ms: server.ping_ms })}</span>
+      {server.ping_terminals > 1 ? (
+        <>
+          {' '}
+          <span className={styles.muted}>
+            {t('ping.highestOf', { count: server.ping_terminals })}
+          </span>
+        </>
+      ) : null}
+    </span>
+  );
+}

@@ -62,6 +62,7 @@ describe('My servers', () => {
       'Paid until',
       'Auto-renewal',
       'Status',
+      'Ping',
       'Actions',
     ]);
     expect(screen.getByText('Servers: 4')).toBeInTheDocument();

@@ -8,7 +8,7 @@ import { AutoRenewSwitch } from './auto-renew-switch';
 import { CommentEditor } from './comment-editor';
 import { LoginDetails } from './login-details';
 import { hasActions, ServerActions } from './server-actions';
-import { PaidUntilCell, ServerNumberLink, StatusCell, TariffCell } from './server-cells';
+import { PaidUntilCell, PingCell, ServerNumberLink, StatusCell, TariffCell } from './server-cells';
 import styles from './vps.module.css';
 
 export interface ServersListProps {
@@ -38,6 +38,7 @@ export function ServersTable({ servers, caption, ...rest }: ServersListProps) {
             <th scope="col">{t('columns.paidUntil')}</th>
             <th scope="col">{t('columns.autoRenew')}</th>
             <th scope="col">{t('columns.status')}</th>
+            <th scope="col">{t('columns.ping')}</th>
             <th scope="col">{t('columns.actions')}</th>
           </tr>
         </thead>
@@ -79,6 +80,9 @@ function ServerRow({ server, now, onRenewed, onUpgraded }: RowProps) {
       </td>
       <td>
         <StatusCell server={server} now={now} />
+      </td>
+      <td>
+        <PingCell server={server} />
       </td>
       <td>
         <ServerActions server={server} now={now} onRenewed={onRenewed} onUpgraded={onUpgraded} />
@@ -141,6 +145,12 @@ function ServerCard({ server, now, onRenewed, onUpgraded }: RowProps) {
           <dt>{t('columns.autoRenew')}</dt>
           <dd>
             <AutoRenewSwitch server={server} />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('columns.ping')}</dt>
+          <dd>
+            <PingCell server={server} />
           </dd>
         </div>
       </dl>

@@ -18,7 +18,7 @@ import { ServerRepair } from '../components/server-repair';
 import { ServerResources } from '../components/server-resources';
 import { ServerSnapshots } from '../components/server-snapshots';
 import { TerminalGuardian } from '../components/terminal-guardian';
-import { PaidUntilCell, StatusCell, TariffCell } from '../components/server-cells';
+import { PaidUntilCell, PingCell, StatusCell, TariffCell } from '../components/server-cells';
 import styles from '../components/vps.module.css';
 import { useFollow } from '../lib/use-follow';
 import { useNow } from '../lib/use-now';
@@ -182,6 +182,9 @@ function ServerDetails({ server, now }: { server: Server; now: Date }) {
         </Fact>
         <Fact label={t('columns.login')}>
           <LoginDetails server={server} />
+        </Fact>
+        <Fact label={t('columns.ping')}>
+          <PingCell server={server} />
         </Fact>
         <Fact label={t('columns.comment')} wide>
           <CommentEditor server={server} />

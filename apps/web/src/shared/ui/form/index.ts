@@ -1,4 +1,5 @@
 export { TextField, type TextFieldProps } from './text-field';
+export { ComboboxField, type ComboboxFieldProps } from './combobox-field';
 export { PasswordField, type PasswordFieldProps } from './password-field';
 export { Checkbox, type CheckboxProps } from './checkbox';
 export { Button, type ButtonProps } from './button';

@@ -1,4 +1,6 @@
 import type {
+  AdminLatencyPage,
+  AdminLatencyRow,
   AdminOperation,
   AdminPromocode,
   AdminRate,
@@ -35,6 +37,7 @@ export const PROMOCODES_PER_PAGE = 50;
 export const TEST_REQUESTS_PER_PAGE = 20;
 export const VPS_SERVERS_PER_PAGE = 20;
 export const OPERATIONS_PER_PAGE = 50;
+export const LATENCY_PER_PAGE = 50;
 
 /** A rate as the API takes it: the price in dollars with two decimals ("12.50"). */
 export interface RateBody {
@@ -81,6 +84,19 @@ export interface OperationsArgs {
   page: number;
   per_page?: number;
 }
+
+export interface LatencyArgs {
+  /** A location of the rates (as they name it); none: every location. */
+  location?: string;
+  /** The start of a broker trade server's name; empty: every server. */
+  broker: string;
+  page: number;
+  per_page?: number;
+}
+
+/** A line of the latency map, numbered by its place in the whole list (the table's key). */
+export type LatencyLine = AdminLatencyRow & { id: number };
+export type LatencyLines = Omit<AdminLatencyPage, 'data'> & { data: LatencyLine[] };
 
 export interface DecisionArgs {
   id: number;
@@ -252,6 +268,22 @@ export const vpsOperatorApi = api.injectEndpoints({
       providesTags: [OPERATIONS],
     }),
 
+    /** The latency map: broker trade servers by location, with the ping measured from there. */
+    getAdminVpsLatency: build.query<LatencyLines, LatencyArgs>({
+      query: ({ location, broker, page, per_page = LATENCY_PER_PAGE }) => ({
+        url: '/admin/vps/latency',
+        params: queryParams({ location, broker: broker.trim(), page, per_page }),
+      }),
+      transformResponse: (response: AdminLatencyPage) => ({
+        ...response,
+        data: response.data.map((row, index) => ({
+          ...row,
+          id: (response.meta.page - 1) * response.meta.per_page + index + 1,
+        })),
+      }),
+      extraOptions: SILENT,
+    }),
+
     /** Puts a stuck operation back in the queue and runs it again. */
     retryOperation: build.mutation<OperationDecisionResponse, DecisionArgs>({
       query: ({ id, idempotencyKey }) => ({
@@ -291,6 +323,7 @@ export const {
   useRejectTestRequestMutation,
   useGetAdminVpsServersQuery,
   useGetAdminVpsOperationsQuery,
+  useGetAdminVpsLatencyQuery,
   useRetryOperationMutation,
   useFailOperationMutation,
 } = vpsOperatorApi;
