@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { compileHints } from './build/compile-hints.ts';
 import { precompress } from './build/precompress.ts';
 import { sharedChunkName } from './build/chunks.ts';
+import { noVncWithoutTopLevelAwait } from './build/novnc.ts';
 import { signedInPreload } from './build/signed-in-preload.ts';
 
 const reactRouterDir = dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
@@ -15,7 +16,8 @@ export default defineConfig(({ command }) => ({
   // signedInPreload: index.html lists the signed-in layout's files for public/head.js;
   // compileHints: V8 compiles the start's chunks whole, off the main thread;
   // precompress: brotli and gzip copies of dist's text files, served by Accept-Encoding
-  plugins: [react(), signedInPreload(), compileHints(), precompress()],
+  // noVncWithoutTopLevelAwait: the web console's noVNC, see build/novnc.ts
+  plugins: [react(), signedInPreload(), compileHints(), precompress(), noVncWithoutTopLevelAwait()],
   // The production build leaves out what only development needs (scripts/bundle-size.ts weighs
   // the first view): react-router's own production build, whose only change is that its
   // development warnings are off (its package exports the development one to every bundler),
@@ -39,7 +41,8 @@ export default defineConfig(({ command }) => ({
       : {},
   server: {
     port: 8080,
-    proxy: { '/api': { target: 'http://127.0.0.1:8081', changeOrigin: false } },
+    // ws: the web console's WebSocket (/api/user/vps/servers/:id/console/socket) too
+    proxy: { '/api': { target: 'http://127.0.0.1:8081', changeOrigin: false, ws: true } },
   },
   build: {
     outDir: 'dist',

@@ -389,6 +389,14 @@ for (const scheme of ['light', 'dark'] as const) {
       scheme,
     );
 
+    // the web console, connected: its state, its controls, the screen and the typing field
+    await expectClean(
+      page,
+      `/vps/servers/${server.id}/console`,
+      page.getByText('Connected. Click the screen to type on the server.'),
+      scheme,
+    );
+
     // the operator's VPS screens
     const ready = (text: string) => page.getByRole('row').filter({ hasText: text }).first();
     await expectClean(page, '/operator/vps/test-servers', ready(user.email), scheme);

@@ -53,6 +53,12 @@ import { createVpsService } from './modules/vps/vps.service.ts';
 import { vpsJobsPlugin } from './modules/vps/vps.plugin.ts';
 import { createMachineService } from './modules/vps/vps.machine.service.ts';
 import { vpsMachineRoutes } from './modules/vps/vps.machine.routes.ts';
+import {
+  CONSOLE_LIMITS,
+  createConsoleService,
+  type ConsoleLimits,
+} from './modules/vps/vps.console.ts';
+import { vpsConsoleRoutes } from './modules/vps/vps.console.routes.ts';
 import { latencyModule } from './modules/latency/latency.plugin.ts';
 import { balanceAdminRoutes } from './modules/balance/balance.admin.routes.ts';
 import { createBalanceAdminService } from './modules/balance/balance.admin.service.ts';
@@ -108,6 +114,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** The live updates' heartbeat period (tests shorten it). */
   live?: { heartbeatMs?: number };
+  /** The web console's idle and total time limits (tests shorten them). */
+  console?: Partial<ConsoleLimits>;
 }
 
 /** Answers 404 to a client on another machine, as if the route were not there. */
@@ -278,6 +286,9 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const { hypervisor } = app.vpsJobs;
       const machine = createMachineService({ ...serviceDeps, hypervisor, operations });
       await api.register(vpsMachineRoutes, { machine, config });
+      const limits = { ...CONSOLE_LIMITS, ...deps.console };
+      const consoles = createConsoleService({ ...serviceDeps, hypervisor, limits });
+      await api.register(vpsConsoleRoutes, { consoles, config });
       const { bots } = app.telegram;
       const telegram = createTelegramService({ ...serviceDeps, bots });
       await api.register(telegramRoutes, { telegram, bots, servers: vps, config, now });

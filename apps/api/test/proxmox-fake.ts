@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
 import {
   METRICS_STEP_SECONDS,
   type MetricsTimeframe,
 } from '../src/integrations/hypervisor/port.ts';
+import {
+  serveScreen,
+  socketStream,
+  type ScreenSession,
+} from '../src/integrations/hypervisor/rfb.ts';
 import { metricsSteps, syntheticLoad } from '../src/integrations/hypervisor/synthetic-load.ts';
 import {
   TERMINAL_IMAGE,
@@ -23,8 +29,8 @@ import {
  * message}}` for a refused parameter) and keeps the state behind it: VMs with their config
  * (cores, memory, name, the system disk's volume and size, unusedN, the template flag), their
  * power, snapshots, the storage's volumes, tasks, the RRD history, a guest agent per VM and a
- * Windows guest (windows-guest.ts: the processes, tasklist and schtasks), and the VNC tickets
- * handed out. The terminals installed are data on a volume: a clone or an import copies them
+ * Windows guest (windows-guest.ts: the processes, tasklist and schtasks), the VNC tickets
+ * handed out and the screens opened with them. The terminals installed are data on a volume: a clone or an import copies them
  * with the disk, a snapshot keeps the disk's, a rollback restores them.
  *
  * A task's work happens when it stops: it answers 'running' to `taskReads` status reads first
@@ -37,8 +43,17 @@ import {
  * that ends with an error exit status (`taskFails`), a guest agent that does not answer right
  * after boot (`agentBootCalls`, `agentNotReady`), the proxy's 595 when the node is unreachable
  * (`unreachable`), RRD data with gaps where the VM was off (`wasOff`, and every real stop),
- * output the agent cut short (`truncateOutput`), a command that never exits (`commandsHang`), and
- * PVE 7's synchronous resize (`pveVersion`).
+ * output the agent cut short (`truncateOutput`), a command that never exits (`commandsHang`),
+ * PVE 7's synchronous resize (`pveVersion`), a VM that stops between its vncproxy and the
+ * websocket (`stopsBeforeConsole`), vncproxy tickets that have aged past their few seconds
+ * (`ageVncTickets`) and screens that drop mid-session (`dropConsoles`).
+ *
+ * The screen: `vncwebsocket` upgrades to a websocket only with the API token, a vncticket this
+ * node issued for that VM and port, unused and at most VNC_TICKET_SECONDS old (Proxmox's proxy
+ * waits that long, then is gone), and the 'binary' subprotocol when one is asked; else it answers
+ * the HTTP error Proxmox would. Through it the VM's screen (rfb.ts's sign-in screen) speaks RFB
+ * 3.8 with VNC authentication whose password is the ticket; a VM that is not running closes the
+ * socket at once, as Proxmox's proxy does when it cannot reach QEMU.
  *
  * Simplification: a disk change of a running VM is refused (Proxmox would hot-plug it or keep it
  * pending); cores and memory of a running VM are pending until its next boot, as in Proxmox.
@@ -153,6 +168,8 @@ const UNUSED = /^unused\d+$/;
 /** What pveproxy answers (with status 595) when it cannot reach the node a request is for. */
 const UNREACHABLE = 'Errors during connection establishment, proxy handshake: No route to host';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** How long a vncproxy waits for its websocket (Proxmox's: about ten seconds). */
+export const VNC_TICKET_SECONDS = 10;
 
 /** "60G" of a drive's `size=` option as GiB. */
 function driveSizeGb(value: string | number | undefined): number {
@@ -184,8 +201,16 @@ function decodeForm(text: string, into: Record<string, string | string[]>): void
 export class ProxmoxFake {
   /** Every API request, in order. */
   readonly requests: ProxmoxRequest[] = [];
-  /** The VNC proxies handed out: VM, port and ticket. */
-  readonly vncTickets: { vmid: number; port: number; ticket: string }[] = [];
+  /** The VNC proxies handed out: VM, port, ticket, when (unix ms) and whether a socket took it. */
+  readonly vncTickets: {
+    vmid: number;
+    port: number;
+    ticket: string;
+    issuedAt: number;
+    used: boolean;
+  }[] = [];
+  /** The screens opened through vncwebsocket, with what their viewers sent. */
+  readonly consoles: { vmid: number; screen: ScreenSession }[] = [];
   readonly node: string;
   readonly tokenId: string;
   readonly tokenSecret: string;
@@ -202,6 +227,9 @@ export class ProxmoxFake {
   private unreachableLeft = 0;
   private taskCounter = 0;
   private server: Server | undefined;
+  private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly stopsAtConsole = new Set<number>();
+  private vncTicketAgeMs = 0;
 
   constructor(options: ProxmoxFakeOptions = {}) {
     this.options = options;
@@ -213,6 +241,7 @@ export class ProxmoxFake {
 
   async start(): Promise<this> {
     const server = createServer((request, response) => void this.handle(request, response));
+    server.on('upgrade', (request, socket: Socket, head) => this.upgrade(request, socket, head));
     this.server = server.listen(this.options.port ?? 0, '127.0.0.1');
     await once(server, 'listening');
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api2/json`;
@@ -222,7 +251,9 @@ export class ProxmoxFake {
   async close(): Promise<void> {
     const server = this.server;
     if (!server?.listening) return;
-    // the driver's fetch keeps connections alive; they would hold close() open
+    // the driver's fetch keeps connections alive, and screens may be open: both would hold
+    // close() open
+    for (const socket of this.sockets.clients) socket.terminate();
     server.closeAllConnections();
     await Promise.all([once(server, 'close'), server.close()]);
   }
@@ -343,6 +374,25 @@ export class ProxmoxFake {
     for (const change of vm.power) change.at -= seconds;
   }
 
+  /** The VM stops right as its next vncwebsocket arrives (after its vncproxy answered). */
+  stopsBeforeConsole(vmid: number): void {
+    this.stopsAtConsole.add(vmid);
+  }
+
+  /**
+   * The vncproxy tickets, those handed out and those to come, are `seconds` older: the caller is
+   * that slow to come back with the websocket, and the proxies may be gone.
+   */
+  ageVncTickets(seconds: number): void {
+    this.vncTicketAgeMs += seconds * 1000;
+    for (const ticket of this.vncTickets) ticket.issuedAt -= seconds * 1000;
+  }
+
+  /** The VM's open screens drop now, as when its VNC proxy or the node's network goes. */
+  dropConsoles(vmid: number): void {
+    for (const open of this.consoles) if (open.vmid === vmid) open.screen.close();
+  }
+
   // --- the HTTP side ---
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -382,6 +432,52 @@ export class ProxmoxFake {
         });
       answer(500, `fake error: ${(error as Error).message}`, { data: null });
     }
+  }
+
+  /**
+   * GET .../qemu/{vmid}/vncwebsocket?port=&vncticket= as a websocket upgrade (see the header);
+   * a refusal is an HTTP answer on the socket, as pveproxy writes one.
+   */
+  private upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
+    const refuse = (status: number, reason: string) => {
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    };
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname.replace(/^\/api2\/json/, '');
+    const params: Record<string, string | string[]> = {};
+    decodeForm(url.search, params);
+    this.requests.push({ method: 'GET', path, params });
+    const authorization = request.headers.authorization;
+    if (!authorization) return refuse(401, 'No ticket');
+    if (authorization !== `PVEAPIToken=${this.tokenId}=${this.tokenSecret}`)
+      return refuse(401, 'authentication failure');
+    const match = /^\/nodes\/([^/]+)\/qemu\/(\d+)\/vncwebsocket$/.exec(path);
+    if (!match || match[1] !== this.node) return refuse(501, 'Method not implemented');
+    const vm = this.vms.get(Number(match[2]));
+    if (!vm) return refuse(500, `Configuration file of VM ${match[2]} does not exist`);
+    const protocols = request.headers['sec-websocket-protocol'];
+    if (protocols && !protocols.split(',').some((p) => p.trim() === 'binary'))
+      return refuse(400, 'unsupported websocket protocol');
+    const issued = this.vncTickets.find(
+      (t) =>
+        t.vmid === vm.vmid &&
+        String(t.port) === params.port &&
+        t.ticket === params.vncticket &&
+        !t.used &&
+        Date.now() - t.issuedAt <= VNC_TICKET_SECONDS * 1000,
+    );
+    if (!issued) return refuse(401, 'permission denied - invalid vncticket');
+    issued.used = true;
+    if (this.stopsAtConsole.delete(vm.vmid) && vm.running) this.powerOff(vm);
+    this.sockets.handleUpgrade(request, socket, head, (websocket) => {
+      // the proxy cannot reach the VM's VNC server: the socket ends before any RFB byte
+      if (!vm.running) return websocket.close(1011, `VM ${vm.vmid} not running`);
+      const screen = serveScreen(socketStream(websocket), {
+        name: String(vm.config.name ?? `VM ${vm.vmid}`),
+        password: issued.ticket,
+      });
+      this.consoles.push({ vmid: vm.vmid, screen });
+    });
   }
 
   private route(method: string, path: string, params: Record<string, string | string[]>): unknown {
@@ -990,7 +1086,13 @@ export class ProxmoxFake {
     const port = 5900 + this.vncTickets.length;
     const signature = randomBytes(32).toString('base64');
     const ticket = `PVEVNC:${randomBytes(4).toString('hex').toUpperCase()}::${signature}`;
-    this.vncTickets.push({ vmid: vm.vmid, port, ticket });
+    this.vncTickets.push({
+      vmid: vm.vmid,
+      port,
+      ticket,
+      issuedAt: Date.now() - this.vncTicketAgeMs,
+      used: false,
+    });
     // the proxy's task waits for the websocket; it fails then if the VM does not run
     const upid = this.task('vncproxy', vm, () => {
       if (!vm.running) throw die(`VM ${vm.vmid} not running`);

@@ -1,5 +1,5 @@
-import { Agent, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { createProxyServer } from 'http-proxy-3';
 
 /**
@@ -12,7 +12,9 @@ import { createProxyServer } from 'http-proxy-3';
  *   `$proxy_add_x_forwarded_for`, the usual setting, and the one where a forged header reaches
  *   the API);
  * - passes every answer on as it arrives, unbuffered: the live-updates stream
- *   (GET /api/user/events) flows through it event by event.
+ *   (GET /api/user/events) flows through it event by event;
+ * - passes WebSocket upgrades on (nginx's `Upgrade`/`Connection` headers), to the next target
+ *   like any request: the web console's socket (GET .../console/socket).
  * Every request is recorded with the target that got it, so a test can tell where each went.
  */
 
@@ -62,11 +64,8 @@ export async function startRoundRobinProxy(
   });
   let turn = 0;
 
-  const server = createServer((req, res) => {
-    if (targets.length === 0) {
-      res.writeHead(503, { 'content-type': 'text/plain' }).end('proxy: no instance to send to');
-      return;
-    }
+  /** The next target, the request recorded and its forwarding headers set. */
+  const pass = (req: IncomingMessage): string => {
     const target = targets[turn % targets.length]!;
     turn += 1;
     served.push({ method: req.method ?? 'GET', path: req.url ?? '/', target });
@@ -75,10 +74,23 @@ export async function startRoundRobinProxy(
     req.headers['x-forwarded-for'] =
       options.forwardedFor === 'append' && claimed ? `${String(claimed)}, ${peer}` : peer;
     req.headers['x-forwarded-proto'] = 'http';
+    return target;
+  };
+
+  const server = createServer((req, res) => {
+    if (targets.length === 0) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('proxy: no instance to send to');
+      return;
+    }
+    const target = pass(req);
     proxy.web(req, res, { target }, (error) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy: ${target} did not answer (${error.message})`);
     });
+  });
+  server.on('upgrade', (req, socket: Socket, head) => {
+    if (targets.length === 0) return socket.destroy();
+    proxy.ws(req, socket, head, { target: pass(req) }, () => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

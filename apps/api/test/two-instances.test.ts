@@ -31,7 +31,16 @@ import {
   testRedisPrefix,
   warnWithoutRedis,
 } from './test-redis.ts';
-import { expectStatus, operationsOf, order, postKeyed, serverRow } from './vps-fixtures.ts';
+import { consoleSocketUrl, dialConsole, openRelayedConsole } from './rfb-viewer.ts';
+import {
+  DAY,
+  expectStatus,
+  operationsOf,
+  order,
+  postKeyed,
+  seedServer,
+  serverRow,
+} from './vps-fixtures.ts';
 
 /**
  * Issue 14, "more than one instance": two API instances on one PostgreSQL and one Redis, both
@@ -385,6 +394,41 @@ describe.runIf(TEST_REDIS_URL)('two instances behind a round-robin proxy', () =>
       // counted for the client, not for the proxy's own address
       expect(await raw.exists(`${prefix}rate-limit:POST${LOGIN}-${PROXY_PEER}`)).toBe(0);
     }
+  });
+
+  it('opens the web console on the instance that did not issue its ticket, through the proxy', async () => {
+    const user = await quickUser(a);
+    const server = await seedServer(a, { userId: user.id, paidUntil: new Date(Date.now() + DAY) });
+    const since = proxy.served.length;
+    const res = await front.api.post(`${SERVER(server.id)}/console`, undefined, {
+      token: user.token,
+    });
+    expectStatus(res, 201);
+    const viewer = await openRelayedConsole(
+      consoleSocketUrl(proxy.url, server.id, res.body.ticket),
+    );
+    try {
+      await viewer.update();
+      expect(viewer.shows('sign_in', 0)).toBe(true);
+    } finally {
+      viewer.close();
+    }
+    // the ticket on one instance, the socket on the other
+    expect(targetsSince(since).sort()).toEqual(['A', 'B']);
+    expect(proxy.served.at(-1)!.path).toMatch(/\/console\/socket\?ticket=/);
+    // spent for both: the instance that issued it refuses it too
+    const again = await dialConsole(
+      consoleSocketUrl(
+        nameOf(proxy.served.at(-2)!.target) === 'A' ? a.url : b.url,
+        server.id,
+        res.body.ticket,
+      ),
+    );
+    expect(again).toMatchObject({
+      upgraded: false,
+      status: 403,
+      body: refusal('CONSOLE_TICKET_INVALID'),
+    });
   });
 
   /** The states of the pg-boss jobs of a VPS operation. */

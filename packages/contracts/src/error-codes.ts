@@ -184,7 +184,10 @@ export const ERROR_MESSAGES = {
   TEST_SERVER_TAKEN: 'You have already ordered a test server',
   TEST_REQUEST_ALREADY_DECIDED: 'This request has already been processed',
   HYPERVISOR_UNAVAILABLE: 'The servers are unavailable right now. Please try again later',
-  SERVER_NOT_RUNNING: 'Start the server first: Windows sets the new password',
+  SERVER_NOT_RUNNING: 'The server is shut down: start it first',
+  CONSOLE_TICKET_INVALID:
+    'This console link is not valid or was already used: open the console again',
+  CONSOLE_TICKET_EXPIRED: 'This console link has expired: open the console again',
   SNAPSHOT_NAME_REQUIRED: 'Enter the snapshot name',
   SNAPSHOT_NAME_TOO_LONG: 'The snapshot name is too long (40 characters at most)',
   SNAPSHOTS_FULL: 'This server keeps no more snapshots: delete one first',

@@ -318,7 +318,8 @@ export type ServerResponse = z.infer<typeof serverResponseSchema>;
 
 /**
  * A server's activity (GET /api/user/vps/servers/{id}/activity): every operation on it and the
- * owner's other actions on it (renewals, auto-renewal switched, login details shown), newest
+ * owner's other actions on it (renewals, auto-renewal switched, login details shown, the web
+ * console opened), newest
  * first. `by`: the owner ('you'), an operator (never named to the user), the service itself
  * ('system': expiry, auto-renewal, the lifecycle) or the terminal guardian ('guardian'). An
  * operation's `status` is where it stands; a one-off action is 'succeeded' when it happened.
@@ -331,6 +332,7 @@ export const SERVER_ACTIVITY_KINDS = [
   'auto_renew_on',
   'auto_renew_off',
   'credentials_revealed',
+  'console_opened',
 ] as const;
 export type ServerActivityKind = (typeof SERVER_ACTIVITY_KINDS)[number];
 export const serverActivitySchema = z.object({
@@ -384,6 +386,25 @@ export const serverMetricsSchema = z.object({
   pressure: z.object({ cpu: z.boolean(), memory: z.boolean() }),
 });
 export type ServerMetrics = z.infer<typeof serverMetricsSchema>;
+
+/**
+ * The server's web console (POST /api/user/vps/servers/{id}/console): a ticket for one WebSocket
+ * to GET .../console/socket?ticket=, good for CONSOLE_TICKET_SECONDS and one connection, only for
+ * that server and its owner (a browser's WebSocket cannot send the bearer token, so the ticket
+ * is what signs the socket in). Over the socket the server's screen speaks RFB 3.8 with security
+ * None: noVNC's protocol; the hypervisor's own ticket stays with the API.
+ */
+export const CONSOLE_TICKET_SECONDS = 30;
+export const consoleTicketSchema = z.object({
+  ticket: z.string(),
+  expires_at: z.iso.datetime(),
+});
+export type ConsoleTicket = z.infer<typeof consoleTicketSchema>;
+export const consoleSocketQuerySchema = z.object({
+  ticket: z
+    .string({ error: 'CONSOLE_TICKET_INVALID' })
+    .check(z.maxLength(100, { error: 'CONSOLE_TICKET_INVALID' })),
+});
 
 /**
  * A server's snapshots (GET|POST /api/user/vps/servers/{id}/snapshots, POST

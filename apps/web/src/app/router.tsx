@@ -317,6 +317,11 @@ export const signedInRoutes: RouteObject[] = [
             lazy: () => withTexts('vps', import('../features/vps/pages/server-page')),
           },
           {
+            // noVNC loads with this page only
+            path: 'vps/servers/:serverId/console',
+            lazy: () => withTexts('vps', import('../features/vps/pages/server-console-page')),
+          },
+          {
             path: 'online-monitoring',
             ...requirePermission('monitoring'),
             children: [

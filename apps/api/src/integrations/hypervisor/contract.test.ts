@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { useTestApp } from '../../../test/helpers.ts';
 import {
   startProxmoxFake,
+  VNC_TICKET_SECONDS,
   type ProxmoxFake,
   type ProxmoxFakeOptions,
 } from '../../../test/proxmox-fake.ts';
+import { RfbViewer } from '../../../test/rfb-viewer.ts';
 import { describeHypervisorContract, failure, MISSING } from './hypervisor-contract.ts';
 import type { Hypervisor, MachineId } from './port.ts';
 import { createProxmoxHypervisor, type ProxmoxSettings } from './proxmox.ts';
@@ -48,6 +51,7 @@ describe('simulated driver', () => {
       ['deleteSnapshot', () => hv.deleteSnapshot(machineId, 'faulty')],
       ['exec', () => hv.exec(machineId, ['tasklist'])],
       ['consoleTicket', () => hv.consoleTicket(machineId)],
+      ['openConsole', () => hv.openConsole(machineId)],
       ['reinstall', () => hv.reinstall(machineId, SMALL)],
     ];
     for (const [operation, call] of calls) {
@@ -444,6 +448,81 @@ describe('Proxmox driver against the fake node', () => {
       port: fake.vncTickets.at(-1)!.port,
       user: fake.tokenId,
     });
+  });
+
+  it('openConsole: vncproxy, the websocket with the token, port and ticket, VNC auth with the ticket', async () => {
+    const id = await vm();
+    const from = fake.requests.length;
+    const viewer = await RfbViewer.open(await pve().openConsole(id));
+    const issued = fake.vncTickets.at(-1)!;
+    expect(callsSince(from)).toEqual([
+      `GET /nodes/${fake.node}/qemu/${id}/status/current`,
+      `POST /nodes/${fake.node}/qemu/${id}/vncproxy`,
+      `GET /nodes/${fake.node}/qemu/${id}/vncwebsocket`,
+    ]);
+    expect(fake.requests.at(-1)!.params).toEqual({
+      port: String(issued.port),
+      vncticket: issued.ticket,
+    });
+    const { screen } = fake.consoles.at(-1)!;
+    expect(screen.authenticated).toBe(true);
+    // the bytes pass both ways: a clipboard text arrives, the picture comes back
+    viewer.cutText('from the relay');
+    await viewer.update();
+    expect(viewer.shows('sign_in', 0)).toBe(true);
+    expect(screen.cutTexts).toEqual(['from the relay']);
+    viewer.close();
+  });
+
+  it('openConsole: a ticket is taken once, and one older than its few seconds is refused', async () => {
+    const id = await vm();
+    const opened = await pve().openConsole(id);
+    opened.close();
+    // the same ticket again, as a replay would send it: the node refuses the upgrade
+    const { port, ticket } = fake.vncTickets.at(-1)!;
+    const url = `${fake.url.replace('http:', 'ws:')}/nodes/${fake.node}/qemu/${id}/vncwebsocket?port=${port}&vncticket=${encodeURIComponent(ticket)}`;
+    const status = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(url, ['binary'], {
+        headers: { authorization: `PVEAPIToken=${fake.tokenId}=${fake.tokenSecret}` },
+      });
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+      socket.on('error', () => {});
+    });
+    expect(status).toBe(401);
+
+    fake.ageVncTickets(VNC_TICKET_SECONDS + 1);
+    try {
+      const error = await failure(pve().openConsole(id));
+      expect([error.kind, error.message]).toEqual([
+        'unavailable',
+        expect.stringMatching(/401 permission denied - invalid vncticket/),
+      ]);
+      expect(error.message).not.toContain('PVEVNC');
+    } finally {
+      fake.ageVncTickets(-(VNC_TICKET_SECONDS + 1));
+    }
+  });
+
+  it('openConsole: a VM stopped between vncproxy and the websocket is failed', async () => {
+    const id = await vm();
+    fake.stopsBeforeConsole(Number(id));
+    const error = await failure(pve().openConsole(id));
+    expect([error.kind, error.message]).toEqual([
+      'failed',
+      expect.stringMatching(/closed during the version/),
+    ]);
+    expect(fake.vm(Number(id))!.running).toBe(false);
+  });
+
+  it('openConsole: a screen that drops mid-session ends the stream', async () => {
+    const id = await vm();
+    const viewer = await RfbViewer.open(await pve().openConsole(id));
+    await viewer.update();
+    const closed = viewer.whenClosed();
+    fake.dropConsoles(Number(id));
+    await closed;
+    expect(viewer.closed).toBe(true);
   });
 
   it('the logon task is the one the template ships, whatever the case of its name', async () => {

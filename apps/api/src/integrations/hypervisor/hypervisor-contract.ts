@@ -14,6 +14,8 @@ import {
   type MachineId,
   type MetricsTimeframe,
 } from './port.ts';
+import { RfbViewer } from '../../../test/rfb-viewer.ts';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from './rfb.ts';
 import { START_TERMINALS_TASK, TERMINAL_IMAGE } from './windows-guest.ts';
 
 /** A driver under the contract, and the hands that reach into its guests. */
@@ -357,6 +359,37 @@ export function describeHypervisorContract(name: string, subject: () => Contract
         await hv().shutdown(id);
         await expectKind(hv().consoleTicket(id), 'failed', /not running/);
         await expectKind(hv().consoleTicket(MISSING), 'not_found');
+      });
+    });
+
+    describe('console', () => {
+      it("opens a running machine's screen: its size, its name and the sign-in picture", async () => {
+        const id = await machine();
+        const viewer = await RfbViewer.open(await hv().openConsole(id));
+        try {
+          expect([viewer.width, viewer.height, viewer.name]).toEqual([
+            SCREEN_WIDTH,
+            SCREEN_HEIGHT,
+            `contract-${made}`,
+          ]);
+          await viewer.update();
+          expect(viewer.shows('sign_in', 0)).toBe(true);
+          // what a trader does at the sign-in screen shows on it
+          viewer.type('S3cret');
+          await viewer.update(true);
+          expect(viewer.shows('sign_in', 6)).toBe(true);
+          viewer.ctrlAltDel();
+          await viewer.update(true);
+          expect(viewer.shows('security', 6)).toBe(true);
+        } finally {
+          viewer.close();
+        }
+      });
+
+      it('a stopped machine is failed, a missing one not_found', async () => {
+        const id = await machine('stopped');
+        await expectKind(hv().openConsole(id), 'failed', /not running/);
+        await expectKind(hv().openConsole(MISSING), 'not_found');
       });
     });
   });

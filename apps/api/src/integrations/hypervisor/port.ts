@@ -145,6 +145,20 @@ export interface ConsoleTicket {
   user: string;
 }
 
+/**
+ * The machine's screen as an RFB (VNC, RFC 6143) byte stream, already past the version and
+ * security handshake: the next bytes the machine expects are the client's ClientInit, after which
+ * it answers ServerInit and serves the screen. Whoever holds it speaks RFB 3.8 from there on (the
+ * relay passes the browser's bytes through). Bytes that arrive before a data listener is attached
+ * are kept for it; `onClose` fires once, when either side ends the stream.
+ */
+export interface ConsoleStream {
+  write(bytes: Uint8Array): void;
+  onData(listener: (bytes: Buffer) => void): void;
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
 export type HypervisorErrorKind = 'failed' | 'timeout' | 'not_found' | 'unavailable';
 
 /** A hypervisor operation that did not (or not visibly) complete; see the kinds above. */
@@ -221,4 +235,10 @@ export interface Hypervisor {
   exec(id: MachineId, command: string[], options?: ExecOptions): Promise<ExecResult>;
   /** A ticket for the machine's screen (see ConsoleTicket); the machine must be running. */
   consoleTicket(id: MachineId): Promise<ConsoleTicket>;
+  /**
+   * Opens the machine's screen (see ConsoleStream): the ticket, the connection and the RFB
+   * handshake with the hypervisor's authentication. A stopped machine is 'failed', a refused
+   * handshake 'failed' or 'unavailable' (credentials), one that does not end in time 'timeout'.
+   */
+  openConsole(id: MachineId): Promise<ConsoleStream>;
 }

@@ -44,6 +44,13 @@
  *   'out-truncated', 'err-truncated' } (output decoded from the agent's base64 by PVE)
  * - POST vncproxy: websocket=1 -> { port, ticket, user, upid, cert }; its task waits a few
  *   seconds for the websocket (vncwebsocket) and is not waited for here
+ * - GET vncwebsocket: port, vncticket (a websocket upgrade, with the token as every call) -> the
+ *   VM's VNC server, RFB 3.8 with VNC authentication whose password is the vncticket (its first
+ *   8 bytes: VNC's DES takes no more), as Proxmox's noVNC sends it on credentialsrequired. Where
+ *   that was checked: vncproxy's own schema, whose `generate-password` "Generates a random
+ *   password to be used as ticket instead of the API ticket" (so without it the ticket is the
+ *   password), and a public relay for PVE that passes `password: vncTicket` to its VNC
+ *   connection; the fake (test/proxmox-fake.ts) asks the same.
  * An agent call on a stopped VM is HTTP 500 "VM 123 is not running", and one whose agent does not
  * answer (booting, not installed) 500 "QEMU guest agent is not running": both 'failed'.
  *
@@ -69,9 +76,12 @@
  * give Node the node's CA with NODE_EXTRA_CA_CERTS (or put a trusted certificate on the node).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { WebSocket } from 'ws';
 import {
   HypervisorError,
   snapshotNameProblem,
+  type ConsoleStream,
+  type ConsoleTicket,
   type CreateMachineInput,
   type ExecResult,
   type Hypervisor,
@@ -82,6 +92,7 @@ import {
   type MachineStatus,
   type ReinstallInput,
 } from './port.ts';
+import { rfbClientHandshake, socketStream } from './rfb.ts';
 
 export interface ProxmoxSettings {
   /** "https://pve.example:8006/api2/json" */
@@ -125,7 +136,7 @@ export const isUpid = (value: unknown): value is string =>
   typeof value === 'string' && value.startsWith('UPID:');
 
 /** The message of an error answer: its reason phrase, then any per-parameter errors. */
-function errorMessage(response: Response, body: unknown): string {
+function errorMessage(response: Pick<Response, 'status' | 'statusText'>, body: unknown): string {
   const parts = [`HTTP ${response.status}`];
   if (response.statusText) parts.push(response.statusText);
   if (body && typeof body === 'object') {
@@ -438,7 +449,7 @@ export function createProxmoxHypervisor(settings: ProxmoxSettings): Hypervisor {
       );
   }
 
-  return {
+  const driver: Hypervisor = {
     /**
      * nextid, then a full clone (a linked clone would tie the customer's disk to the template),
      * then cores/memory and the disk. A failure after the clone names the new machine in the
@@ -629,18 +640,106 @@ export function createProxmoxHypervisor(settings: ProxmoxSettings): Hypervisor {
       };
     },
 
-    async consoleTicket(id) {
+    consoleTicket: async (id) => vncProxy(id, deadlineFromNow()),
+
+    /**
+     * vncproxy, then the node's websocket to it and the RFB handshake, all within the driver's
+     * timeout (Proxmox's proxy waits about ten seconds for the websocket).
+     */
+    async openConsole(id) {
       const deadline = deadlineFromNow();
-      // vncproxy answers for a stopped VM too, and its task fails only when the relay connects
-      if ((await readStatus(id, deadline)) !== 'running') throw failed(`VM ${id} not running`);
-      const proxy = (await request(
-        { method: 'POST', path: `${qemu(id)}/vncproxy`, params: { websocket: 1 } },
-        deadline,
-      )) as Config | null;
-      const port = figure(proxy?.port);
-      if (typeof proxy?.ticket !== 'string' || port === null)
-        throw failed(`Proxmox vncproxy of ${id} answered no ticket`);
-      return { ticket: proxy.ticket, port, user: typeof proxy.user === 'string' ? proxy.user : '' };
+      const ticket = await vncProxy(id, deadline);
+      const socket = await vncSocket(id, ticket, deadline);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => {
+            socket.close();
+            reject(new HypervisorError('timeout', `the console of ${id} did not open in time`));
+          },
+          Math.max(1, deadline - Date.now()),
+        );
+      });
+      try {
+        return await Promise.race([rfbClientHandshake(socket, ticket.ticket), late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
+
+  return driver;
+
+  async function vncProxy(id: MachineId, deadline: number): Promise<ConsoleTicket> {
+    // vncproxy answers for a stopped VM too, and its task fails only when the relay connects
+    if ((await readStatus(id, deadline)) !== 'running') throw failed(`VM ${id} not running`);
+    const proxy = (await request(
+      { method: 'POST', path: `${qemu(id)}/vncproxy`, params: { websocket: 1 } },
+      deadline,
+    )) as Config | null;
+    const port = figure(proxy?.port);
+    if (typeof proxy?.ticket !== 'string' || port === null)
+      throw failed(`Proxmox vncproxy of ${id} answered no ticket`);
+    return { ticket: proxy.ticket, port, user: typeof proxy.user === 'string' ? proxy.user : '' };
+  }
+
+  /**
+   * The node's websocket to the VM's VNC proxy (`vncwebsocket?port=&vncticket=`), with the API
+   * token and the node's TLS as every other request (the certificate checked against Node's CAs
+   * and NODE_EXTRA_CA_CERTS), its frames binary (the 'binary' subprotocol noVNC asks for too). A
+   * refusal is classed as an HTTP answer is; the URL, which holds the ticket, is never in a
+   * message.
+   */
+  function vncSocket(
+    id: MachineId,
+    ticket: ConsoleTicket,
+    deadline: number,
+  ): Promise<ConsoleStream> {
+    const url = new URL(`${baseUrl}${qemu(id)}/vncwebsocket`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.searchParams.set('port', String(ticket.port));
+    url.searchParams.set('vncticket', ticket.ticket);
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, ['binary'], {
+        headers: { authorization },
+        handshakeTimeout: Math.max(1, deadline - Date.now()),
+      });
+      // listening from the start: the VNC server's first bytes may come with the upgrade's answer
+      const stream = socketStream(socket);
+      let settled = false;
+      const settle = (error?: HypervisorError) => {
+        if (settled) return;
+        settled = true;
+        if (error) reject(error);
+        else resolve(stream);
+      };
+      socket.once('open', () => settle());
+      socket.once('unexpected-response', (upgrade, response) => {
+        const message = errorMessage(
+          { status: response.statusCode ?? 0, statusText: response.statusMessage ?? '' },
+          null,
+        );
+        response.resume();
+        upgrade.destroy();
+        settle(
+          new HypervisorError(
+            errorKind(response.statusCode ?? 0, message),
+            `Proxmox vncwebsocket of ${id}: ${message}`,
+          ),
+        );
+      });
+      socket.on('error', (error) => {
+        const timedOut = /timed out/i.test(error.message);
+        const code = (error as { code?: string }).code;
+        settle(
+          new HypervisorError(
+            timedOut ? 'timeout' : 'unavailable',
+            timedOut
+              ? `Proxmox did not open the console of ${id} in time`
+              : `Proxmox at ${baseUrl} is unreachable: ${code ?? error.message}`,
+          ),
+        );
+      });
+    });
+  }
 }

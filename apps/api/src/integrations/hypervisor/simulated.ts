@@ -3,10 +3,10 @@
  * each machine a `sim_machines` row, so its state survives restarts and every instance sees the
  * same machines. Slow calls (create, start, shutdown, reboot, resize, the snapshot changes,
  * reinstall) complete after a delay drawn from HYPERVISOR_SIM_DELAY_MS, as a real one takes a
- * minute or two; the reads, delete, setPassword, exec and consoleTicket answer at once. It refuses
- * what Proxmox refuses (starting a running machine, deleting one that runs, shrinking a disk, a
- * guest command or password without a running guest, a snapshot name Proxmox would not take) with
- * the same failure kinds.
+ * minute or two; the reads, delete, setPassword, exec, consoleTicket and openConsole answer at
+ * once. It refuses what Proxmox refuses (starting a running machine, deleting one that runs,
+ * shrinking a disk, a guest command or password without a running guest, a snapshot name Proxmox
+ * would not take) with the same failure kinds.
  *
  * The guest: a running machine has the processes of `sim_processes` besides Windows' own, and
  * `exec` answers `tasklist` and `schtasks /run` from them as Windows would (windows-guest.ts). A
@@ -15,6 +15,9 @@
  * snapshot keeps the configuration and the installed terminals, which a rollback restores; a
  * reinstall installs none. `putTerminals` and `crashTerminal` below install and kill terminals for
  * the tests and the development tools.
+ *
+ * The screen (openConsole) is rfb.ts's sign-in screen, served in-process for each viewer: what
+ * is typed and the security screen Ctrl+Alt+Del brings up last as long as that connection.
  *
  * Metrics are synthetic (synthetic-load.ts): steady for a machine and a step, none before the
  * machine was created, and no load since it was stopped when it is stopped now.
@@ -40,6 +43,7 @@ import {
   type MachineSize,
   type MachineStatus,
 } from './port.ts';
+import { bytePipe, rfbClientHandshake, serveScreen } from './rfb.ts';
 import { metricsSteps, syntheticLoad } from './synthetic-load.ts';
 import {
   TERMINAL_IMAGE,
@@ -454,6 +458,16 @@ export function createSimulatedHypervisor(db: Executor, settings: SimulatedSetti
         port: 5900 + randomInt(100),
         user: 'simulated@pve',
       };
+    },
+
+    /** The machine's screen is drawn in-process (rfb.ts), its handshake without authentication. */
+    async openConsole(id) {
+      await fault('openConsole');
+      const current = await machine(id);
+      if (current.status !== 'running') throw failed(`VM ${id} not running`);
+      const [viewer, screen] = bytePipe();
+      serveScreen(screen, { name: current.name });
+      return rfbClientHandshake(viewer, undefined);
     },
   };
 }

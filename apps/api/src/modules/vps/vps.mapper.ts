@@ -146,6 +146,8 @@ function actionKind(row: ActivityRow): ServerActivityKind {
       return 'renew';
     case 'vps.auto_renew_set':
       return row.details.enabled === true ? 'auto_renew_on' : 'auto_renew_off';
+    case 'vps.console_opened':
+      return 'console_opened';
     default:
       return 'credentials_revealed';
   }

@@ -317,6 +317,7 @@ export const ACTIVITY_ACTIONS = [
   'vps.auto_renew',
   'vps.auto_renew_set',
   'vps.credentials_revealed',
+  'vps.console_opened',
 ] as const;
 
 export const vpsRepository = {

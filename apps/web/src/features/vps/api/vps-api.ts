@@ -3,6 +3,7 @@ import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type {
   AutoRenewRequest,
   BrokersResponse,
+  ConsoleTicket,
   Credentials,
   GuardianResponse,
   GuardianSettings,
@@ -371,6 +372,15 @@ export const vpsApi = api.injectEndpoints({
       extraOptions: SILENT,
     }),
     /**
+     * A ticket for the server's web console: one WebSocket to .../console/socket within
+     * CONSOLE_TICKET_SECONDS. Opening the console is a line of the server's activity.
+     */
+    createVpsConsoleTicket: build.mutation<ConsoleTicket, number>({
+      query: (id) => ({ url: `/user/vps/servers/${id}/console`, method: 'POST' }),
+      invalidatesTags: (result, _error, id) => (result ? activityOf(id) : []),
+      extraOptions: SILENT,
+    }),
+    /**
      * The terminal guardian's policy for a server and its last incidents: read again with the
      * server (an action of the guardian is an operation of the server).
      */
@@ -520,6 +530,7 @@ export const {
   useDeleteVpsSnapshotMutation,
   useReinstallVpsServerMutation,
   useResetVpsPasswordMutation,
+  useCreateVpsConsoleTicketMutation,
   useGetVpsGuardianQuery,
   useSetVpsGuardianMutation,
 } = vpsApi;

@@ -174,6 +174,7 @@ describe("a server's page", () => {
         'Resources',
         'Snapshots',
         'Repair',
+        'Web console',
         'Terminal guardian',
         'Activity',
       ]);

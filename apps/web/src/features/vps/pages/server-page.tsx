@@ -15,6 +15,7 @@ import { NoticeAlert, renewedNotice, upgradedNotice, type Notice } from '../comp
 import { hasActions, ServerActions } from '../components/server-actions';
 import { ServerActivity } from '../components/server-activity';
 import { ServerRepair } from '../components/server-repair';
+import { ServerConsoleCard } from '../components/server-console-card';
 import { ServerResources } from '../components/server-resources';
 import { ServerSnapshots } from '../components/server-snapshots';
 import { TerminalGuardian } from '../components/terminal-guardian';
@@ -129,6 +130,7 @@ function ServerPage({ id }: { id: number }) {
             <ServerResources server={server} now={now} onUpgraded={onUpgraded} />
             <ServerSnapshots server={server} />
             <ServerRepair server={server} />
+            <ServerConsoleCard server={server} />
             <TerminalGuardian server={server} />
           </>
         ) : null}
