@@ -132,6 +132,8 @@ function draw(
     timeScale: {
       borderColor: colors.grid,
       timeVisible: true,
+      // no series here is finer than a minute: "12:30", not "12:30:00"
+      secondsVisible: false,
       // The history's first and last points are the chart's edges: the library then moves the
       // labels at the edges inside the chart (a label is centred on its moment, and the first
       // one was cut in half at the left edge). The whole history fits on a phone too (the
