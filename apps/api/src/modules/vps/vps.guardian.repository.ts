@@ -8,6 +8,7 @@ import type {
 } from '@tradehost/contracts';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { publishesFrom } from '../../db/publishers.ts';
 import { vpsGuardianIncidents } from '../../db/schema/index.ts';
 
 export type IncidentRow = typeof vpsGuardianIncidents.$inferSelect;
@@ -166,9 +167,9 @@ export const guardianRepository = {
     const since = new Date(silentSince.getTime() - TERMINALS_RECENT_MS).toISOString();
     const { rows } = await db.execute<{ n: number }>(sql`
       select count(*)::int as n
-        from vps_servers s
-        join monitoring_accounts a on a.user_id = s.user_id and a.publisher_ip = s.host
-       where s.id = ${serverId} and a.platform = ${platform} and a.last_data_at >= ${since}`);
+        from vps_servers join monitoring_accounts on ${publishesFrom()}
+       where vps_servers.id = ${serverId} and monitoring_accounts.platform = ${platform}
+         and monitoring_accounts.last_data_at >= ${since}`);
     return Math.max(1, rows[0]?.n ?? 0);
   },
 
