@@ -10,6 +10,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { Hypervisor, MachineId } from '../../integrations/hypervisor/index.ts';
 import { acceptRfbClient, socketStream } from '../../integrations/hypervisor/rfb.ts';
 import { AppError } from '../../lib/errors.ts';
+import { ownServer, requireMachine, type MachineServer } from './vps.access.ts';
 import { vpsRepository, type ServerRow } from './vps.repository.ts';
 
 /**
@@ -66,18 +67,15 @@ export interface TakenTicket {
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The owner's server must have a running machine: the refusals, in the API's codes. */
-function requireRunning(server: ServerRow): asserts server is ServerRow & { machineId: string } {
-  if (server.status === 'provisioning') throw new AppError(409, 'SERVER_NOT_READY');
-  if (server.status !== 'active' || !server.machineId) throw new AppError(409, 'SERVER_NOT_ACTIVE');
+function requireRunning(server: ServerRow): asserts server is MachineServer {
+  requireMachine(server);
   if (server.power === 'stopped') throw new AppError(409, 'SERVER_NOT_RUNNING');
 }
 
 export function createConsoleService({ db, hypervisor, now, log, limits }: ConsoleDeps) {
   return {
     async issue(userId: number, id: number): Promise<ConsoleTicket> {
-      const server = await vpsRepository.findServer(db, id, userId);
-      if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
-      requireRunning(server);
+      requireRunning(await ownServer(db, userId, id));
       const token = randomBytes(32).toString('base64url');
       const at = now();
       const expiresAt = new Date(at.getTime() + CONSOLE_TICKET_SECONDS * 1000);

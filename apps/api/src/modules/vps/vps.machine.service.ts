@@ -25,6 +25,7 @@ import { AppError } from '../../lib/errors.ts';
 import { toOperation, toServer } from './vps.mapper.ts';
 import { insertOperation, type OperationQueue } from './vps.operations.ts';
 import { vpsRepository, type ServerRow } from './vps.repository.ts';
+import { ownServer, requireMachine, type MachineServer } from './vps.access.ts';
 import { snapshotsRepository, type SnapshotRow } from './vps.snapshots.repository.ts';
 import { guardianRepository } from './vps.guardian.repository.ts';
 
@@ -115,16 +116,10 @@ export function createMachineService({
   now,
 }: MachineDeps) {
   /** The user's own server with a machine on the hypervisor (active or blocked). */
-  async function ownMachine(
-    userId: number,
-    id: number,
-  ): Promise<ServerRow & { machineId: string }> {
-    const server = await vpsRepository.findServer(db, id, userId);
-    if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
-    if (server.status === 'provisioning') throw new AppError(409, 'SERVER_NOT_READY');
-    if (!server.machineId || (server.status !== 'active' && server.status !== 'blocked'))
-      throw new AppError(409, 'SERVER_NOT_ACTIVE');
-    return server as ServerRow & { machineId: string };
+  async function ownMachine(userId: number, id: number): Promise<MachineServer> {
+    const server = await ownServer(db, userId, id);
+    requireMachine(server, { blocked: true });
+    return server;
   }
 
   /** A hypervisor failure as the user's answer: the details go to the log. */
@@ -145,11 +140,8 @@ export function createMachineService({
     prepare: (tx: Executor, server: ServerRow) => Promise<{ snapshotId?: number }>,
   ): Promise<OperationResponse> {
     const result = await inTransaction(db, async (tx) => {
-      const server = await vpsRepository.lockServer(tx, id, userId);
-      if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
-      if (server.status === 'provisioning') throw new AppError(409, 'SERVER_NOT_READY');
-      if (server.status !== 'active' || !server.machineId)
-        throw new AppError(409, 'SERVER_NOT_ACTIVE');
+      const server = await ownServer(tx, userId, id, { lock: true });
+      requireMachine(server);
       if (await vpsRepository.activeOperation(tx, id))
         throw new AppError(409, 'OPERATION_IN_PROGRESS');
       const { snapshotId } = await prepare(tx, server);
@@ -213,8 +205,7 @@ export function createMachineService({
   return {
     /** The terminal guardian's policy for the server and what it did lately. */
     async guardian(userId: number, id: number): Promise<GuardianResponse> {
-      if (!(await vpsRepository.findServer(db, id, userId)))
-        throw new AppError(404, 'SERVER_NOT_FOUND');
+      await ownServer(db, userId, id);
       return guardianOf(id);
     },
 
@@ -224,8 +215,7 @@ export function createMachineService({
       settings: GuardianSettings,
     ): Promise<GuardianResponse> {
       await inTransaction(db, async (tx) => {
-        const server = await vpsRepository.lockServer(tx, id, userId);
-        if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
+        await ownServer(tx, userId, id, { lock: true });
         await vpsRepository.updateServer(tx, id, {
           guardianPolicy: settings.policy,
           guardianRebootAfterMinutes: settings.reboot_after_minutes,
@@ -248,8 +238,7 @@ export function createMachineService({
     },
 
     async snapshots(userId: number, id: number): Promise<SnapshotsResponse> {
-      const server = await vpsRepository.findServer(db, id, userId);
-      if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
+      await ownServer(db, userId, id);
       const rows = await snapshotsRepository.ofServer(db, id);
       return { data: rows.map(toSnapshot), limit: config.vps.snapshotsMax };
     },

@@ -46,6 +46,7 @@ import {
 import { insertOperation, type OperationQueue } from './vps.operations.ts';
 import { chargeDescriptions, renewServer } from './vps.renewal.ts';
 import { vpsRepository, type ServerRow } from './vps.repository.ts';
+import { ownServer } from './vps.access.ts';
 
 export interface VpsDeps extends ServiceDeps {
   /** Runs the operations a request wrote, once its transaction has committed. */
@@ -122,18 +123,9 @@ export function createVpsService(deps: VpsDeps) {
     return toServer(row);
   }
 
-  /** The user's own server, locked; another user's is as unknown as a missing one. */
-  async function ownLocked(tx: Executor, userId: number, id: number): Promise<ServerRow> {
-    const server = await vpsRepository.lockServer(tx, id, userId);
-    if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
-    return server;
-  }
-
-  async function own(userId: number, id: number): Promise<ServerRow> {
-    const server = await vpsRepository.findServer(db, id, userId);
-    if (!server) throw new AppError(404, 'SERVER_NOT_FOUND');
-    return server;
-  }
+  const ownLocked = (tx: Executor, userId: number, id: number) =>
+    ownServer(tx, userId, id, { lock: true });
+  const own = (userId: number, id: number) => ownServer(db, userId, id);
 
   /** The machine's login details exist: refusals for a server without them. */
   function withCredentials(server: ServerRow) {
