@@ -11,10 +11,13 @@ import { monitoredAccount, publishingTerminal } from '../support/monitoring.ts';
 function measure(status: Locator) {
   return status.evaluate((element) => {
     const dot = element.querySelector(':scope > [aria-hidden="true"]')!.getBoundingClientRect();
-    // the words are the element's own text (the list's cell also has a state for screen readers)
+    // the words are the text beside the dot, one flow with Algo Trading's state when it is off
+    // (the list's cell also has a state for screen readers, not seen)
+    const words = element.querySelector(':scope > span:not([aria-hidden])')!;
     const lines: DOMRect[] = [];
-    for (const node of Array.from(element.childNodes)) {
-      if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
+    const walker = document.createTreeWalker(words, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent?.trim() || node.parentElement?.closest('.visually-hidden')) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
       lines.push(...Array.from(range.getClientRects()));
@@ -44,7 +47,7 @@ test("the terminal's dot stands by the first line of its status, wrapped on a ph
   baseURL,
 }) => {
   const monitored = await monitoredAccount(request, { accountName: 'Status swing' });
-  await publishingTerminal(baseURL!, monitored);
+  const terminal = await publishingTerminal(baseURL!, monitored);
   await signIn(page, monitored.user.email);
 
   await page.setViewportSize({ width: 375, height: 800 });
@@ -65,4 +68,10 @@ test("the terminal's dot stands by the first line of its status, wrapped on a ph
   const { dot, firstLineMiddle } = await measure(cell);
   expect(dot.width).toBeCloseTo(8, 0);
   expect(Math.abs(dot.middle - firstLineMiddle), 'dot to first line, px').toBeLessThanOrEqual(1);
+
+  // Algo Trading switched off: its words follow the sentence's, wrapping with them by the dot
+  await terminal.algoTradingOff();
+  await page.goto(`/online-monitoring/${monitored.account.monitoring_id}`);
+  await expect(status).toHaveText(/^Terminal connected, last data .+ · Algo Trading off$/);
+  await expectDotByFirstLine(status, 'several');
 });
