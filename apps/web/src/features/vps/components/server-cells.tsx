@@ -136,6 +136,19 @@ export function StatusCell({ server, now }: { server: Server; now: Date }) {
  * The current ping to the broker of the terminals publishing from the server (the highest, when
  * there are several: the count says so), or a dash that says why there is none.
  */
+/**
+ * The ping as the last line of the table's status cell, labelled: the table has no room for a
+ * column of its own (at 1024 px in Russian it would scroll sideways).
+ */
+export function PingLine({ server }: { server: Server }) {
+  const { t } = useVpsFormat();
+  return (
+    <div className={styles.pingLine}>
+      <span className={styles.muted}>{t('columns.ping')}</span> <PingCell server={server} />
+    </div>
+  );
+}
+
 export function PingCell({ server }: { server: Server }) {
   const { t } = useVpsFormat();
   if (server.ping_ms === null) {

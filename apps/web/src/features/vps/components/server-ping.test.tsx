@@ -12,7 +12,7 @@ const NONE = 'No monitored terminal is publishing from this server now';
 const pingOf = (id: number) => screen.getByTestId(`ping-${id}`);
 
 describe('a server’s ping', () => {
-  it('is a column of the list: the ping, the highest of several, or a dash that says why', async () => {
+  it('is the last line of the list’s status: the ping, the highest of several, or a dash that says why', async () => {
     stubVpsApi({ 'GET /user/vps/servers': { body: page([PUBLISHING, SEVERAL, QUIET]) } });
     renderVps('/vps?tab=servers');
     const row = await screen.findByRole('row', { name: /^#12\b/ });
@@ -20,9 +20,9 @@ describe('a server’s ping', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    const column = headers.indexOf('Ping');
-    expect(column).toBeGreaterThan(0);
-    expect(plain(within(row).getAllByRole('cell')[column - 1]!.textContent)).toBe('24 ms');
+    const status = within(row).getAllByRole('cell')[headers.indexOf('Status') - 1]!;
+    expect(plain(status.lastElementChild?.textContent)).toBe('Ping 24 ms');
+    expect(within(status).getByTestId('ping-12')).toBeVisible();
     expect(plain(pingOf(11).textContent)).toBe('90 ms the highest of 3 terminals');
     expect(within(pingOf(11)).getByText('the highest of 3 terminals')).toBeVisible();
     // no terminal: a dash for the eye, the reason for a screen reader and as the pointer's hint

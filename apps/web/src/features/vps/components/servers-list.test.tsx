@@ -62,7 +62,6 @@ describe('My servers', () => {
       'Paid until',
       'Auto-renewal',
       'Status',
-      'Ping',
       'Actions',
     ]);
     expect(screen.getByText('Servers: 4')).toBeInTheDocument();

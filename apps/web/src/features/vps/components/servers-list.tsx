@@ -8,7 +8,14 @@ import { AutoRenewSwitch } from './auto-renew-switch';
 import { CommentEditor } from './comment-editor';
 import { LoginDetails } from './login-details';
 import { hasActions, ServerActions } from './server-actions';
-import { PaidUntilCell, PingCell, ServerNumberLink, StatusCell, TariffCell } from './server-cells';
+import {
+  PaidUntilCell,
+  PingCell,
+  PingLine,
+  ServerNumberLink,
+  StatusCell,
+  TariffCell,
+} from './server-cells';
 import styles from './vps.module.css';
 
 export interface ServersListProps {
@@ -38,7 +45,6 @@ export function ServersTable({ servers, caption, ...rest }: ServersListProps) {
             <th scope="col">{t('columns.paidUntil')}</th>
             <th scope="col">{t('columns.autoRenew')}</th>
             <th scope="col">{t('columns.status')}</th>
-            <th scope="col">{t('columns.ping')}</th>
             <th scope="col">{t('columns.actions')}</th>
           </tr>
         </thead>
@@ -80,9 +86,7 @@ function ServerRow({ server, now, onRenewed, onUpgraded }: RowProps) {
       </td>
       <td>
         <StatusCell server={server} now={now} />
-      </td>
-      <td>
-        <PingCell server={server} />
+        <PingLine server={server} />
       </td>
       <td>
         <ServerActions server={server} now={now} onRenewed={onRenewed} onUpgraded={onUpgraded} />
