@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import {
+  DEFAULT_PIXEL_FORMAT,
   encodePixelFormat,
   KEYSYM,
   paintScreen,
@@ -22,18 +23,7 @@ import type { ConsoleStream } from '../src/integrations/hypervisor/port.ts';
  */
 
 /** noVNC's pixel format: 32 bits, little-endian, red at bit 0, green 8, blue 16. */
-const NOVNC_FORMAT: PixelFormat = {
-  bitsPerPixel: 32,
-  depth: 24,
-  bigEndian: false,
-  trueColour: true,
-  redMax: 255,
-  greenMax: 255,
-  blueMax: 255,
-  redShift: 0,
-  greenShift: 8,
-  blueShift: 16,
-};
+const NOVNC_FORMAT: PixelFormat = { ...DEFAULT_PIXEL_FORMAT, redShift: 0, blueShift: 16 };
 
 export class RfbViewer {
   width = 0;
