@@ -8,6 +8,7 @@ export * from './approvals.ts';
 export * from './ledger-memo.ts';
 export * from './vps.ts';
 export * from './monitoring-statistics.ts';
+export * from './monitoring-analysis.ts';
 export * from './monitoring.ts';
 export * from './monitoring-ingest.ts';
 export * from './monitoring-alerts.ts';

@@ -126,6 +126,8 @@ export const statDealOf = (d: IngestDeal): StatDeal => ({
   commission: d.commission,
   fee: d.fee,
   equityBefore: d.equity_before ?? null,
+  // as the database gives it back: the integer's own digits
+  magic: BigInt(d.magic).toString(),
 });
 
 /** POST /api/ingest/v1/deals: at most INGEST_DEALS_MAX a call, upserted on (account, ticket). */

@@ -65,6 +65,11 @@ export interface StatDeal {
   fee: number;
   /** On balance deals: the account's equity (credit included) just before it. */
   equityBefore?: number | null;
+  /**
+   * The Expert Advisor's magic number, as digits (MT5's is 64-bit); '0' or missing: placed by
+   * hand. A trade is its opening deal's (a close by stop loss or by hand may carry another).
+   */
+  magic?: string;
 }
 
 export interface StatSnapshot {
@@ -122,6 +127,8 @@ export interface Trade {
   result: number;
   /** Counted for currency pairs only (see pipsOf): null for metals, indices, crypto. */
   pips: number | null;
+  /** Its opening deal's magic number ('0': placed by hand). */
+  magic: string;
 }
 
 /** A point of the growth index: 1 + the time-weighted gain up to `time`. */
@@ -200,6 +207,12 @@ export interface Statistics {
   firstDepositTime: number | null;
   index: IndexPoint[];
   closedTrades: Trade[];
+  /**
+   * Each closed trade's result as a share of the balance before it (the balance after its last
+   * deal less its whole result, so a trade closed in parts counts once: its holding-period
+   * return - 1), in time order; trades on a balance of zero or less are left out.
+   */
+  tradeReturns: number[];
   /** The trade deals' times and results, in time order: the period tables' profit. */
   dealResults: { times: number[]; money: number[] };
 }
@@ -373,6 +386,7 @@ function closePositions(deals: readonly StatDeal[]): { trades: Trade[]; resultAt
       closePrice,
       result: p.result,
       pips: pipsOf(first.symbol, first.digits, (closePrice - openPrice) * sign),
+      magic: first.magic ?? '0',
     });
     resultAt[p.last] = p.result;
   };
@@ -934,6 +948,7 @@ export function computeStatistics(input: StatInput): Statistics {
     firstDepositTime,
     index,
     closedTrades: trades,
+    tradeReturns: hprs.map((h) => h - 1),
     dealResults,
   };
 }
@@ -994,13 +1009,7 @@ export function localDay(time: number, timeZone: string): string {
     return lastNamed.name;
   const zone = zoneOf(timeZone);
   const hour = Math.floor(time / HOUR_MS);
-  let offset = zone.offsets.get(hour);
-  if (offset === undefined) {
-    const first = offsetAt(zone, hour * HOUR_MS);
-    offset = first === offsetAt(zone, hour * HOUR_MS + HOUR_MS - 1) ? first : Number.NaN;
-    if (zone.offsets.size >= OFFSETS_KEPT) zone.offsets.clear();
-    zone.offsets.set(hour, offset);
-  }
+  let offset = hourOffset(zone, hour);
   if (Number.isNaN(offset)) offset = offsetAt(zone, time);
   const day = Math.floor((time + offset) / DAY_MS);
   let name = dayNames.get(day);
@@ -1018,6 +1027,38 @@ export function localDay(time: number, timeZone: string): string {
   }
   return name;
 }
+/** The zone's offset over a whole UTC hour, memoised; NaN where it changes within the hour. */
+function hourOffset(zone: Zone, hour: number): number {
+  let offset = zone.offsets.get(hour);
+  if (offset === undefined) {
+    const first = offsetAt(zone, hour * HOUR_MS);
+    offset = first === offsetAt(zone, hour * HOUR_MS + HOUR_MS - 1) ? first : Number.NaN;
+    if (zone.offsets.size >= OFFSETS_KEPT) zone.offsets.clear();
+    zone.offsets.set(hour, offset);
+  }
+  return offset;
+}
+
+/**
+ * The wall clock of `time` in `timeZone`: its hour (0-23) and ISO weekday (1 Monday ... 7
+ * Sunday), the offset read once per UTC hour as localDay reads it.
+ */
+export function localHourAndWeekday(
+  time: number,
+  timeZone: string,
+): { hour: number; weekday: number } {
+  const zone = zoneOf(timeZone);
+  let offset = hourOffset(zone, Math.floor(time / HOUR_MS));
+  if (Number.isNaN(offset)) offset = offsetAt(zone, time);
+  const local = time + offset;
+  const day = Math.floor(local / DAY_MS);
+  // 1 January 1970 was a Thursday (ISO 4)
+  return {
+    hour: Math.floor((local - day * DAY_MS) / HOUR_MS),
+    weekday: ((((day + 3) % 7) + 7) % 7) + 1,
+  };
+}
+
 /** The day localDay named last, and the span of times it holds for (none when timeZone is ''). */
 const lastNamed = { timeZone: '', from: 0, to: 0, name: '' };
 
