@@ -255,15 +255,16 @@ describe('trades, positions and CSV', () => {
       ['EURUSD', expect.closeTo(30, 9)],
     ]);
     const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text;
-    // position, symbol, direction, open and close time, volume, prices, pips, result
+    // position, symbol, direction, open and close time, volume, prices, pips, result, magic,
+    // strategy
     const cells = (symbol: string) =>
       csv
         .split('\r\n')
         .find((line) => line.split(',')[1] === symbol)!
         .split(',')
         .slice(6);
-    expect(cells('EURUSD')).toEqual(['1.10000', '1.10300', '30', '300.00']);
-    expect(cells('XAUUSD')).toEqual(['2000.00', '2012.00', '', '1200.00']);
+    expect(cells('EURUSD')).toEqual(['1.10000', '1.10300', '30', '300.00', '0', '']);
+    expect(cells('XAUUSD')).toEqual(['2000.00', '2012.00', '', '1200.00', '0', '']);
     const statistics = (await get(`${ACCOUNT(account.id)}/statistics`, user.token)).body;
     expect(statistics.trades.pips).toBeCloseTo(30, 9);
   });
@@ -327,7 +328,7 @@ describe('trades, positions and CSV', () => {
     const { user, account } = publisher;
     const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text;
     expect(csv.split('\r\n')[1]).toBe(
-      `2,"'=HYPERLINK(""http://x"")",long,${at(1, 9)},${at(1, 10)},1,1.10000,1.09880,,-12.50`,
+      `2,"'=HYPERLINK(""http://x"")",long,${at(1, 9)},${at(1, 10)},1,1.10000,1.09880,,-12.50,0,`,
     );
   });
 
@@ -358,7 +359,7 @@ describe('trades, positions and CSV', () => {
     const csv = await get(`${ACCOUNT(publisher.account.id)}/trades.csv`, publisher.user.token);
     expect(csv.status).toBe(200);
     expect(csv.text.trimEnd().split('\r\n')[1]).toBe(
-      '500,USDJPY,long,2026-01-06T09:00:00.000Z,2026-01-06T15:00:00.000Z,0.3,151.167,151.250,8.3,10.00',
+      '500,USDJPY,long,2026-01-06T09:00:00.000Z,2026-01-06T15:00:00.000Z,0.3,151.167,151.250,8.3,10.00,0,',
     );
   });
 
@@ -370,11 +371,11 @@ describe('trades, positions and CSV', () => {
     expect(csv.headers.get('content-disposition')).toContain('trades-20102.csv');
     const lines = csv.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'position,symbol,direction,open_time,close_time,volume,open_price,close_price,pips,result_USD',
+      'position,symbol,direction,open_time,close_time,volume,open_price,close_price,pips,result_USD,magic,strategy',
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
-      /^300,EURUSD,long,2026-01-10T09:00:00.000Z,2026-01-10T15:00:00.000Z,1,1.10000,1.10050,5,50.00$/,
+      /^300,EURUSD,long,2026-01-10T09:00:00.000Z,2026-01-10T15:00:00.000Z,1,1.10000,1.10050,5,50.00,0,$/,
     );
 
     const positions = await get(`${ACCOUNT(account.id)}/positions`, user.token);

@@ -322,6 +322,54 @@ export const statisticsQuerySchema = z.object({
 });
 
 const nullableNumber = z.nullable(z.number());
+
+/** A group of closed trades (monitoring-analysis.ts): money null where the public page hides it. */
+const breakdownRowSchema = z.object({
+  key: z.string(),
+  trades: z.int(),
+  wins: z.int(),
+  win_rate: nullableNumber,
+  lots: z.number(),
+  profit: hideable,
+  gross_profit: hideable,
+  gross_loss: hideable,
+  profit_factor: nullableNumber,
+  pips: nullableNumber,
+});
+export type BreakdownRowResponse = z.infer<typeof breakdownRowSchema>;
+
+/**
+ * The closed trades of the period (`from`..`to`, by close time) by symbol, by the hour and ISO
+ * weekday of their opening in the account's time zone, by direction and by strategy: the magic
+ * number ('0': placed by hand) with the name its owner gave it (null: none).
+ */
+const breakdownsSchema = z.object({
+  symbols: z.array(breakdownRowSchema),
+  hours: z.array(breakdownRowSchema),
+  weekdays: z.array(breakdownRowSchema),
+  directions: z.array(breakdownRowSchema),
+  strategies: z.array(z.extend(breakdownRowSchema, { name: z.nullable(z.string()) })),
+});
+export type BreakdownsResponse = z.infer<typeof breakdownsSchema>;
+
+/**
+ * The risk of ruin (monitoring-analysis.ts riskOfRuin) from the whole history: null with the
+ * reason when there are too few trades or no loss to estimate from.
+ */
+const riskOfRuinSchema = z.object({
+  reason: z.nullable(z.enum(['too_few_trades', 'no_losses'])),
+  estimate: z.nullable(
+    z.object({
+      trades: z.int(),
+      win_rate: z.number(),
+      average_win: z.number(),
+      average_loss: z.number(),
+      levels: z.array(z.object({ loss: z.number(), probability: z.number() })),
+    }),
+  ),
+});
+export type RiskOfRuinResponse = z.infer<typeof riskOfRuinSchema>;
+
 export const statisticsResponseSchema = z.object({
   currency: z.nullable(z.string()),
   gain: z.number(),
@@ -381,6 +429,8 @@ export const statisticsResponseSchema = z.object({
   }),
   daily: z.array(periodRowSchema),
   monthly: z.array(periodRowSchema),
+  breakdowns: breakdownsSchema,
+  risk_of_ruin: riskOfRuinSchema,
   last_data_at: z.nullable(z.string()),
 });
 export type StatisticsResponse = z.infer<typeof statisticsResponseSchema>;
@@ -449,9 +499,53 @@ export const tradeSchema = z.object({
   result: hideable,
   /** Counted for currency pairs only: null for metals, indices, crypto and the like. */
   pips: nullableNumber,
+  /** Its opening deal's magic number ('0': placed by hand) and the name its owner gave it. */
+  magic: z.string(),
+  strategy: z.nullable(z.string()),
 });
 export type MonitoringTrade = z.infer<typeof tradeSchema>;
 export const tradesResponseSchema = pageOf(tradeSchema);
+
+/** The longest name of a strategy (a magic number). */
+export const STRATEGY_NAME_MAX = 40;
+
+/**
+ * PUT and DELETE /api/user/monitoring/accounts/:id/strategies/:magic: a magic number the account
+ * has traded with, as digits (MT5's is 64-bit); '0', the trades placed by hand, has no name.
+ */
+export const MAGIC_PATTERN = /^(0|-?[1-9][0-9]{0,18})$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+export const strategyParamsSchema = z.object({
+  id: idSchema('bigserial'),
+  magic: z.string().check(
+    z.regex(MAGIC_PATTERN, { error: 'MONITORING_STRATEGY_NOT_FOUND' }),
+    z.refine(
+      (magic) =>
+        !MAGIC_PATTERN.test(magic) || (BigInt(magic) >= INT64_MIN && BigInt(magic) <= INT64_MAX),
+      { error: 'MONITORING_STRATEGY_NOT_FOUND' },
+    ),
+  ),
+});
+
+export const strategyNameRequestSchema = z.object({
+  name: z
+    .string({ error: 'MONITORING_STRATEGY_NAME_REQUIRED' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'MONITORING_STRATEGY_NAME_REQUIRED' }),
+      z.maxLength(STRATEGY_NAME_MAX, { error: 'MONITORING_STRATEGY_NAME_TOO_LONG' }),
+      singleLine(),
+      noWebAddress(),
+    ),
+});
+export type StrategyNameRequest = z.input<typeof strategyNameRequestSchema>;
+
+export const strategyResponseSchema = z.object({
+  magic: z.string(),
+  name: z.nullable(z.string()),
+});
+export type StrategyResponse = z.infer<typeof strategyResponseSchema>;
 
 /** The open positions of the latest snapshot. */
 export const positionSchema = z.object({

@@ -279,6 +279,28 @@ export const monitoringStatistics = pgTable('monitoring_statistics', {
 });
 
 /**
+ * The names an owner gave an account's strategies (the magic numbers of its Expert Advisors),
+ * shown wherever its trades are; a strategy without one is shown by its number.
+ */
+export const monitoringStrategies = pgTable(
+  'monitoring_strategies',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    /** As MT5 sends it, 64-bit (as text in the API: a JavaScript number cannot hold it). */
+    magic: bigint('magic', { mode: 'bigint' }).notNull(),
+    name: text('name').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.magic] }),
+    check('monitoring_strategies_name_check', sql`char_length(${t.name}) between 1 and 40`),
+    check('monitoring_strategies_magic_check', sql`${t.magic} <> 0`),
+  ],
+);
+
+/**
  * The public page's visitors: a salted hash of address and browser, the salt changing daily, so
  * a visitor counts once a day and no address is kept; rows older than two days are deleted.
  */

@@ -120,6 +120,7 @@ describe('a report’s figures', () => {
     closePrice: 1.1,
     result,
     pips: 0,
+    magic: '0',
   });
   const span = { start: new Date(t0 + 1 * DAY), end: new Date(t0 + 3 * DAY) };
 

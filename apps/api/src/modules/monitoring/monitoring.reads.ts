@@ -44,6 +44,8 @@ interface TradeRow {
   open_price: number;
   close_price: number;
   result: number;
+  magic: string;
+  strategy: string | null;
   total: string;
   [key: string]: unknown;
 }
@@ -76,7 +78,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
   async function tradeRows(accountId: number, limit: number | null, offset: number) {
     const closed = sql`(
         with d as (
-          select position_id, ticket, time, type, entry, symbol, digits, volume, price,
+          select position_id, ticket, time, type, entry, symbol, digits, volume, price, magic,
             profit + swap + commission + fee as money,
             -- the net volume before the deal (buys add, sells take), and the reversals so far
             coalesce(sum(case when type = 'buy' then volume else -volume end) over earlier, 0)
@@ -88,21 +90,22 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
             rows between unbounded preceding and 1 preceding)),
         parts as (
           select position_id, reversals as trade, ticket, time, type, entry, symbol, digits,
-            volume, price, money
+            volume, price, magic, money
           from d where entry <> 'inout'
           union all
           select position_id, reversals, ticket, time, type, 'out', symbol, digits,
-            abs(net_before), price, money
+            abs(net_before), price, magic, money
           from d where entry = 'inout'
           union all
           select position_id, reversals + 1, ticket, time, type, 'in', symbol, digits,
-            abs(net_before + case when type = 'buy' then volume else -volume end), price, 0
+            abs(net_before + case when type = 'buy' then volume else -volume end), price, magic, 0
           from d where entry = 'inout')
         select case when trade = 0 then position_id::text
             else position_id::text || '#' || (trade + 1) end as position_id,
           (array_agg(symbol order by time, ticket) filter (where entry = 'in'))[1] as symbol,
           (array_agg(type order by time, ticket) filter (where entry = 'in'))[1] as type,
           (array_agg(digits order by time, ticket) filter (where entry = 'in'))[1] as digits,
+          (array_agg(magic order by time, ticket) filter (where entry = 'in'))[1] as magic,
           min(time) filter (where entry = 'in') as open_time,
           max(time) filter (where entry <> 'in') as close_time,
           sum(volume) filter (where entry = 'in') as volume,
@@ -118,7 +121,10 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     // the count is a window over the rows the sort needs all of anyway
     const { rows } = await db.execute<TradeRow>(sql`
       select position_id, symbol, type, digits, open_time, close_time, volume, open_price,
-        close_price, result, count(*) over () as total
+        close_price, result, magic::text as magic,
+        (select s.name from monitoring_strategies s
+          where s.account_id = ${accountId} and s.magic = p.magic) as strategy,
+        count(*) over () as total
       from ${closed}
       order by close_time desc, length(position_id) desc, position_id desc
       limit ${limit ?? sql.raw('all')} offset ${offset}`);
@@ -144,9 +150,34 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
         close_price: closePrice,
         result: r.result,
         pips: pipsOf(r.symbol, r.digits, (closePrice - openPrice) * sign),
+        magic: r.magic,
+        strategy: r.strategy,
       };
     });
     return { trades, total };
+  }
+
+  /**
+   * The names the owner gave the strategies of these rows, read now (not stored with the
+   * figures), so a rename shows at once.
+   */
+  async function named(accountId: number, figures: StatisticsResponse) {
+    const magics = figures.breakdowns.strategies.map((row) => row.key).filter((m) => m !== '0');
+    if (magics.length === 0) return figures;
+    const { rows } = await db.execute<{ magic: string; name: string }>(sql`
+      select magic::text as magic, name from monitoring_strategies
+      where account_id = ${accountId} and magic = any(${sql.param(magics)}::bigint[])`);
+    const names = new Map(rows.map((r) => [r.magic, r.name]));
+    return {
+      ...figures,
+      breakdowns: {
+        ...figures.breakdowns,
+        strategies: figures.breakdowns.strategies.map((row) => ({
+          ...row,
+          name: names.get(row.key) ?? null,
+        })),
+      },
+    };
   }
 
   async function statistics(
@@ -155,14 +186,20 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
   ): Promise<StatisticsResponse> {
     const last = account.lastDataAt?.toISOString() ?? null;
     if (range.from === undefined && range.to === undefined) {
-      const stored = await storedStatistics(db, account.id, 'figures');
-      if (stored) return { ...(stored as StatisticsResponse), last_data_at: last };
+      const stored = (await storedStatistics(db, account.id, 'figures')) as
+        Partial<StatisticsResponse> | undefined;
+      // figures stored before the breakdowns existed are computed afresh until the job's next run
+      if (stored?.breakdowns && stored.risk_of_ruin)
+        return named(account.id, { ...(stored as StatisticsResponse), last_data_at: last });
     }
     const figures = await accountStatistics(db, account, now());
-    return statisticsResponse(account, figures, {
-      from: range.from === undefined ? undefined : Date.parse(range.from),
-      to: range.to === undefined ? undefined : Date.parse(range.to),
-    });
+    return named(
+      account.id,
+      statisticsResponse(account, figures, {
+        from: range.from === undefined ? undefined : Date.parse(range.from),
+        to: range.to === undefined ? undefined : Date.parse(range.to),
+      }),
+    );
   }
 
   async function chart(account: AccountRow): Promise<ChartResponse> {
@@ -244,6 +281,8 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
       'close_price',
       'pips',
       `result_${account.currency ?? ''}`.replace(/_$/, ''),
+      'magic',
+      'strategy',
     ];
     const rows = all.map((t) => [
       t.position_id,
@@ -256,6 +295,8 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
       csvPrice(t.close_price, t.digits),
       t.pips === null ? null : decimals(t.pips, 1),
       t.result === null ? null : t.result.toFixed(2),
+      t.magic,
+      t.strategy,
     ]);
     return csvFile(header, rows);
   }

@@ -5,6 +5,7 @@ import {
   monitoringAccounts,
   monitoringPeriodDiscounts,
   monitoringStatistics,
+  monitoringStrategies,
   monitoringSubscriptions,
   settings,
   users,
@@ -214,6 +215,40 @@ export const monitoringRepository = {
       .where(and(eq(monitoringAccounts.id, id), eq(monitoringAccounts.userId, userId)))
       .returning();
     return row;
+  },
+
+  /** Whether the account has traded with the magic number, or has named it already. */
+  async hasStrategy(db: Executor, accountId: number, magic: string): Promise<boolean> {
+    const { rows } = await db.execute(sql`
+      select 1 from monitoring_deals
+        where account_id = ${accountId} and magic = ${magic}::bigint
+      union all
+      select 1 from monitoring_strategies
+        where account_id = ${accountId} and magic = ${magic}::bigint
+      limit 1`);
+    return rows.length > 0;
+  },
+
+  async nameStrategy(db: Executor, accountId: number, magic: string, name: string, at: Date) {
+    const values = { accountId, magic: BigInt(magic), name, updatedAt: at };
+    await db
+      .insert(monitoringStrategies)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [monitoringStrategies.accountId, monitoringStrategies.magic],
+        set: { name, updatedAt: at },
+      });
+  },
+
+  async clearStrategyName(db: Executor, accountId: number, magic: string) {
+    await db
+      .delete(monitoringStrategies)
+      .where(
+        and(
+          eq(monitoringStrategies.accountId, accountId),
+          eq(monitoringStrategies.magic, BigInt(magic)),
+        ),
+      );
   },
 
   async deleteAccount(db: Executor, userId: number, id: number): Promise<boolean> {

@@ -19,6 +19,9 @@ import {
   subscribeRequestSchema,
   statisticsQuerySchema,
   statisticsResponseSchema,
+  strategyNameRequestSchema,
+  strategyParamsSchema,
+  strategyResponseSchema,
   subscriptionsResponseSchema,
   updateAccountRequestSchema,
 } from '@tradehost/contracts';
@@ -377,6 +380,49 @@ export async function monitoringRoutes(
         request.body,
       ),
     }),
+  );
+
+  r.put(
+    '/user/monitoring/accounts/:id/strategies/:magic',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          "Name one of an account's strategies (a magic number it traded with): the name shows in its breakdown, trades and CSV",
+        security,
+        params: strategyParamsSchema,
+        body: strategyNameRequestSchema,
+        response: { 200: strategyResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      monitoring.nameStrategy(
+        currentUser(request).id,
+        request.params.id,
+        request.params.magic,
+        request.body.name,
+      ),
+  );
+
+  r.delete(
+    '/user/monitoring/accounts/:id/strategies/:magic',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary: "Take a strategy's name away: it shows by its magic number again",
+        security,
+        params: strategyParamsSchema,
+        response: { 200: strategyResponseSchema, ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) =>
+      monitoring.clearStrategyName(
+        currentUser(request).id,
+        request.params.id,
+        request.params.magic,
+      ),
   );
 
   r.delete(

@@ -14,6 +14,8 @@ import {
   type SubscribeRequest,
   type SubscribedResponse,
   type Subscription,
+  MANUAL_MAGIC,
+  type StrategyResponse,
 } from '@tradehost/contracts';
 import { and, eq } from 'drizzle-orm';
 import { billing } from '../../db/billing.ts';
@@ -22,7 +24,12 @@ import { monitoringAccounts } from '../../db/schema/index.ts';
 import { inTransaction, type Tx } from '../../db/transaction.ts';
 import { SealedSecretError } from '../../lib/crypto-box.ts';
 import { openIn, SEALED, sealIn } from '../../db/sealed.ts';
-import { AppError, fieldError, isUniqueViolation } from '../../lib/errors.ts';
+import {
+  AppError,
+  fieldError,
+  isForeignKeyViolation,
+  isUniqueViolation,
+} from '../../lib/errors.ts';
 import { pluralEn, pluralRu } from '../../lib/plural.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
 import { auditRepository } from '../../db/audit.ts';
@@ -504,6 +511,40 @@ export function createMonitoringService(
       const row = await repo.account(db, userId, id);
       if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
       return row;
+    },
+
+    /**
+     * Names one of an account's strategies: a magic number it has traded with (or already
+     * named); '0', the trades placed by hand, is always "Manual".
+     */
+    async nameStrategy(
+      userId: number,
+      id: number,
+      magic: string,
+      name: string,
+    ): Promise<StrategyResponse> {
+      if (magic === MANUAL_MAGIC) throw new AppError(422, 'MONITORING_STRATEGY_MANUAL');
+      const row = await repo.account(db, userId, id);
+      if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
+      if (!(await repo.hasStrategy(db, id, magic)))
+        throw new AppError(404, 'MONITORING_STRATEGY_NOT_FOUND');
+      try {
+        await repo.nameStrategy(db, id, magic, name, now());
+      } catch (error) {
+        // the account was deleted meanwhile
+        if (isForeignKeyViolation(error)) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
+        throw error;
+      }
+      return { magic, name };
+    },
+
+    /** Takes a strategy's name away (it shows by its number again); none to take is no error. */
+    async clearStrategyName(userId: number, id: number, magic: string): Promise<StrategyResponse> {
+      if (magic === MANUAL_MAGIC) throw new AppError(422, 'MONITORING_STRATEGY_MANUAL');
+      const row = await repo.account(db, userId, id);
+      if (!row) throw new AppError(404, 'MONITORING_ACCOUNT_NOT_FOUND');
+      await repo.clearStrategyName(db, id, magic);
+      return { magic, name: null };
     },
 
     async deleteAccount(userId: number, id: number): Promise<void> {

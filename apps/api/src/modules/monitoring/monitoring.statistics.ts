@@ -1,6 +1,14 @@
 import {
+  type BreakdownRow,
+  type BreakdownRowResponse,
+  type Breakdowns,
+  breakdownsOf,
+  type BreakdownsResponse,
   CHART_POINTS_MAX,
   computeStatistics,
+  riskOfRuin,
+  type RiskOfRuinResponse,
+  type RiskOfRuinResult,
   equityValuesOf,
   fallTracker,
   type ChartResponse,
@@ -79,7 +87,7 @@ export async function dealsOf(db: Executor, accountId: number): Promise<StatDeal
   return joinedRows(
     db,
     sql`select concat_ws(',', ticket, position_id, ${epochMs(sql`time`)}, type, entry, digits,
-          volume, price, profit, swap, commission, fee,
+          volume, price, profit, swap, commission, fee, magic,
           coalesce(case when received_at is null
               or received_at <= time + ${sql.raw(`interval '${EQUITY_BEFORE_REACH_MS} ms'`)}
             then equity_before::text end, ''),
@@ -98,6 +106,7 @@ export async function dealsOf(db: Executor, accountId: number): Promise<StatDeal
       swap: f.number(),
       commission: f.number(),
       fee: f.number(),
+      magic: f.next(),
       equityBefore: numberOrNull(f.next()),
       symbol: f.rest(),
     }),
@@ -207,7 +216,48 @@ export function statisticsResponse(
     },
     daily: periodTable(s, 'day', account.timeZone, range),
     monthly: periodTable(s, 'month', account.timeZone, range),
+    breakdowns: breakdownsResponse(breakdownsOf(s.closedTrades, account.timeZone, range)),
+    risk_of_ruin: riskOfRuinResponse(riskOfRuin(s.tradeReturns)),
     last_data_at: account.lastDataAt?.toISOString() ?? null,
+  };
+}
+
+const breakdownRow = (row: BreakdownRow): BreakdownRowResponse => ({
+  key: row.key,
+  trades: row.trades,
+  wins: row.wins,
+  win_rate: row.winRate,
+  lots: row.lots,
+  profit: row.profit,
+  gross_profit: row.grossProfit,
+  gross_loss: row.grossLoss,
+  profit_factor: row.profitFactor,
+  pips: row.pips,
+});
+
+/** The breakdowns as the API gives them; the strategies' names are the reader's to add. */
+function breakdownsResponse(b: Breakdowns): BreakdownsResponse {
+  return {
+    symbols: b.symbols.map(breakdownRow),
+    hours: b.hours.map(breakdownRow),
+    weekdays: b.weekdays.map(breakdownRow),
+    directions: b.directions.map(breakdownRow),
+    strategies: b.strategies.map((row) => ({ ...breakdownRow(row), name: null })),
+  };
+}
+
+function riskOfRuinResponse(r: RiskOfRuinResult): RiskOfRuinResponse {
+  if (!r.estimate) return { reason: r.reason, estimate: null };
+  const e = r.estimate;
+  return {
+    reason: null,
+    estimate: {
+      trades: e.trades,
+      win_rate: e.winRate,
+      average_win: e.averageWin,
+      average_loss: e.averageLoss,
+      levels: e.levels,
+    },
   };
 }
 
@@ -260,6 +310,14 @@ export function chartOf(s: Statistics): ChartPoint[] {
   return kept.map(pointAt);
 }
 
+/** A breakdown's row without its money (counts, lots, pips and ratios stay). */
+const moneyless = <T extends BreakdownRowResponse>(row: T): T => ({
+  ...row,
+  profit: null,
+  gross_profit: null,
+  gross_loss: null,
+});
+
 /** The statistics of the public page when its owner hides money figures: percentages only. */
 export function withoutMoney(r: StatisticsResponse): StatisticsResponse {
   return {
@@ -285,6 +343,13 @@ export function withoutMoney(r: StatisticsResponse): StatisticsResponse {
     },
     daily: r.daily.map((row) => ({ ...row, profit: null })),
     monthly: r.monthly.map((row) => ({ ...row, profit: null })),
+    breakdowns: {
+      symbols: r.breakdowns.symbols.map(moneyless),
+      hours: r.breakdowns.hours.map(moneyless),
+      weekdays: r.breakdowns.weekdays.map(moneyless),
+      directions: r.breakdowns.directions.map(moneyless),
+      strategies: r.breakdowns.strategies.map(moneyless),
+    },
   };
 }
 
