@@ -52,6 +52,7 @@ import {
   computeStatistics,
   type StatDeal,
 } from '../packages/contracts/src/monitoring-statistics.ts';
+import { breakdownsOf, riskOfRuin } from '../packages/contracts/src/monitoring-analysis.ts';
 import { sandboxSignature } from '../apps/api/src/integrations/payments/sandbox.ts';
 import { loadConfig, type Config } from '../apps/api/src/config.ts';
 import { createDb, createPool } from '../apps/api/src/db/client.ts';
@@ -90,6 +91,8 @@ const TREE_USERS = 1_000_000;
 /** The latency map's scale: broker trade servers, and ping points over the last 30 days. */
 const BROKER_SERVERS = 1_000;
 const PING_POINTS = 100_000;
+/** The statistics sections' account trades these (gold has no pips). */
+const SYMBOLS = ['EURUSD', 'GBPUSD', 'AUDUSD', 'NZDUSD', 'USDCHF', 'XAUUSD'];
 /** The alerts section's rules of each account (BENCH_ALERT_RULES=equity_below,drawdown: no ping). */
 const ALERT_RULES = process.env.BENCH_ALERT_RULES?.split(',') ?? [
   'equity_below',
@@ -1201,6 +1204,7 @@ async function seedStatisticsAccount(pool: pg.Pool, email: string): Promise<numb
     swap: d.swap,
     commission: d.commission,
     fee: d.fee,
+    magic: d.magic ?? '0',
   }));
   const [accountId = 0] = await seedMonitoredAccounts(pool, email, [
     { login: 79_999_999, key: randomUUID() },
@@ -1210,10 +1214,10 @@ async function seedStatisticsAccount(pool: pg.Pool, email: string): Promise<numb
       `insert into monitoring_deals (account_id, ticket, "order", position_id, time, type, entry,
          symbol, digits, volume, price, profit, swap, commission, fee, magic, comment)
        select $1, d.ticket, d."order", d.position_id, d.time, d.type, d.entry, d.symbol, d.digits,
-         d.volume, d.price, d.profit, d.swap, d.commission, d.fee, 0, ''
+         d.volume, d.price, d.profit, d.swap, d.commission, d.fee, d.magic, ''
        from json_to_recordset($2::json) as d(ticket bigint, "order" bigint, position_id bigint,
          time timestamptz, type text, entry text, symbol text, digits int, volume float8,
-         price float8, profit float8, swap float8, commission float8, fee float8)`,
+         price float8, profit float8, swap float8, commission float8, fee float8, magic bigint)`,
       [accountId, JSON.stringify(rows.slice(i, i + 10_000))],
     );
   }
@@ -1222,7 +1226,10 @@ async function seedStatisticsAccount(pool: pg.Pool, email: string): Promise<numb
   return accountId;
 }
 
-/** A year of an account's history: `count` deals, trades of one to four hours, a deposit now and then. */
+/**
+ * A year of an account's history: `count` deals, trades of one to four hours in six symbols by
+ * five strategies (one of them by hand), a deposit now and then.
+ */
 function accountHistory(count: number): StatDeal[] {
   const start = Date.UTC(2025, 0, 1);
   const step = (365 * 86_400_000) / count;
@@ -1248,8 +1255,10 @@ function accountHistory(count: number): StatDeal[] {
     const price = 1.1 + random() / 100;
     const move = (random() - 0.48) / 500;
     const type = random() < 0.5 ? 'buy' : 'sell';
+    const trade = { symbol: SYMBOLS[i % SYMBOLS.length]!, magic: String((i % 5) * 101) };
     deals.push({
       ...base,
+      ...trade,
       ticket: `${i}a`,
       positionId: String(i),
       time,
@@ -1261,6 +1270,7 @@ function accountHistory(count: number): StatDeal[] {
     });
     deals.push({
       ...base,
+      ...trade,
       ticket: `${i}b`,
       positionId: String(i),
       time: time + step / 2,
@@ -1287,6 +1297,14 @@ if (wants('statistics')) {
   const statsMs = timed(() => computeStatistics({ deals, snapshots: [], now }));
   console.log(
     `  computeStatistics ${statsMs.toFixed(0)} ms (goal under 1,000 ms) = ${(statsMs / sortMs).toFixed(1)} x sorting the deals (${sortMs.toFixed(0)} ms)`,
+  );
+  const { closedTrades, tradeReturns } = computeStatistics({ deals, snapshots: [], now });
+  const analysisMs = timed(() => {
+    breakdownsOf(closedTrades, 'Europe/Moscow');
+    riskOfRuin(tradeReturns);
+  });
+  console.log(
+    `  breakdowns and risk of ruin of its ${closedTrades.length} trades ${analysisMs.toFixed(1)} ms = ${(analysisMs / statsMs).toFixed(3)} x computeStatistics`,
   );
 }
 
