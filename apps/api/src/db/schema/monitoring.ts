@@ -183,6 +183,15 @@ export const monitoringDeals = pgTable(
     comment: text('comment').notNull(),
     equityBefore: doublePrecision('equity_before'),
     /**
+     * On a closing deal, the position's excursions over its life as the publisher tracked them
+     * (1.4 on; null before, and on other deals): its worst and best floating result in money
+     * (mae at most 0, mfe at least 0) and in price points.
+     */
+    mae: doublePrecision('mae'),
+    mfe: doublePrecision('mfe'),
+    maePoints: doublePrecision('mae_points'),
+    mfePoints: doublePrecision('mfe_points'),
+    /**
      * When the deal reached the server (null: before this was kept). An `equity_before` that
      * came long after its deal is not the equity then (a publisher that was stopped sent it).
      */
@@ -220,6 +229,11 @@ export const monitoringEquity = pgTable(
     equityHigh: doublePrecision('equity_high').notNull(),
     margin: doublePrecision('margin').notNull(),
     credit: doublePrecision('credit').notNull(),
+    /**
+     * Whether every snapshot of the point came from one of our VPS servers (by the publisher's
+     * address): what "verified by the host" is made of. Null: before this was kept.
+     */
+    hosted: boolean('hosted'),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.at, t.segment] })],
 );
@@ -297,6 +311,38 @@ export const monitoringStrategies = pgTable(
     primaryKey({ columns: [t.accountId, t.magic] }),
     check('monitoring_strategies_name_check', sql`char_length(${t.name}) between 1 and 40`),
     check('monitoring_strategies_magic_check', sql`${t.magic} <> 0`),
+  ],
+);
+
+/**
+ * "Verified by the host": the account's current unbroken run on our servers, as the statistics
+ * job last followed it through the equity points (from `checkedUntil` on, so the minute points
+ * are read before they are thinned to hours), and why the run before it ended.
+ */
+export const monitoringVerification = pgTable(
+  'monitoring_verification',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+    /** The first hosted point of the current run; null: the latest point was not hosted. */
+    runStartedAt: timestamptz('run_started_at'),
+    /** The latest hosted point. */
+    lastHostedAt: timestamptz('last_hosted_at'),
+    /** The latest point followed so far. */
+    checkedUntil: timestamptz('checked_until').notNull(),
+    /** Why the last run ended: a silence during market hours, or points from elsewhere. */
+    brokenReason: text('broken_reason'),
+    /** When the break began and ended (the silence's span; the first point from elsewhere). */
+    brokenFrom: timestamptz('broken_from'),
+    brokenTo: timestamptz('broken_to'),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    check(
+      'monitoring_verification_reason_check',
+      sql`${t.brokenReason} is null or ${t.brokenReason} in ('gap', 'elsewhere')`,
+    ),
   ],
 );
 

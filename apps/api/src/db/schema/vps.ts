@@ -144,6 +144,8 @@ export const vpsServers = pgTable(
   },
   (t) => [
     index('vps_servers_user_id_idx').on(t.userId, t.id),
+    // which server a publisher's address is (monitoring's "verified by the host")
+    index('vps_servers_host_idx').on(t.host),
     index('vps_servers_status_paid_until_idx').on(t.status, t.paidUntil),
     // a user's Active paid servers (the partner programme's "active referral"): found by index
     // even when the user has none, where a scan of all servers was the planner's bet for EXISTS
