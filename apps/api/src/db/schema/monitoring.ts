@@ -347,6 +347,49 @@ export const monitoringVerification = pgTable(
 );
 
 /**
+ * A user's portfolio: several of their monitored accounts seen as one (the gain combined over
+ * time, the equity summed where the currencies match), public like an account when its owner
+ * shares it.
+ */
+export const monitoringPortfolios = pgTable(
+  'monitoring_portfolios',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: userRef('user_id'),
+    /** The public id, as an account's: random, unguessable. */
+    monitoringId: text('monitoring_id').notNull(),
+    name: text('name').notNull(),
+    isPublic: boolean('is_public').notNull().default(false),
+    hideMoney: boolean('hide_money').notNull().default(false),
+    views: integer('views').notNull().default(0),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('monitoring_portfolios_monitoring_id_key').on(t.monitoringId),
+    index('monitoring_portfolios_user_id_idx').on(t.userId, t.id),
+    check('monitoring_portfolios_name_check', sql`char_length(${t.name}) between 1 and 60`),
+  ],
+);
+
+/** The accounts of a portfolio (each the portfolio owner's: the service checks it). */
+export const monitoringPortfolioAccounts = pgTable(
+  'monitoring_portfolio_accounts',
+  {
+    portfolioId: bigint('portfolio_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringPortfolios.id, { onDelete: 'cascade' }),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitoringAccounts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.portfolioId, t.accountId] }),
+    index('monitoring_portfolio_accounts_account_idx').on(t.accountId),
+  ],
+);
+
+/**
  * The public page's visitors: a salted hash of address and browser, the salt changing daily, so
  * a visitor counts once a day and no address is kept; rows older than two days are deleted.
  */
