@@ -2,7 +2,7 @@
  * Test helpers of the monitoring pages: an account of the reader's, and its page's calls
  * answered at the global fetch (src/test/fetch-stub) as for an account with no trades yet.
  */
-import type { MonitoringAccount } from '@tradehost/contracts';
+import type { MonitoringAccount, StatisticsResponse } from '@tradehost/contracts';
 import type { Handler } from '../../test/fetch-stub';
 import { testUser } from '../../test/fixtures';
 import { stubSignedInApi } from '../../test/signed-in';
@@ -39,6 +39,15 @@ export function monitoringAccount(overrides: Partial<MonitoringAccount> = {}): M
     ...overrides,
   };
 }
+
+/**
+ * The analysis in the statistics of an account without closed trades: no breakdown, and too few
+ * trades for the risk of ruin.
+ */
+export const NO_ANALYSIS: Pick<StatisticsResponse, 'breakdowns' | 'risk_of_ruin'> = {
+  breakdowns: { symbols: [], hours: [], weekdays: [], directions: [], strategies: [] },
+  risk_of_ruin: { reason: 'too_few_trades', estimate: null },
+};
 
 /**
  * The page of `account` (`/online-monitoring/<its monitoring_id>`): the account, no subscription

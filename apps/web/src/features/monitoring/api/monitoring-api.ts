@@ -12,6 +12,7 @@ import type {
   PublicAccountResponse,
   StatisticsResponse,
   SubscribeRequest,
+  StrategyResponse,
   SubscribedResponse,
   Subscription,
   UpdateAccountRequest,
@@ -36,10 +37,27 @@ export interface RangeArgs {
 
 export const TRADES_PER_PAGE = 20;
 
-const TAGS = ['MonitoringPlans', 'MonitoringSubscriptions', 'MonitoringAccounts'] as const;
+/**
+ * MonitoringAccounts: everything of the reader's accounts (a new answer of the account refreshes
+ * it all); MonitoringStatistics and MonitoringTrades (by account id): the statistics and the trade
+ * history alone, which a strategy's name changes (the name is joined as they are read).
+ */
+const TAGS = [
+  'MonitoringPlans',
+  'MonitoringSubscriptions',
+  'MonitoringAccounts',
+  'MonitoringStatistics',
+  'MonitoringTrades',
+] as const;
 const api = baseApi.enhanceEndpoints({ addTagTypes: TAGS });
 const CHARGES = { type: 'Charges', id: 'LIST' } as const;
 const paid = ['MonitoringSubscriptions', 'MonitoringPlans'] as const;
+
+/** What shows a strategy's name: the account's statistics (its breakdowns) and trades. */
+const strategyShown = (id: number) => [
+  { type: 'MonitoringStatistics' as const, id },
+  { type: 'MonitoringTrades' as const, id },
+];
 
 /** Online monitoring: the reader's plans, subscriptions, accounts and figures, and public pages. */
 export const monitoringApi = api.injectEndpoints({
@@ -164,7 +182,10 @@ export const monitoringApi = api.injectEndpoints({
         url: `/user/monitoring/accounts/${id}/statistics`,
         params: { from, to },
       }),
-      providesTags: ['MonitoringAccounts'],
+      providesTags: (_result, _error, { id }) => [
+        'MonitoringAccounts',
+        { type: 'MonitoringStatistics', id },
+      ],
       extraOptions: SILENT,
     }),
     getChart: build.query<ChartResponse, number>({
@@ -186,7 +207,10 @@ export const monitoringApi = api.injectEndpoints({
         url: `/user/monitoring/accounts/${id}/trades`,
         params: { page, per_page: TRADES_PER_PAGE },
       }),
-      providesTags: ['MonitoringAccounts'],
+      providesTags: (_result, _error, { id }) => [
+        'MonitoringAccounts',
+        { type: 'MonitoringTrades', id },
+      ],
       extraOptions: SILENT,
     }),
     getPositions: build.query<PositionsResponse, number>({
@@ -201,6 +225,25 @@ export const monitoringApi = api.injectEndpoints({
         responseHandler: 'text',
       }),
       keepUnusedDataFor: 0,
+      extraOptions: SILENT,
+    }),
+    /** Names a strategy (a magic number the account has traded with; not '0', the manual trades). */
+    renameStrategy: build.mutation<StrategyResponse, { id: number; magic: string; name: string }>({
+      query: ({ id, magic, name }) => ({
+        url: `/user/monitoring/accounts/${id}/strategies/${encodeURIComponent(magic)}`,
+        method: 'PUT',
+        body: { name },
+      }),
+      invalidatesTags: (result, _error, { id }) => (result ? strategyShown(id) : []),
+      extraOptions: SILENT,
+    }),
+    /** Takes a strategy's name away: it is its magic number again. */
+    clearStrategyName: build.mutation<StrategyResponse, { id: number; magic: string }>({
+      query: ({ id, magic }) => ({
+        url: `/user/monitoring/accounts/${id}/strategies/${encodeURIComponent(magic)}`,
+        method: 'DELETE',
+      }),
+      invalidatesTags: (result, _error, { id }) => (result ? strategyShown(id) : []),
       extraOptions: SILENT,
     }),
     getPublicAccount: build.query<PublicAccountResponse, string>({
@@ -245,6 +288,8 @@ export const {
   useGetTradesQuery,
   useGetPositionsQuery,
   useLazyGetTradesCsvQuery,
+  useRenameStrategyMutation,
+  useClearStrategyNameMutation,
   useGetPublicAccountQuery,
   useGetPublicChartQuery,
   useGetPublicTradesQuery,

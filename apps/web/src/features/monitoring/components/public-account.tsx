@@ -9,14 +9,17 @@ import {
   useGetPublicTradesQuery,
 } from '../api/monitoring-api';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
+import { Breakdowns } from './breakdowns';
 import { AccountCharts } from './charts';
 import styles from './monitoring.module.css';
 import { PeriodTables } from './period-tables';
+import { RiskOfRuin } from './risk-of-ruin';
 import { StatisticsView } from './statistics-view';
 import { PositionsTable, TradesTable } from './trades-table';
 
 /**
- * An account's public page, signed in or out: the figures less what its owner hid. A private or
+ * An account's public page, signed in or out: the figures less what its owner hid, and the
+ * analysis of the whole history (its strategies' names are the owner's to give). A private or
  * missing account says so in the same words.
  */
 export function PublicAccount({ monitoringId }: { monitoringId: string }) {
@@ -76,6 +79,7 @@ export function PublicAccount({ monitoringId }: { monitoringId: string }) {
       </div>
       {account.shows_money ? null : <p className={styles.muted}>{t('public.percentOnly')}</p>}
       <StatisticsView s={statistics} />
+      <RiskOfRuin ruin={statistics.risk_of_ruin} />
       {chart.data && chart.data.points.length > 1 ? (
         <AccountCharts points={chart.data.points} />
       ) : null}
@@ -84,6 +88,16 @@ export function PublicAccount({ monitoringId }: { monitoringId: string }) {
           {t('tables.title')}
         </h2>
         <PeriodTables s={statistics} />
+      </section>
+      <section className={styles.section} aria-labelledby="public-analysis">
+        <h2 id="public-analysis" className={styles.sectionTitle}>
+          {t('analysis.title')}
+        </h2>
+        <Breakdowns
+          breakdowns={statistics.breakdowns}
+          currency={statistics.currency}
+          timeZone={account.time_zone}
+        />
       </section>
       {account.shows_positions && positions.data ? (
         <section className={styles.section} aria-labelledby="public-positions">

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import type { StatisticsResponse } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { renderSignedInPage } from '../../../test/render';
+import { NO_ANALYSIS } from '../test-utils';
 import { StatisticsView } from './statistics-view';
 
 /** An account's figures: deposits 1,000, a withdrawal 200, profit 120, other results 5. */
@@ -55,6 +56,7 @@ function figures(overrides: Partial<StatisticsResponse> = {}): StatisticsRespons
     },
     daily: [],
     monthly: [],
+    ...NO_ANALYSIS,
     last_data_at: '2026-11-29T10:00:00.000Z',
     ...overrides,
   };

@@ -20,6 +20,9 @@ const TRADES: MonitoringTrade[] = [
     close_price: 1.0862,
     result: 24,
     pips: 12,
+    // placed by hand
+    magic: '0',
+    strategy: null,
   },
   {
     position_id: '2',
@@ -33,6 +36,8 @@ const TRADES: MonitoringTrade[] = [
     close_price: 151.2,
     result: 2.25,
     pips: 3.4,
+    magic: '12345',
+    strategy: 'Grid bot',
   },
   {
     position_id: '3',
@@ -46,6 +51,9 @@ const TRADES: MonitoringTrade[] = [
     close_price: 2345.67,
     result: 0.07,
     pips: 0.7,
+    // an Expert Advisor its owner has not named
+    magic: '-777',
+    strategy: null,
   },
 ];
 
@@ -160,6 +168,51 @@ describe("the trade tables' prices", () => {
       ['1,08500', '1,08510', '1,08000 / —'],
       ['1,25', '1,25013', '— / 1,24'],
     ]);
+  });
+});
+
+describe("the trades' strategies", () => {
+  it.each([
+    ['en' as const, ['EURUSD', 'USDJPYGrid bot', 'XAUUSDMagic -777']],
+    ['ru' as const, ['EURUSD', 'USDJPYGrid bot', 'XAUUSDMagic -777']],
+  ])(
+    'in %s: the name, else the magic number, as a muted line under the symbol; none for a trade placed by hand',
+    async (language, symbols) => {
+      await show(
+        <TradesTable
+          page={{ data: TRADES, meta: { page: 1, per_page: 50, total: TRADES.length } }}
+          currency="USD"
+          onPageChange={() => undefined}
+          labelledBy="table"
+        />,
+        language,
+      );
+      // no column of its own: the symbol's cell holds it
+      expect(screen.getAllByRole('columnheader')).toHaveLength(8);
+      expect(rows().map((cells) => cells[1])).toEqual(symbols);
+      const line = screen.getByText('Grid bot');
+      expect(line).toHaveClass(styles.strategyLine!);
+      expect(line.closest('td')).toHaveTextContent(/^USDJPYGrid bot$/);
+      expect(screen.queryByText(/Manual|Вручную/)).toBeNull();
+    },
+  );
+
+  it('on a phone: a fact of the card, the trade placed by hand without one', async () => {
+    render(
+      <TradesTable
+        page={{ data: TRADES, meta: { page: 1, per_page: 50, total: TRADES.length } }}
+        currency="USD"
+        onPageChange={() => undefined}
+        labelledBy="table"
+      />,
+      'ru',
+      375,
+    );
+    const cards = within(await screen.findByRole('list', { name: 'Table' }));
+    const [manual, named, unnamed] = cards.getAllByRole('listitem');
+    expect(manual).not.toHaveTextContent('Стратегия');
+    expect(named).toHaveTextContent(/СтратегияGrid bot$/);
+    expect(unnamed).toHaveTextContent(/СтратегияMagic -777$/);
   });
 });
 

@@ -1,10 +1,16 @@
-import type { MonitoringTrade, Page, PositionsResponse } from '@tradehost/contracts';
+import {
+  MANUAL_MAGIC,
+  type MonitoringTrade,
+  type Page,
+  type PositionsResponse,
+} from '@tradehost/contracts';
 import { useAppSelector } from '../../../app/hooks';
 import { selectIsMobile } from '../../../shared/model/ui-slice';
 import { Pagination } from '../../../shared/ui/pagination/pagination';
 import { RowCards } from '../../../shared/ui/table/row-cards';
 import { TableFrame } from '../../../shared/ui/table/table-frame';
 import tableStyles from '../../../shared/ui/table/table.module.css';
+import { strategyName } from '../lib/strategy-name';
 import { useMonitoringFormat, type MonitoringFormat } from '../lib/use-monitoring-format';
 import { numberCell, toneClass } from './tone';
 import styles from './monitoring.module.css';
@@ -13,10 +19,16 @@ import styles from './monitoring.module.css';
 const side = (f: MonitoringFormat, direction: 'long' | 'short', volume: number) =>
   `${f.t(`trades.${direction}`)} ${f.figure(volume)}`;
 
+/** A trade's strategy: its name, else "Magic 12345"; none for a trade placed by hand. */
+const strategyOf = (f: MonitoringFormat, trade: MonitoringTrade) =>
+  trade.magic === MANUAL_MAGIC ? null : strategyName(f, trade.magic, trade.strategy);
+
 /**
  * The closed trades, newest first, a page at a time; results null where money is hidden. From a
  * tablet up a table, which scrolls in its frame when wider than the page, the edge with columns
  * beyond it shaded; on a phone a card a trade, its result (or, money hidden, its pips) at the top.
+ * A trade's strategy (its Expert Advisor's name or magic number) is a muted line under its symbol,
+ * not a column of its own (the table is already as wide as a tablet in Russian); on a card, a fact.
  */
 export function TradesTable({
   page,
@@ -52,6 +64,7 @@ export function TradesTable({
           labelledBy={labelledBy}
           cards={page.data.map((trade) => {
             const pips = { label: t('trades.pips'), value: f.figure(trade.pips, 1) };
+            const strategy = strategyOf(f, trade);
             return {
               key: trade.position_id,
               title: trade.symbol,
@@ -70,6 +83,7 @@ export function TradesTable({
                   value: `${f.price(trade.open_price, trade.digits)} → ${f.price(trade.close_price, trade.digits)}`,
                 },
                 ...(showsMoney ? [pips] : []),
+                ...(strategy ? [{ label: t('trades.strategy'), value: strategy }] : []),
               ],
             };
           })}
@@ -112,20 +126,26 @@ export function TradesTable({
             </tr>
           </thead>
           <tbody>
-            {page.data.map((trade) => (
-              <tr key={trade.position_id}>
-                <td className={styles.tableCell}>{f.dateTime(trade.close_time)}</td>
-                <td className={styles.tableCell}>{trade.symbol}</td>
-                <td className={styles.tableCell}>{t(`trades.${trade.direction}`)}</td>
-                <td className={styles.num}>{f.figure(trade.volume)}</td>
-                <td className={styles.num}>{f.price(trade.open_price, trade.digits)}</td>
-                <td className={styles.num}>{f.price(trade.close_price, trade.digits)}</td>
-                <td className={numberCell(trade.pips)}>{f.figure(trade.pips, 1)}</td>
-                {showsMoney ? (
-                  <td className={numberCell(trade.result)}>{f.money(trade.result, currency)}</td>
-                ) : null}
-              </tr>
-            ))}
+            {page.data.map((trade) => {
+              const strategy = strategyOf(f, trade);
+              return (
+                <tr key={trade.position_id}>
+                  <td className={styles.tableCell}>{f.dateTime(trade.close_time)}</td>
+                  <td className={styles.tableCell}>
+                    {trade.symbol}
+                    {strategy ? <span className={styles.strategyLine}>{strategy}</span> : null}
+                  </td>
+                  <td className={styles.tableCell}>{t(`trades.${trade.direction}`)}</td>
+                  <td className={styles.num}>{f.figure(trade.volume)}</td>
+                  <td className={styles.num}>{f.price(trade.open_price, trade.digits)}</td>
+                  <td className={styles.num}>{f.price(trade.close_price, trade.digits)}</td>
+                  <td className={numberCell(trade.pips)}>{f.figure(trade.pips, 1)}</td>
+                  {showsMoney ? (
+                    <td className={numberCell(trade.result)}>{f.money(trade.result, currency)}</td>
+                  ) : null}
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </TableFrame>

@@ -3,7 +3,7 @@ import type { MonitoringAccount, StatisticsResponse } from '@tradehost/contracts
 import { describe, expect, it } from 'vitest';
 import { openSignedIn } from '../../../test/signed-in';
 import { monitoringApi } from '../api/monitoring-api';
-import { monitoringAccount, stubAccountPage } from '../test-utils';
+import { monitoringAccount, NO_ANALYSIS, stubAccountPage } from '../test-utils';
 
 const ACCOUNT = monitoringAccount({
   id: 9,
@@ -64,6 +64,7 @@ function statistics(lastDataAt: string | null, gain = 0): StatisticsResponse {
     },
     daily: [],
     monthly: [],
+    ...NO_ANALYSIS,
     last_data_at: lastDataAt,
   } satisfies Partial<StatisticsResponse>;
   return figures as unknown as StatisticsResponse;
@@ -169,5 +170,41 @@ describe('an account whose terminal runs an old publisher', () => {
     await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`);
     await screen.findByLabelText('Headline figures', {}, { timeout: 5000 });
     expect(screen.queryByText('Update the publisher of this terminal')).toBeNull();
+  });
+});
+
+describe('the period of the days and months and of the analysis', () => {
+  it('is one: either picker changes it, the other shows it, and the one used keeps the focus', async () => {
+    const now = '2026-11-29T10:00:00.000Z';
+    const live = { ...ACCOUNT, last_data_at: now, balance: 1000, equity: 1000 };
+    const api = stub(live, statistics(now), 'en');
+    const { user } = await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`);
+    const periods = within(
+      await screen.findByRole('region', { name: 'Days and months' }, { timeout: 5000 }),
+    );
+    const analysis = within(screen.getByRole('region', { name: 'Analysis' }));
+    expect(await analysis.findByText('No trades were closed in this period.')).toBeVisible();
+    expect(periods.getByRole('radio', { name: 'All' })).toBeChecked();
+    expect(analysis.getByRole('radio', { name: 'All' })).toBeChecked();
+
+    const week = analysis.getByRole('radio', { name: 'Week' });
+    await user.click(week);
+    expect(week).toBeChecked();
+    expect(week).toHaveFocus();
+    expect(periods.getByRole('radio', { name: 'Week' })).toBeChecked();
+    // the statistics of the week, which both show
+    await expect
+      .poll(() =>
+        api
+          .callsTo('GET', `/user/monitoring/accounts/${ACCOUNT.id}/statistics`)
+          .some((call) => call.query.has('from')),
+      )
+      .toBe(true);
+
+    const month = periods.getByRole('radio', { name: 'Month' });
+    await user.click(month);
+    expect(month).toHaveFocus();
+    expect(analysis.getByRole('radio', { name: 'Month' })).toBeChecked();
+    expect(analysis.getByRole('radio', { name: 'Week' })).not.toBeChecked();
   });
 });

@@ -23,6 +23,7 @@ import {
 } from '../api/monitoring-api';
 import { AccountSettings as Settings } from '../components/account-settings';
 import { AlertsSection as Alerts } from '../components/alerts-section';
+import { Breakdowns as Analysis } from '../components/breakdowns';
 import { AccountCharts as Charts } from '../components/charts';
 import styles from '../components/monitoring.module.css';
 import { PingChart as Ping } from '../components/ping-chart';
@@ -31,6 +32,7 @@ import { isOutdatedPublisher } from '../lib/publisher-version';
 import { WaitingForData } from '../components/waiting-for-data';
 import { PeriodTables as Periods } from '../components/period-tables';
 import { PublicAccount } from '../components/public-account';
+import { RiskOfRuin as Ruin } from '../components/risk-of-ruin';
 import { StatisticsView as Statistics } from '../components/statistics-view';
 import { PositionsTable as Positions, TradesTable as Trades } from '../components/trades-table';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
@@ -44,6 +46,8 @@ const AlertsSection = memo(Alerts);
 const AccountCharts = memo(Charts);
 const PingChart = memo(Ping);
 const PeriodTables = memo(Periods);
+const Breakdowns = memo(Analysis);
+const RiskOfRuin = memo(Ruin);
 const StatisticsView = memo(Statistics);
 const PositionsTable = memo(Positions);
 const TradesTable = memo(Trades);
@@ -92,6 +96,20 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
   const { t } = f;
   const [selection, setSelection] = useState<PeriodSelection>(ALL_TIME);
   const [range, setRange] = useState<PeriodRange>({});
+  // the days and months and the analysis show one period, each with a picker: the picker used
+  // keeps its state (and the focus); the other starts again from the new period (a picker
+  // follows its value only as it mounts)
+  const [pickers, setPickers] = useState({ periods: 0, analysis: 0 });
+  const choosePeriod =
+    (picker: 'periods' | 'analysis') => (next: PeriodSelection, nextRange: PeriodRange) => {
+      setSelection(next);
+      setRange(nextRange);
+      setPickers((keys) =>
+        picker === 'periods'
+          ? { ...keys, analysis: keys.analysis + 1 }
+          : { ...keys, periods: keys.periods + 1 },
+      );
+    };
   const [page, setPage] = useState(1);
   const poll = { pollingInterval: useFallbackPolling(POLL_MS), skipPollingIfUnfocused: true };
   const statistics = useGetStatisticsQuery({ id: account.id }, poll);
@@ -166,7 +184,10 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
       ) : (
         <>
           {statistics.data ? (
-            <StatisticsView s={statistics.data} />
+            <>
+              <StatisticsView s={statistics.data} />
+              <RiskOfRuin ruin={statistics.data.risk_of_ruin} />
+            </>
           ) : (
             <LoadingState>{t('loading')}</LoadingState>
           )}
@@ -183,15 +204,36 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
                 {t('tables.title')}
               </h2>
               <PeriodPicker
+                key={pickers.periods}
                 value={selection}
-                onChange={(next, nextRange) => {
-                  setSelection(next);
-                  setRange(nextRange);
-                }}
+                onChange={choosePeriod('periods')}
               />
             </div>
             {periodFigures ? (
               <PeriodTables s={periodFigures} />
+            ) : (
+              <LoadingState>{t('loading')}</LoadingState>
+            )}
+          </section>
+
+          <section className={styles.section} aria-labelledby="analysis-title">
+            <div className={styles.sectionHead}>
+              <h2 id="analysis-title" className={styles.sectionTitle}>
+                {t('analysis.title')}
+              </h2>
+              <PeriodPicker
+                key={pickers.analysis}
+                value={selection}
+                onChange={choosePeriod('analysis')}
+              />
+            </div>
+            {periodFigures ? (
+              <Breakdowns
+                breakdowns={periodFigures.breakdowns}
+                currency={periodFigures.currency}
+                timeZone={account.time_zone}
+                accountId={account.id}
+              />
             ) : (
               <LoadingState>{t('loading')}</LoadingState>
             )}

@@ -1,3 +1,4 @@
+import { RUIN_MIN_TRADES } from '@tradehost/contracts';
 import { Link } from 'react-router';
 import { buttonClassName } from '../../../shared/ui/form';
 import { useDocumentTitle } from '../../../shared/ui/page/page';
@@ -28,7 +29,13 @@ const FIGURES = [
   'depositLoad',
 ] as const;
 
-/** Route module (lazy): how to connect a terminal, the publishers to download, every figure defined. */
+/** The analysis's terms, as monitoring-analysis.ts defines them. */
+const ANALYSIS = ['period', 'hours', 'directions', 'strategies', 'ruin'] as const;
+
+/**
+ * Route module (lazy): how to connect a terminal, the publishers to download, every figure
+ * defined, and what the analysis and the risk of ruin mean.
+ */
 export function Component() {
   const { t } = useMonitoringFormat();
   useDocumentTitle(`${t('guide.title')} · ${t('title')}`);
@@ -79,6 +86,20 @@ export function Component() {
             <div key={figure}>
               <dt>{t(`figures.${figure}.label`)}</dt>
               <dd>{t(`figures.${figure}.help`)}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section className={styles.section} aria-labelledby="guide-analysis">
+        <h2 id="guide-analysis" className={styles.sectionTitle}>
+          {t('guide.analysisTitle')}
+        </h2>
+        <p>{t('guide.analysisLead')}</p>
+        <dl className={styles.definitions}>
+          {ANALYSIS.map((term) => (
+            <div key={term}>
+              <dt>{t(`guide.analysis.${term}.label`)}</dt>
+              <dd>{t(`guide.analysis.${term}.help`, { min: RUIN_MIN_TRADES })}</dd>
             </div>
           ))}
         </dl>
