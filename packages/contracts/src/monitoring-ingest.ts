@@ -84,30 +84,64 @@ export const ingestHelloResponseSchema = z.object({
 });
 export type IngestHelloResponse = z.infer<typeof ingestHelloResponseSchema>;
 
-export const ingestDealSchema = z.object({
-  ticket,
-  order: ticket,
-  position_id: ticket,
-  time: isoTime,
-  type: z.enum(DEAL_TYPES, { error: 'VALIDATION' }),
-  entry: z.enum(DEAL_ENTRIES, { error: 'VALIDATION' }),
-  symbol: text(32),
-  digits: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(10)),
-  volume: money,
-  price: money,
-  profit: money,
-  swap: money,
-  commission: money,
-  fee: money,
-  /**
-   * The Expert Advisor's number: a signed 64-bit integer in MT5, which a JSON number holds
-   * exactly only up to 2^53, so it may come as a string of digits.
-   */
-  magic: z.union([z.int({ error: 'VALIDATION' }), magicString], { error: 'VALIDATION' }),
-  comment: text(64),
-  /** On balance deals: the equity just before it (credit included). */
-  equity_before: z.optional(z.nullable(money)),
-});
+/**
+ * A position's excursions (publisher 1.4 on): its worst and best floating result while the
+ * publisher watched it, in money (its profit, without swap and commission, as MetaTrader's own
+ * MAE/MFE: `mae` at most 0, `mfe` at least 0) and in price points of its symbol (for a buy
+ * (bid - open) / point, for a sell (open - ask) / point: `mae_points` at most 0, `mfe_points` at
+ * least 0). All four come together, or none (null or absent: an older publisher, a position it
+ * never saw open).
+ */
+const adverse = z.number({ error: 'VALIDATION' }).check(z.maximum(0, { error: 'VALIDATION' }));
+const favourable = z.number({ error: 'VALIDATION' }).check(z.minimum(0, { error: 'VALIDATION' }));
+const excursionFields = {
+  mae: z.optional(z.nullable(adverse)),
+  mfe: z.optional(z.nullable(favourable)),
+  mae_points: z.optional(z.nullable(adverse)),
+  mfe_points: z.optional(z.nullable(favourable)),
+};
+type Excursions = { [K in keyof typeof excursionFields]?: number | null | undefined };
+/** All four excursions or none of them. */
+const allOrNone = z.refine<Excursions>(
+  (e) => {
+    const told = [e.mae, e.mfe, e.mae_points, e.mfe_points].filter((v) => v != null).length;
+    return told === 0 || told === 4;
+  },
+  { error: 'VALIDATION' },
+);
+
+export const ingestDealSchema = z
+  .object({
+    ticket,
+    order: ticket,
+    position_id: ticket,
+    time: isoTime,
+    type: z.enum(DEAL_TYPES, { error: 'VALIDATION' }),
+    entry: z.enum(DEAL_ENTRIES, { error: 'VALIDATION' }),
+    symbol: text(32),
+    digits: z.int({ error: 'VALIDATION' }).check(z.minimum(0), z.maximum(10)),
+    volume: money,
+    price: money,
+    profit: money,
+    swap: money,
+    commission: money,
+    fee: money,
+    /**
+     * The Expert Advisor's number: a signed 64-bit integer in MT5, which a JSON number holds
+     * exactly only up to 2^53, so it may come as a string of digits.
+     */
+    magic: z.union([z.int({ error: 'VALIDATION' }), magicString], { error: 'VALIDATION' }),
+    comment: text(64),
+    /** On balance deals: the equity just before it (credit included). */
+    equity_before: z.optional(z.nullable(money)),
+    /**
+     * On a closing deal (out, out_by, inout), its position's excursions over its life as the
+     * publisher watched it (the deal's own price and profit, its last moment, included); kept only
+     * on closing deals. From 1.4.0.
+     */
+    ...excursionFields,
+  })
+  .check(allOrNone);
 export type IngestDeal = z.infer<typeof ingestDealSchema>;
 
 /** A deal as the publisher sends it, as the statistics take it. */
@@ -142,19 +176,23 @@ export const ingestDealsResponseSchema = z.object({
   duplicate: z.int(),
 });
 
-export const ingestPositionSchema = z.object({
-  ticket,
-  symbol: text(32),
-  type: z.enum(['buy', 'sell'], { error: 'VALIDATION' }),
-  volume: money,
-  open_time: isoTime,
-  open_price: money,
-  current_price: money,
-  sl: money,
-  tp: money,
-  profit: money,
-  swap: money,
-});
+export const ingestPositionSchema = z
+  .object({
+    ticket,
+    symbol: text(32),
+    type: z.enum(['buy', 'sell'], { error: 'VALIDATION' }),
+    volume: money,
+    open_time: isoTime,
+    open_price: money,
+    current_price: money,
+    sl: money,
+    tp: money,
+    profit: money,
+    swap: money,
+    /** The position's excursions so far (see excursionFields). From 1.4.0. */
+    ...excursionFields,
+  })
+  .check(allOrNone);
 
 export type IngestPosition = z.infer<typeof ingestPositionSchema>;
 

@@ -5,6 +5,7 @@ import {
   INGEST_PING_MS_MAX,
   ingestDealsSchema,
   ingestHelloSchema,
+  ingestPositionSchema,
   ingestSnapshotSchema,
 } from './monitoring-ingest.ts';
 import {
@@ -107,6 +108,10 @@ describe('the ingestion protocol', () => {
         'magic',
         'comment',
         'equity_before',
+        'mae',
+        'mfe',
+        'mae_points',
+        'mfe_points',
       ],
       snapshot: [
         'login',
@@ -137,6 +142,10 @@ describe('the ingestion protocol', () => {
         'tp',
         'profit',
         'swap',
+        'mae',
+        'mfe',
+        'mae_points',
+        'mfe_points',
       ],
     });
   });
@@ -257,6 +266,76 @@ describe('the ingestion protocol', () => {
         const parsed = ingestSnapshotSchema.safeParse({ ...snapshot, ...state });
         expect(parsed.success, JSON.stringify(state)).toBe(false);
         expect(parsed.error?.issues[0]?.message).toBe('VALIDATION');
+      }
+    });
+  });
+
+  describe('the excursions of a position and of its closing deal (publisher 1.4)', () => {
+    const closing = {
+      ...deal,
+      type: 'sell',
+      entry: 'out',
+      symbol: 'EURUSD',
+      digits: 5,
+      volume: 1,
+      price: 1.1002,
+      profit: 20,
+      equity_before: null,
+    };
+    const position = {
+      ticket: 3002,
+      symbol: 'EURUSD',
+      type: 'buy',
+      volume: 1,
+      open_time: '2026-01-05T09:00:00.000Z',
+      open_price: 1.1,
+      current_price: 1.0997,
+      sl: 0,
+      tp: 0,
+      profit: -30,
+      swap: 0,
+    };
+    const parseDeal = (fields: object) =>
+      ingestDealsSchema.safeParse({ login: 1, deals: [{ ...closing, ...fields }] });
+    const parsePosition = (fields: object) =>
+      ingestPositionSchema.safeParse({ ...position, ...fields });
+
+    it('takes the four of them, zero included, or none (an older publisher; null)', () => {
+      for (const fields of [
+        { mae: -30, mfe: 50, mae_points: -30, mfe_points: 50 },
+        { mae: 0, mfe: 0, mae_points: 0, mfe_points: 0 },
+        { mae: -0, mfe: 12.5, mae_points: -0.4, mfe_points: 1e6 },
+        { mae: null, mfe: null, mae_points: null, mfe_points: null },
+        {},
+      ]) {
+        const parsedDeal = parseDeal(fields);
+        expect(parsedDeal.success, JSON.stringify(fields)).toBe(true);
+        expect(parsedDeal.data?.deals[0]).toMatchObject(fields);
+        expect(parsePosition(fields).success, JSON.stringify(fields)).toBe(true);
+      }
+      // what a 1.3 sends has none of them, and stays without them
+      const older = parseDeal({});
+      expect(older.data?.deals[0]).not.toHaveProperty('mae');
+      expect(parsePosition({}).data).not.toHaveProperty('mfe_points');
+    });
+
+    it('refuses an adverse excursion above 0, a favourable one below 0, what is not a finite number, and some without the others', () => {
+      for (const fields of [
+        { mae: 0.01, mfe: 50, mae_points: -30, mfe_points: 50 },
+        { mae: -30, mfe: -0.01, mae_points: -30, mfe_points: 50 },
+        { mae: -30, mfe: 50, mae_points: 1, mfe_points: 50 },
+        { mae: -30, mfe: 50, mae_points: -30, mfe_points: -1 },
+        { mae: Number.NEGATIVE_INFINITY, mfe: 50, mae_points: -30, mfe_points: 50 },
+        { mae: -30, mfe: Number.NaN, mae_points: -30, mfe_points: 50 },
+        { mae: '-30', mfe: 50, mae_points: -30, mfe_points: 50 },
+        { mae: -30, mfe: 50 },
+        { mae: -30, mfe: 50, mae_points: -30, mfe_points: null },
+        { mae_points: -30 },
+      ]) {
+        for (const parsed of [parseDeal(fields), parsePosition(fields)]) {
+          expect(parsed.success, JSON.stringify(fields)).toBe(false);
+          expect(parsed.error?.issues[0]?.message).toBe('VALIDATION');
+        }
       }
     });
   });

@@ -8,10 +8,15 @@ import {
   type IngestSnapshot,
 } from '@tradehost/contracts';
 import type { VirtualClock } from './clock.ts';
-import type { TerminalDeal, TerminalModel, TerminalOrder } from './terminal-model.ts';
+import {
+  pointOf,
+  type TerminalDeal,
+  type TerminalModel,
+  type TerminalOrder,
+} from './terminal-model.ts';
 
 /**
- * The publisher Expert Advisor, version 1.3, as a model of its timer's logic (OnTimer every
+ * The publisher Expert Advisor, version 1.4, as a model of its timer's logic (OnTimer every
  * second; nothing waits, a pause is a moment before which it does nothing): the same rules as
  * apps/web/public/publisher/*.mq5|.mq4, so that a scenario run here shows what a trader's
  * terminal does.
@@ -40,9 +45,25 @@ import type { TerminalDeal, TerminalModel, TerminalOrder } from './terminal-mode
  * - A snapshot tells (1.3) the terminal's last ping to the trade server in whole milliseconds
  *   (TERMINAL_PING_LAST's µs rounded half up; null while disconnected or before one is
  *   measured), and whether algorithmic trading is allowed in the terminal and for the EA.
+ * - It watches (1.4) each open position's excursions at every pass while the terminal is
+ *   connected: the worst and best floating profit (without swap and commission, as MetaTrader's
+ *   own MAE/MFE) and price move in points, per position id and direction (a netting reversal
+ *   starts another), from 0 at first sight. A snapshot's positions carry them so far, a closing
+ *   deal (out, out_by, inout) its position's with the deal's own price and profit folded in.
+ *   They are kept in the terminal's global variables every EXCURSIONS_SAVE_MS and when the EA
+ *   stops, so a restarted EA goes on from them (the moves while it was not running are missed;
+ *   a terminal that lost its global variables knows only those since its start); a position
+ *   closed for EXCURSIONS_GONE_MS, its deals all sent, is forgotten. A 1.3 sends none.
  */
 
-export const EA_VERSION = '1.3.0';
+export const EA_VERSION = '1.4.0';
+/** The version before the excursions: a scenario attaches it as the trader still runs it. */
+export const EA_VERSION_BEFORE_EXCURSIONS = '1.3.0';
+export type EaVersion = typeof EA_VERSION | typeof EA_VERSION_BEFORE_EXCURSIONS;
+/** The excursions go to the terminal's global variables this often (and when the EA stops). */
+export const EXCURSIONS_SAVE_MS = 30_000;
+/** A closed position's excursions are forgotten this long after, once its deals are sent. */
+export const EXCURSIONS_GONE_MS = 60_000;
 /** 401, 402, 404, 409, a refused hello: tried again after this. */
 export const REFUSAL_RETRY_MS = 180_000;
 /** The URL not in WebRequest's list: tried again after this. */
@@ -118,7 +139,32 @@ export interface ExpertAdvisorOptions {
   key: string;
   url: string;
   transport?: Transport;
+  /** The publisher's version: 1.4 unless an older one is attached (1.3: no excursions). */
+  version?: EaVersion;
 }
+
+/** A position's excursions as the Expert Advisor keeps them (1.4). */
+interface Watched {
+  id: number;
+  /** 1 a buy, -1 a sell. */
+  dir: 1 | -1;
+  mae: number;
+  mfe: number;
+  maePoints: number;
+  mfePoints: number;
+  /** For the closing deal's own price: the open price and the symbol's point (0: unknown). */
+  open: number;
+  point: number;
+  /** When it was first missed among the open positions (null: open). */
+  gone: number | null;
+  /** Changed since kept in the global variables. */
+  dirty: boolean;
+}
+
+type Excursions = Pick<IngestDeal, 'mae' | 'mfe' | 'mae_points' | 'mfe_points'>;
+const NO_EXCURSIONS: Excursions = { mae: null, mfe: null, mae_points: null, mfe_points: null };
+/** The four global variables of a position's excursions: TradeHost.ex.<login>.<id>.<b|s>.<field>. */
+const EXCURSION_FIELDS = ['mae', 'mfe', 'maep', 'mfep'] as const;
 
 const WEBREQUEST_NOT_ALLOWED = new Set([4014, 4060]);
 
@@ -144,6 +190,11 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
   const platform = terminal.platform;
   /** When it was attached: a deal before it was not seen live. */
   const attachedAt = clock.ms();
+  const version = options.version ?? EA_VERSION;
+  const tellsExcursions = version !== EA_VERSION_BEFORE_EXCURSIONS;
+  /** The positions' excursions by `${id}.${dir}`. */
+  const watched = new Map<string, Watched>();
+  let excursionsSavedAt = clock.ms();
 
   let key = '';
   let url = '';
@@ -197,6 +248,20 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
   function mt5Deal({ serverTime, ...d }: TerminalDeal): IngestDeal {
     const deal: IngestDeal = { ...d, time: isoUtc(serverTime, serverOffsetMs()) };
     if (d.type === 'balance') deal.equity_before = equityBefore.get(d.ticket) ?? null;
+    if (tellsExcursions)
+      Object.assign(
+        deal,
+        d.type === 'buy' || d.type === 'sell'
+          ? closingExcursions(
+              d.entry,
+              d.position_id,
+              d.type === 'sell' ? 1 : -1,
+              d.profit,
+              d.price,
+              0,
+            )
+          : NO_EXCURSIONS,
+      );
     return deal;
   }
 
@@ -223,9 +288,154 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     if (cash) {
       const deal = side(false);
       if (o.type === 'balance') deal.equity_before = equityBefore.get(o.ticket) ?? null;
+      if (tellsExcursions) Object.assign(deal, NO_EXCURSIONS);
       return [deal];
     }
-    return [side(false), side(true)];
+    if (!tellsExcursions) return [side(false), side(true)];
+    const dir = o.type === 'buy' ? 1 : -1;
+    return [
+      { ...side(false), ...NO_EXCURSIONS },
+      {
+        ...side(true),
+        ...closingExcursions('out', o.ticket, dir, o.profit, o.closePrice, o.openPrice, o.digits),
+      },
+    ];
+  }
+
+  // --- excursions (1.4) ----------------------------------------------------------------------
+  const watchKey = (id: number, dir: 1 | -1) => `${id}.${dir}`;
+  const globalName = (id: number, dir: 1 | -1, field: (typeof EXCURSION_FIELDS)[number]) =>
+    `TradeHost.ex.${terminal.login()}.${id}.${dir > 0 ? 'b' : 's'}.${field}`;
+  /** What the global variables kept of a position (an EA stopped meanwhile), or null. */
+  function kept(id: number, dir: 1 | -1) {
+    const [mae, mfe, maePoints, mfePoints] = EXCURSION_FIELDS.map((f) =>
+      terminal.globals.get(globalName(id, dir, f)),
+    );
+    if (mae === undefined || mfe === undefined) return null;
+    return {
+      mae: Math.min(0, mae),
+      mfe: Math.max(0, mfe),
+      maePoints: Math.min(0, maePoints ?? 0),
+      mfePoints: Math.max(0, mfePoints ?? 0),
+      // not kept: the closing deal's price counts where the order tells its open price (MT4)
+      open: 0,
+      point: 0,
+    };
+  }
+
+  /**
+   * Every open position's result now folded into its extremes (from what the global variables
+   * kept of it, or 0, at first sight); one no longer open is marked gone (its closing deal
+   * carries them) and forgotten once gone long enough with its deals all sent; the extremes
+   * kept in the global variables every EXCURSIONS_SAVE_MS. Only while connected: a terminal
+   * just started may not have its positions yet.
+   */
+  function watchPositions() {
+    if (!tellsExcursions || !terminal.connected() || terminal.login() <= 0) return;
+    const now = clock.ms();
+    const seen = new Set<string>();
+    for (const p of terminal.positions()) {
+      const dir = p.side === 'buy' ? 1 : -1;
+      const point = pointOf(p.digits);
+      const points = round((dir * (p.currentPrice - p.openPrice)) / point, 1);
+      const key = watchKey(p.ticket, dir);
+      seen.add(key);
+      let w = watched.get(key);
+      if (!w) {
+        const before = kept(p.ticket, dir);
+        w = {
+          id: p.ticket,
+          dir,
+          mae: before?.mae ?? 0,
+          mfe: before?.mfe ?? 0,
+          maePoints: before?.maePoints ?? 0,
+          mfePoints: before?.mfePoints ?? 0,
+          open: p.openPrice,
+          point,
+          gone: null,
+          dirty: true,
+        };
+        watched.set(key, w);
+      }
+      w.open = p.openPrice;
+      w.point = point;
+      w.gone = null;
+      if (p.profit < w.mae || p.profit > w.mfe || points < w.maePoints || points > w.mfePoints)
+        w.dirty = true;
+      w.mae = Math.min(w.mae, p.profit);
+      w.mfe = Math.max(w.mfe, p.profit);
+      w.maePoints = Math.min(w.maePoints, points);
+      w.mfePoints = Math.max(w.mfePoints, points);
+    }
+    for (const [key, w] of watched) {
+      if (seen.has(key)) continue;
+      if (w.gone === null) w.gone = now;
+      else if (now - w.gone >= EXCURSIONS_GONE_MS && !dealsDue()) {
+        for (const field of EXCURSION_FIELDS)
+          terminal.globals.delete(globalName(w.id, w.dir, field));
+        watched.delete(key);
+      }
+    }
+    if (now - excursionsSavedAt >= EXCURSIONS_SAVE_MS) saveExcursions();
+  }
+
+  /** The changed extremes to the terminal's global variables. */
+  function saveExcursions() {
+    excursionsSavedAt = clock.ms();
+    for (const w of watched.values()) {
+      if (!w.dirty) continue;
+      const values = [w.mae, w.mfe, w.maePoints, w.mfePoints];
+      EXCURSION_FIELDS.forEach((field, i) =>
+        terminal.globals.set(globalName(w.id, w.dir, field), values[i]!),
+      );
+      w.dirty = false;
+    }
+  }
+
+  /**
+   * A closing deal's excursions: its position's (by id and the direction it closes: a sell
+   * closes a buy), with the deal's own profit and price, its last moment, folded in; from the
+   * global variables when the EA was not running at the close; none for an opening deal or a
+   * position never watched. `open` and `digits` (MT4) price the close in points where the EA did
+   * not keep them.
+   */
+  function closingExcursions(
+    entry: IngestDeal['entry'],
+    id: number,
+    dir: 1 | -1,
+    profit: number,
+    price: number,
+    open: number,
+    digits = 0,
+  ): Excursions {
+    if (entry === 'in') return NO_EXCURSIONS;
+    const w = watched.get(watchKey(id, dir)) ?? kept(id, dir);
+    if (!w) return NO_EXCURSIONS;
+    const at =
+      w.point > 0
+        ? { open: w.open, point: w.point }
+        : open > 0 && digits > 0
+          ? { open, point: pointOf(digits) }
+          : null;
+    const points = at ? round((dir * (price - at.open)) / at.point, 1) : 0;
+    return {
+      mae: round(Math.min(w.mae, profit), 2),
+      mfe: round(Math.max(w.mfe, profit), 2),
+      mae_points: round(Math.min(w.maePoints, points), 1),
+      mfe_points: round(Math.max(w.mfePoints, points), 1),
+    };
+  }
+
+  /** A snapshot position's excursions so far. */
+  function positionExcursions(id: number, dir: 1 | -1): Excursions {
+    const w = watched.get(watchKey(id, dir));
+    if (!w) return NO_EXCURSIONS;
+    return {
+      mae: round(w.mae, 2),
+      mfe: round(w.mfe, 2),
+      mae_points: round(w.maePoints, 1),
+      mfe_points: round(w.mfePoints, 1),
+    };
   }
 
   /**
@@ -385,7 +595,7 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
       trade_mode: terminal.tradeMode,
       margin_mode: terminal.marginMode,
       server_time_offset_sec: Math.round(serverOffsetMs() / 1000),
-      ea_version: EA_VERSION,
+      ea_version: version,
     };
     const { outcome, answer } = await post('hello', message);
     if (outcome !== 'ok') return false;
@@ -492,6 +702,7 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
       tp: p.tp,
       profit: p.profit,
       swap: p.swap,
+      ...(tellsExcursions ? positionExcursions(p.ticket, p.side === 'buy' ? 1 : -1) : {}),
     }));
     const margin = terminal.margin();
     const connected = terminal.connected();
@@ -560,11 +771,17 @@ export function createExpertAdvisor(options: ExpertAdvisorOptions) {
     accepted: (path: CallPath = 'snapshot') =>
       calls.filter((c) => c.path === path && c.status >= 200 && c.status < 300).length,
 
-    /** OnTick: the equity's low and high since the last snapshot. */
+    /** OnTick: the equity's low and high since the last snapshot, the positions' extremes. */
     onTick() {
       const equity = terminal.equity();
       equityLow = Math.min(equityLow, equity);
       equityHigh = Math.max(equityHigh, equity);
+      watchPositions();
+    },
+
+    /** OnDeinit: the EA stops (removed, the terminal closed): the extremes are kept. */
+    deinit() {
+      if (tellsExcursions) saveExcursions();
     },
 
     /** OnTimer, every second. */

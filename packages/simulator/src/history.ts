@@ -6,6 +6,8 @@ import { HOUR_MS, DAY_MS } from '@tradehost/contracts';
  * weekdays a few trades on majors and gold (a random walk of prices, profits in the account's
  * currency with commission and overnight swap), now and then a further deposit or a withdrawal
  * with the equity just before it, and a credit line. The same seed gives the same history.
+ * Each trade's closing deal carries its excursions as publisher 1.4 tells them (from
+ * `excursionsFrom` on: the trades closed before it went out with an older publisher).
  */
 
 export interface Instrument {
@@ -60,6 +62,8 @@ export interface HistoryOptions {
   tradesPerDay?: number;
   /** The first ticket (tickets grow from there). */
   firstTicket?: number;
+  /** Trades closed from here on carry their excursions (publisher 1.4): all unless said. */
+  excursionsFrom?: Date;
 }
 
 export interface History {
@@ -109,6 +113,38 @@ export function tradeProfit(
 ): number {
   const quote = (close - open) * sign * volume * instrument.contract;
   return cents(instrument.quoteIsUsd ? quote : quote / close);
+}
+
+/**
+ * A made-up trade's excursions (publisher 1.4): its worst and best price move in points, beyond
+ * where it closed by up to 60 % of the instrument's typical move over the trade's hours, and
+ * the profit of each; drawn from the trade's own generator, so the history's walk is the same
+ * with or without them.
+ */
+function excursionsOf(
+  instrument: Instrument,
+  trade: { volume: number; open: number; close: number; sign: 1 | -1; hours: number },
+  rnd: () => number,
+): Pick<IngestDeal, 'mae' | 'mfe' | 'mae_points' | 'mfe_points'> {
+  const point = 10 ** -instrument.digits;
+  const move = ((trade.close - trade.open) * trade.sign) / point;
+  const swing = (instrument.hourlyMove * Math.sqrt(trade.hours) * trade.open) / point;
+  const maePoints = round(Math.min(0, move) - rnd() * 0.6 * swing, 1);
+  const mfePoints = round(Math.max(0, move) + rnd() * 0.6 * swing, 1);
+  const moneyAt = (points: number) =>
+    tradeProfit(
+      instrument,
+      trade.volume,
+      trade.open,
+      trade.open + points * point * trade.sign,
+      trade.sign,
+    );
+  return {
+    mae: Math.min(0, moneyAt(maePoints)),
+    mfe: Math.max(0, moneyAt(mfePoints)),
+    mae_points: maePoints,
+    mfe_points: mfePoints,
+  };
 }
 
 export function generateHistory(options: HistoryOptions): History {
@@ -202,6 +238,7 @@ export function generateHistory(options: HistoryOptions): History {
         comment: 'sim',
         position_id: position,
       });
+      const told = closeTime >= (options.excursionsFrom?.getTime() ?? -Infinity);
       deals.push({
         ...base(closeTime),
         ...side,
@@ -213,6 +250,13 @@ export function generateHistory(options: HistoryOptions): History {
         swap,
         commission,
         comment: 'sim',
+        ...(told
+          ? excursionsOf(
+              instrument,
+              { volume, open, close, sign, hours },
+              random(options.seed * 7919 + position),
+            )
+          : {}),
       });
       balance = cents(balance + profit + swap + 2 * commission);
       clock = closeTime + rnd() * 2 * HOUR_MS;
@@ -238,6 +282,13 @@ export function snapshotAt(
   const current = round(openPrice * (1 + (rnd() - 0.5) * 0.004), instrument.digits);
   const volume = 0.5;
   const profit = open ? tradeProfit(instrument, volume, openPrice, current, 1) : 0;
+  // its excursions (publisher 1.4): a quarter beyond where it is now, each way
+  const point = 10 ** -instrument.digits;
+  const points = (current - openPrice) / point;
+  const maePoints = round(Math.min(0, points) - Math.abs(points) * 0.25, 1);
+  const mfePoints = round(Math.max(0, points) + Math.abs(points) * 0.25, 1);
+  const moneyAt = (move: number) =>
+    tradeProfit(instrument, volume, openPrice, openPrice + move * point, 1);
   const equity = cents(history.balance + history.credit + profit);
   const margin = open ? cents((volume * instrument.contract * current) / 100) : 0;
   const positions: IngestPosition[] = open
@@ -254,6 +305,10 @@ export function snapshotAt(
           tp: round(openPrice * 1.01, instrument.digits),
           profit,
           swap: 0,
+          mae: Math.min(0, moneyAt(maePoints)),
+          mfe: Math.max(0, moneyAt(mfePoints)),
+          mae_points: maePoints,
+          mfe_points: mfePoints,
         },
       ]
     : [];

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * The Expert Advisors cannot be compiled here (MetaEditor runs on Windows), so this holds their
  * sources to the protocol: each message's builder writes exactly the contract's field names, and
- * the behaviours of versions 1.2 and 1.3 are in both sources. A few functions are run as well:
+ * the behaviours of versions 1.2, 1.3 and 1.4 are in both sources. A few functions are run as well:
  * their MQL text is turned into JavaScript (the subset they use) and exercised, so what runs is
  * the shipped code, not a copy of it.
  */
@@ -62,13 +62,16 @@ function defines(source: string): Record<string, number | string> {
 function toJs(mql: string): string {
   const TYPES = '(?:string|int|long|ulong|ushort|uint|bool|double|datetime)';
   return mql
-    .replace(new RegExp(`^${TYPES} (\\w+)\\(([^)]*)\\)`), (_, name: string, params: string) => {
-      const names = params
-        .split(',')
-        .map((p) => p.trim().split(/\s+/).pop() ?? '')
-        .filter(Boolean);
-      return `function ${name}(${names.join(', ')})`;
-    })
+    .replace(
+      new RegExp(`^(?:${TYPES}|void) (\\w+)\\(([^)]*)\\)`),
+      (_, name: string, params: string) => {
+        const names = params
+          .split(',')
+          .map((p) => p.trim().split(/\s+/).pop() ?? '')
+          .filter(Boolean);
+        return `function ${name}(${names.join(', ')})`;
+      },
+    )
     .replace(/^void (\w+)\(\)/, 'function $1()')
     .replace(new RegExp(`\\b${TYPES} (\\w+)\\[\\];`, 'g'), 'let $1 = [];')
     .replace(new RegExp(`\\(${TYPES}\\)`, 'g'), '')
@@ -100,19 +103,25 @@ describe.each(SOURCES)('$name', ({ text, mt5 }) => {
   it('writes the protocol’s fields, no more and no fewer, in each message', () => {
     expect(keysOf(body(text, 'HelloJson'))).toEqual(sorted(INGEST_FIELDS.hello));
     expect(keysOf(body(text, 'SessionJson'))).toEqual(sorted(INGEST_FIELDS.session));
-    expect(keysOf(body(text, 'DealJson'))).toEqual(sorted(INGEST_FIELDS.deal));
+    // the excursions (1.4) go through ExcursionJson (numbers or nulls)
+    expect(keysOf(body(text, 'DealJson') + body(text, 'ExcursionJson'))).toEqual(
+      sorted(INGEST_FIELDS.deal),
+    );
     expect(keysOf(body(text, 'DealsJson'))).toEqual(sorted(INGEST_FIELDS.deals));
     // the snapshot's ping goes through PingJson (a number or null)
     expect(body(text, 'SnapshotJson')).toContain('PingJson(connected, ping)');
     expect(keysOf(body(text, 'SnapshotJson') + body(text, 'PingJson'))).toEqual(
       sorted(INGEST_FIELDS.snapshot),
     );
-    expect(keysOf(body(text, 'PositionJson'))).toEqual(sorted(INGEST_FIELDS.position));
+    expect(body(text, 'PositionJson')).toContain('+ excursions + "}";');
+    expect(keysOf(body(text, 'PositionJson') + body(text, 'ExcursionJson'))).toEqual(
+      sorted(INGEST_FIELDS.position),
+    );
   });
 
-  it('is version 1.3', () => {
-    expect(define.EA_VERSION).toBe('1.3.0');
-    expect(text).toMatch(/^#property version\s+"1\.30"$/m);
+  it('is version 1.4', () => {
+    expect(define.EA_VERSION).toBe('1.4.0');
+    expect(text).toMatch(/^#property version\s+"1\.40"$/m);
   });
 
   it('tells the terminal’s last ping in whole milliseconds, and whether algo trading is allowed', () => {
@@ -291,6 +300,7 @@ describe.each(SOURCES)('$name', ({ text, mt5 }) => {
       'g_nextTry = 0;',
       'g_failures = 0;',
       'ArrayResize(g_flowTicket, 0);',
+      'ArrayResize(g_ex, 0);',
       'g_offsetKnown = false;',
     ])
       expect(start).toContain(reset);
@@ -468,6 +478,189 @@ describe.each(SOURCES)('$name', ({ text, mt5 }) => {
     expect(list).toContain('SymbolInfoSessionTrade(name, (ENUM_DAY_OF_WEEK)day, i, from, to)');
     expect(list).toContain('SessionJson(day, start, m)');
     expect(body(text, 'HelloJson')).toContain('"\\"sessions\\":[" + SessionsList() + "]}"');
+  });
+
+  /**
+   * The source's excursion functions (1.4), running: ExIndex, ExSee, ExcursionJson and the
+   * closing deal's DealExcursions against a scripted deal (MT5) or closed order (MT4), the
+   * global variables empty (nothing kept).
+   */
+  function excursionsOf(deal: { type: string; profit: number; price: number; open: number }) {
+    const make = new Function(
+      'env',
+      `const { ArraySize, ArrayResize, MathMin, MathMax, JNum, JNull, ExKept, HistoryDealGetInteger, HistoryDealGetDouble, OrderType, OrderTicket, OrderSymbol, OrderProfit, OrderClosePrice, OrderOpenPrice, MarketInfo } = env;
+       const DEAL_POSITION_ID = 1, DEAL_PROFIT = 2, DEAL_PRICE = 3, OP_BUY = 0, OP_SELL = 1, MODE_POINT = 11;
+       let g_ex = [];
+       ${toJs(fn(text, 'ExIndex', 'int'))}
+       ${toJs(fn(text, 'ExSee', 'void'))}
+       ${toJs(fn(text, 'ExcursionJson', 'string'))}
+       ${toJs(fn(text, 'DealExcursions', 'string'))}
+       return { ExSee, DealExcursions, ExcursionJson, watched: () => g_ex };`,
+    ) as (env: Record<string, unknown>) => {
+      ExSee: (...args: number[]) => void;
+      DealExcursions: (...args: unknown[]) => string;
+      ExcursionJson: (...args: unknown[]) => string;
+      watched: () => Array<Record<string, number | boolean>>;
+    };
+    const POSITION = 7;
+    return make({
+      ArraySize: (array: unknown[]) => array.length,
+      ArrayResize: (array: object[], size: number) => {
+        while (array.length < size) array.push({});
+        array.length = size;
+        return size;
+      },
+      MathMin: Math.min,
+      MathMax: Math.max,
+      JNum: (key: string, value: number, digits: number) => `"${key}":${value.toFixed(digits)}`,
+      JNull: (key: string) => `"${key}":null`,
+      ExKept: () => false,
+      // MT5: the closing deal of position POSITION
+      HistoryDealGetInteger: () => POSITION,
+      HistoryDealGetDouble: (_: number, what: number) => (what === 2 ? deal.profit : deal.price),
+      // MT4: the closed order POSITION, selected
+      OrderType: () => (deal.type === 'sell' ? 0 : 1),
+      OrderTicket: () => POSITION,
+      OrderSymbol: () => 'EURUSD',
+      OrderProfit: () => deal.profit,
+      OrderClosePrice: () => deal.price,
+      OrderOpenPrice: () => deal.open,
+      MarketInfo: () => 0.00001,
+    });
+  }
+
+  it('watches each open position’s excursions in money and points, and sends them with it and on its closing deal', () => {
+    // every tick and timer pass, while connected, before the snapshot and the deals are sent
+    const watch = fn(text, 'WatchPositions', 'void');
+    expect(watch).toContain(
+      mt5
+        ? 'if(TerminalInfoInteger(TERMINAL_CONNECTED) == 0 || g_login <= 0) return;'
+        : 'if(!IsConnected() || g_login <= 0) return;',
+    );
+    // the profit without swap and commission (MetaTrader's own MAE/MFE), the move in points from
+    // the price a close would get (a buy's bid, a sell's ask)
+    if (mt5) {
+      expect(watch).toContain('double current = PositionGetDouble(POSITION_PRICE_CURRENT);');
+      expect(watch).toContain('double point = SymbolInfoDouble(symbol, SYMBOL_POINT);');
+      expect(watch).toContain(
+        'double points = (point > 0 && current > 0) ? dir * (current - open) / point : 0.0;',
+      );
+      // per position id (a deal's DEAL_POSITION_ID) and direction: a netting reversal starts another
+      expect(watch).toContain(
+        'ExSee(PositionGetInteger(POSITION_IDENTIFIER), dir, open, point, PositionGetDouble(POSITION_PROFIT), points, i);',
+      );
+    } else {
+      expect(watch).toContain(
+        'double current = dir > 0 ? MarketInfo(OrderSymbol(), MODE_BID) : MarketInfo(OrderSymbol(), MODE_ASK);',
+      );
+      expect(watch).toContain(
+        'double points = (point > 0 && current > 0) ? dir * (current - OrderOpenPrice()) / point : 0.0;',
+      );
+      expect(watch).toContain(
+        'ExSee(OrderTicket(), dir, OrderOpenPrice(), point, OrderProfit(), points, at);',
+      );
+    }
+    expect(fn(text, 'OnTick', 'void')).toContain('WatchPositions();');
+    const timer = fn(text, 'OnTimer', 'void');
+    expect(timer.indexOf('WatchPositions();')).toBeGreaterThan(0);
+    expect(timer.indexOf('WatchPositions();')).toBeLessThan(timer.indexOf('Work();'));
+    // the snapshot's positions and the closing deals carry them
+    expect(body(text, 'PositionJson')).toMatch(
+      /string excursions = i >= 0 \? ExcursionJson\(true, g_ex\[i\]\.mae, g_ex\[i\]\.mfe, g_ex\[i\]\.maePoints, g_ex\[i\]\.mfePoints, md\)\s+: ExcursionJson\(false, 0, 0, 0, 0, md\);/,
+    );
+    expect(body(text, 'DealJson')).toContain(
+      mt5
+        ? '+ DealExcursions(ticket, type, entry, md) + "}";'
+        : '+ (closing && !cash ? DealExcursions(md) : ExcursionJson(false, 0, 0, 0, 0, md)) + "}";',
+    );
+
+    // running: a buy of 1 lot at 1.10000 (a point 0.00001 is 1.00) falls 30 points, rises 50,
+    // and is closed at 1.10020 (+20)
+    const run = excursionsOf({ type: 'sell', profit: 20, price: 1.1002, open: 1.1 });
+    for (const [profit, points] of [
+      [0, 0],
+      [-30, -30],
+      [-12, -12],
+      [50, 50],
+      [20, 20],
+    ])
+      run.ExSee(7, 1, 1.1, 0.00001, profit!, points!, 0);
+    expect(run.watched()).toEqual([
+      expect.objectContaining({ id: 7, dir: 1, mae: -30, mfe: 50, maePoints: -30, mfePoints: 50 }),
+    ]);
+    const closing = JSON.parse(
+      `{${mt5 ? run.DealExcursions(1, 'sell', 'out', 2) : run.DealExcursions(2)}}`,
+    );
+    expect(closing).toEqual({ mae: -30, mfe: 50, mae_points: -30, mfe_points: 50 });
+    // another position is told nothing; a first sight starts from 0 (at most 0, at least 0)
+    run.ExSee(8, -1, 1.1, 0.00001, 5, 5, 1);
+    expect(run.watched()[1]).toMatchObject({ id: 8, dir: -1, mae: 0, mfe: 5 });
+    expect(JSON.parse(`{${run.ExcursionJson(false, 0, 0, 0, 0, 2)}}`)).toEqual({
+      mae: null,
+      mfe: null,
+      mae_points: null,
+      mfe_points: null,
+    });
+    // the close's own price and profit count: a gap through the stop is in the MAE
+    const gapped = excursionsOf({ type: 'sell', profit: -80, price: 1.0992, open: 1.1 });
+    gapped.ExSee(7, 1, 1.1, 0.00001, -30, -30, 0);
+    expect(
+      JSON.parse(
+        `{${mt5 ? gapped.DealExcursions(1, 'sell', 'out', 2) : gapped.DealExcursions(2)}}`,
+      ),
+    ).toEqual({ mae: -80, mfe: 0, mae_points: -80, mfe_points: 0 });
+    if (mt5) {
+      // an opening deal carries none; a netting reversal's inout (a sell) closes the buy, not
+      // the sell it opens
+      expect(JSON.parse(`{${run.DealExcursions(1, 'buy', 'in', 2)}}`).mae).toBeNull();
+      run.ExSee(7, -1, 1.1002, 0.00001, -3, -3, 2);
+      expect(JSON.parse(`{${run.DealExcursions(1, 'sell', 'inout', 2)}}`)).toEqual(closing);
+      expect(JSON.parse(`{${run.DealExcursions(1, 'buy', 'out', 2)}}`)).toMatchObject({
+        mae: -3,
+        mae_points: -3,
+      });
+    }
+  });
+
+  it('keeps the excursions in the terminal’s global variables over a restart, and forgets a closed position’s once its deals are sent', () => {
+    expect(define.EX_SAVE_SEC).toBe(30);
+    expect(define.EX_GONE_SEC).toBe(60);
+    // per login, position and direction, within MetaTrader's 63 characters of a global's name
+    const name = new Function(
+      'env',
+      `const { IntegerToString } = env; const g_login = ${mt5 ? '9223372036854775807' : '2147483647'};
+       ${toJs(fn(text, 'ExName', 'string'))}
+       return ExName;`,
+    )({ IntegerToString: (v: number | bigint) => String(v) }) as (
+      id: number,
+      dir: number,
+      field: string,
+    ) => string;
+    expect(name(123, 1, 'mae')).toMatch(/^TradeHost\.ex\.\d+\.123\.b\.mae$/);
+    expect(name(Number.MAX_SAFE_INTEGER * 1000, -1, 'mfep').length).toBeLessThanOrEqual(63);
+    // a position first seen starts from what they kept
+    expect(fn(text, 'ExSee', 'void')).toContain('ExKept(id, dir, mae, mfe, maePoints, mfePoints);');
+    const save = fn(text, 'ExSave', 'void');
+    for (const field of ['mae', 'mfe', 'maep', 'mfep'])
+      expect(save).toContain(`GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "${field}"),`);
+    // on disk: a terminal that crashes keeps them too
+    expect(save).toContain('if(wrote) GlobalVariablesFlush();');
+    const watch = fn(text, 'WatchPositions', 'void');
+    expect(watch).toContain('if(now - g_exSavedAt >= EX_SAVE_SEC) ExSave();');
+    expect(fn(text, 'OnDeinit', 'void')).toContain('if(g_login > 0) ExSave();');
+    // a closed position is forgotten (its globals deleted) once its closing deal went out
+    if (mt5) {
+      expect(watch).toMatch(/g_ex\[k\]\.gone = now;\s*g_dealsDue = true;/);
+      expect(watch).toContain(
+        'else if(now - g_ex[k].gone >= EX_GONE_SEC && !g_dealsDue) ExForget(k);',
+      );
+    } else {
+      expect(watch).toContain('bool sent = !g_roundOpen && OrdersHistoryTotal() == g_historySeen;');
+      expect(watch).toContain('else if(now - g_ex[k].gone >= EX_GONE_SEC && sent) ExForget(k);');
+    }
+    const forget = fn(text, 'ExForget', 'void');
+    for (const field of ['mae', 'mfe', 'maep', 'mfep'])
+      expect(forget).toContain(`GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "${field}"));`);
   });
 });
 

@@ -1,9 +1,10 @@
-import { ingestSnapshotSchema, type IngestDeal } from '@tradehost/contracts';
+import { ingestSnapshotSchema, type IngestDeal, type IngestSnapshot } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from './clock.ts';
 import {
   createExpertAdvisor,
   EA_VERSION,
+  EXCURSIONS_GONE_MS,
   HISTORY_PARTIAL,
   PERMISSION_RETRY_MS,
   REFUSAL_RETRY_MS,
@@ -17,6 +18,7 @@ import {
   SCENARIOS,
   type ScenarioName,
   type ScenarioTrader,
+  type ScenarioWorld,
 } from './scenarios.ts';
 import { createTerminalModel } from './terminal-model.ts';
 
@@ -59,6 +61,20 @@ const sentDeals = (calls: readonly EaCall[]) =>
   calls
     .filter((c) => c.path === 'deals' && c.status === 200)
     .flatMap((c) => (c.sent as { deals: IngestDeal[] }).deals);
+/** A deal's or position's excursions as sent: [mae, mfe, mae_points, mfe_points]. */
+const excursionsOf = (d: Partial<Record<'mae' | 'mfe' | 'mae_points' | 'mfe_points', unknown>>) => [
+  d.mae,
+  d.mfe,
+  d.mae_points,
+  d.mfe_points,
+];
+/** The last snapshot the server took from the world's (latest) Expert Advisor. */
+const lastSnapshot = (world: ScenarioWorld) =>
+  world.ea.calls.filter((c) => c.path === 'snapshot' && c.status === 200).at(-1)!
+    .sent as IngestSnapshot;
+/** The excursions' global variables the terminal holds. */
+const keptExcursions = (globals: ReadonlyMap<string, number>) =>
+  [...globals.keys()].filter((name) => name.startsWith('TradeHost.ex.'));
 describe('the scenarios', () => {
   it('are each named after their key and documented', () => {
     expect(Object.keys(SCENARIOS)).toEqual([...SCENARIO_NAMES]);
@@ -303,6 +319,147 @@ describe('the scenarios', () => {
   });
 });
 
+describe('the excursions (1.4)', () => {
+  it('dipThenRally: a buy down 30 points and up 50 has MAE -30 and MFE +50, in money and points', async () => {
+    let fallen: unknown[] = [];
+    const { calls } = await play('dipThenRally', {
+      checkpoint: async (_name, world) => {
+        await world.runUntilSnapshot();
+        fallen = excursionsOf(lastSnapshot(world).positions[0]!);
+      },
+    });
+    // after the fall, the position's excursions so far (1 lot: a point is 1.00)
+    expect(fallen).toEqual([-30, 0, -30, 0]);
+    const trades = sentDeals(calls).filter((d) => d.type === 'buy' || d.type === 'sell');
+    expect(trades.map((d) => [d.entry, d.profit, ...excursionsOf(d)])).toEqual([
+      ['in', 0, null, null, null, null],
+      // closed at 1.10020 (+20): the extremes it passed through
+      ['out', 20, -30, 50, -30, 50],
+    ]);
+    // a balance deal carries none; the fake API took every message through the real schemas
+    expect(excursionsOf(sentDeals(calls)[0]!)).toEqual([null, null, null, null]);
+    expect(statuses(calls).every((s) => s === 200)).toBe(true);
+    expect(calls.find((c) => c.path === 'hello')!.sent).toMatchObject({ ea_version: '1.4.0' });
+  });
+
+  it('keeps the extremes in the terminal’s global variables while the position is open, and forgets them a minute after its deals are sent', async () => {
+    let during: string[] = [];
+    const { world } = await play('dipThenRally', {
+      checkpoint: async (_name, world) => {
+        // saved every 30 s
+        await world.runFor(30_000);
+        during = keptExcursions(world.terminal.globals);
+      },
+    });
+    expect(during.sort()).toEqual(
+      ['mae', 'mae', 'mfe', 'mfe']
+        .map((f, i) => (i % 2 ? `${f}p` : f))
+        .map((f) => `TradeHost.ex.${LOGIN}.${world.terminal.deals().at(-1)!.position_id}.b.${f}`)
+        .sort(),
+    );
+    expect(world.terminal.globals.get(during.find((n) => n.endsWith('.maep'))!)).toBe(-30);
+    // closed 30 s ago: still kept; a minute after it was missed, its deals sent: forgotten
+    expect(keptExcursions(world.terminal.globals)).toHaveLength(4);
+    await world.runFor(EXCURSIONS_GONE_MS);
+    expect(keptExcursions(world.terminal.globals)).toEqual([]);
+  });
+
+  it('olderPublisher: a 1.3.0 sends no excursions, on its positions or its deals', async () => {
+    const { calls, fake, world } = await play('olderPublisher');
+    expect(calls[0]!.sent).toMatchObject({ ea_version: '1.3.0' });
+    const messages = calls.map((c) => JSON.stringify(c.sent));
+    expect(messages.some((m) => m.includes('"mae'))).toBe(false);
+    expect(fake.snapshots.some((s) => s.positions.length > 0)).toBe(true);
+    expect(sentDeals(calls).find((d) => d.entry === 'out')).toMatchObject({ profit: 20 });
+    expect(keptExcursions(world.terminal.globals)).toEqual([]);
+  });
+
+  it('eaRestartedMidPosition: the extremes before the stop are kept, those since the restart added, the low while it was off missed', async () => {
+    const seen: Record<string, { path: number[]; sent: unknown[] }> = {};
+    const { calls, world } = await play('eaRestartedMidPosition', {
+      checkpoint: async (name, world) => {
+        const open = world.terminal.positions()[0]!;
+        seen[name] = {
+          path: [open.path.worstPoints, open.path.bestPoints],
+          sent: excursionsOf(lastSnapshot(world).positions[0]!),
+        };
+      },
+    });
+    // while it was closed the price fell to -100 points and came back: the terminal's path
+    // knows it, the last snapshot (before the stop) does not
+    expect(seen.closed).toEqual({ path: [-100, 0], sent: [-30, 0, -30, 0] });
+    // restarted: it goes on from what it kept (-30), the rise to +50 added
+    expect(seen.restarted).toEqual({ path: [-100, 50], sent: [-30, 50, -30, 50] });
+    const closing = sentDeals(calls).find((d) => d.entry === 'out')!;
+    expect([closing.profit, ...excursionsOf(closing)]).toEqual([20, -30, 50, -30, 50]);
+    expect(world.ea.calls[0]).toMatchObject({ path: 'hello', status: 200 });
+  });
+
+  it('a terminal that lost its global variables (another machine, a crash before they were written) knows the extremes only since its start', async () => {
+    const { fake, world } = attached();
+    await world.runUntilSnapshot();
+    const position = world.terminal.open('EURUSD', 'buy', 1, 1.1);
+    world.terminal.quote('EURUSD', 1.0997);
+    await world.runFor(10_000);
+    // the terminal dies (no OnDeinit) before its 30 s save: nothing kept
+    expect(keptExcursions(world.terminal.globals)).toEqual([]);
+    world.skipTo('2026-11-04T10:05:00.000Z');
+    world.terminal.restart();
+    world.attach();
+    world.terminal.quote('EURUSD', 1.1005);
+    await world.runFor(10_000);
+    world.terminal.close(position, 1.1002);
+    await world.runFor(10_000);
+    const closing = fake.deals().find((d) => d.entry === 'out')!;
+    expect(excursionsOf(closing)).toEqual([0, 50, 0, 50]);
+  });
+
+  it('nettingReversal: the inout deal carries the long lot’s excursions, the last out the short’s', async () => {
+    const { calls } = await play('nettingReversal');
+    const trades = sentDeals(calls).filter((d) => d.type === 'buy' || d.type === 'sell');
+    // the long lot closed at +100 by the reversal (the deal's own price: +100 points); the short
+    // lot it opened closed at +50; neither went against the trader
+    expect(trades.map((d) => [d.entry, ...excursionsOf(d)])).toEqual([
+      ['in', null, null, null, null],
+      ['inout', 0, 100, 0, 100],
+      ['out', 0, 50, 0, 50],
+    ]);
+  });
+
+  it('partialClose: the out deal carries the position’s excursions so far, the lot still open its own', async () => {
+    const { calls, fake } = await play('partialClose');
+    const out = sentDeals(calls).find((d) => d.entry === 'out')!;
+    expect(excursionsOf(out)).toEqual([0, 50, 0, 50]);
+    // the lot left floats +50 (1.10050): the position's excursions go on
+    expect(excursionsOf(fake.snapshots.at(-1)!.positions[0]!)).toEqual([0, 50, 0, 50]);
+  });
+
+  it('MT4: an order watched while open carries its excursions on its closing deal; one closed before the EA came, none', async () => {
+    const { fake, world } = mt4({});
+    world.terminal.setTicking(true);
+    world.terminal.deposit(1000);
+    const before = world.terminal.open('EURUSD', 'sell', 1, 1.1);
+    world.terminal.close(before, 1.0995);
+    world.attach();
+    await world.runUntilSnapshot();
+    const order = world.terminal.open('EURUSD', 'sell', 0.5, 1.1);
+    await world.runFor(5000);
+    world.terminal.quote('EURUSD', 1.1004);
+    await world.runFor(5000);
+    world.terminal.quote('EURUSD', 1.0992);
+    await world.runUntilSnapshot();
+    expect(excursionsOf(fake.snapshots.at(-1)!.positions[0]!)).toEqual([-20, 40, -40, 80]);
+    world.terminal.close(order, 1.0999);
+    await world.runFor(5000);
+    const closings = fake.deals().filter((d) => d.entry === 'out');
+    // a sell of 0.5 lot: a point is 0.50; it rose 40 points against it, fell 80 its way, closed +5
+    expect(closings.map((d) => [d.profit, ...excursionsOf(d)])).toEqual([
+      [50, null, null, null, null],
+      [5, -20, 40, -40, 80],
+    ]);
+  });
+});
+
 /** An EA attached to a fresh MT5 terminal with a deposit, against the fake API. */
 function attached(fakeOptions: Partial<FakeIngestOptions> = {}) {
   const fake = createFakeIngest({ key: KEY, login: LOGIN, ...fakeOptions });
@@ -332,7 +489,7 @@ function mt4(options: { serverOffsetSec?: number; start?: string }) {
   return { fake, world };
 }
 
-describe('the Expert Advisor 1.3', () => {
+describe('the Expert Advisor 1.4', () => {
   it('backs off server errors 1, 2, 5, 15, 60, 60 s and waits out a 429 by its Retry-After', async () => {
     const { fake, world, ea } = attached();
     for (let i = 0; i < 6; i += 1) fake.failNext('hello', 503);

@@ -1,12 +1,18 @@
 import type { Platform } from '@tradehost/contracts';
 import { createVirtualClock, type VirtualClock } from './clock.ts';
-import { createExpertAdvisor, type ExpertAdvisor, type Transport } from './expert-advisor.ts';
+import {
+  createExpertAdvisor,
+  EA_VERSION_BEFORE_EXCURSIONS,
+  type EaVersion,
+  type ExpertAdvisor,
+  type Transport,
+} from './expert-advisor.ts';
 import { createTerminalModel, type MarginMode, type TerminalModel } from './terminal-model.ts';
 
 /**
  * The terminal's awkward habits, each a named script a test runs against a server (the real API,
  * or a fake): what the terminal and the trader do, second by second of a virtual clock, with the
- * publisher Expert Advisor (1.3) attached. A scenario acts; the test asserts what the trader then
+ * publisher Expert Advisor (1.4) attached. A scenario acts; the test asserts what the trader then
  * sees. Where the fix is the trader's in the console (add the account, renew, a new key), the
  * scenario asks its `trader`; `checkpoint` lets the test look in between.
  */
@@ -49,10 +55,18 @@ export interface ScenarioWorld {
   inputs: { key: string; url: string };
   clock: VirtualClock;
   terminal: TerminalModel;
-  /** The Expert Advisor once attached. */
+  /** The Expert Advisor once attached (the last one, after a detach). */
   readonly ea: ExpertAdvisor;
-  /** Attaches the Expert Advisor with the inputs (the test's key and URL unless changed). */
-  attach(inputs?: { key?: string; url?: string }): ExpertAdvisor;
+  /**
+   * Attaches the Expert Advisor with the inputs (the test's key and URL unless changed), of the
+   * current version unless an older one is said.
+   */
+  attach(inputs?: { key?: string; url?: string; version?: EaVersion }): ExpertAdvisor;
+  /**
+   * The Expert Advisor stops (removed from its chart, the terminal closed): its OnDeinit runs,
+   * then nothing of it until attached again.
+   */
+  detach(): void;
   /** Moves the clock to `at` (UTC) without the Expert Advisor: history before it was attached. */
   skipTo(at: string): void;
   /** `ms` of the terminal's life, a second at a time: a quote, then the EA's timer. */
@@ -87,6 +101,7 @@ export function createScenarioWorld(options: WorldOptions): ScenarioWorld {
     ...(options.serverOffsetSec === undefined ? {} : { serverOffsetSec: options.serverOffsetSec }),
   });
   let ea: ExpertAdvisor | undefined;
+  let running = false;
 
   const world: ScenarioWorld = {
     inputs: { key: options.key, url: options.url },
@@ -102,9 +117,15 @@ export function createScenarioWorld(options: WorldOptions): ScenarioWorld {
         clock,
         key: inputs.key ?? options.key,
         url: inputs.url ?? options.url,
+        ...(inputs.version ? { version: inputs.version } : {}),
         ...(options.transport ? { transport: options.transport } : {}),
       });
+      running = true;
       return ea;
+    },
+    detach() {
+      world.ea.deinit();
+      running = false;
     },
     skipTo(at) {
       const target = Date.parse(at);
@@ -115,7 +136,7 @@ export function createScenarioWorld(options: WorldOptions): ScenarioWorld {
       for (let elapsed = 0; elapsed < ms; elapsed += SECOND) {
         clock.advance(SECOND);
         terminal.step();
-        await ea?.onTimer();
+        if (running) await ea?.onTimer();
       }
     },
     async runUntil(done, withinMs, what) {
@@ -169,6 +190,17 @@ async function depositAndPublish(world: ScenarioWorld, inputs?: { key?: string; 
   await world.runUntilSnapshot();
 }
 
+/**
+ * The excursions' scenarios: deposit 1,000, the EA attached (`version`) and published, at
+ * 10:00:10 a buy of 1 lot EURUSD at 1.10000 (a point 0.00001 is 1.00 on 1 lot).
+ */
+async function boughtOneLot(world: ScenarioWorld, version?: EaVersion) {
+  opened(world, 1000);
+  world.attach(version ? { version } : {});
+  await world.runFor(10 * SECOND);
+  return world.terminal.open('EURUSD', 'buy', 1, 1.1);
+}
+
 export const SCENARIO_NAMES = [
   'loginZeroAtStart',
   'weekendFrozenTick',
@@ -186,6 +218,9 @@ export const SCENARIO_NAMES = [
   'webRequestNotAllowed',
   'algoTradingOff',
   'pingClimbs',
+  'dipThenRally',
+  'olderPublisher',
+  'eaRestartedMidPosition',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -542,6 +577,88 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
         world.terminal.networkPing(ms);
         await world.runFor(MINUTE);
       }
+    },
+  },
+
+  /**
+   * A buy of 1 lot EURUSD at 1.10000 falls 30 points (1.09970: -30.00) and rises 50 (1.10050:
+   * +50.00), each price held 10 s, then closes at 1.10020 (+20). The snapshots' position tells
+   * its excursions so far (after the fall: mae -30, mfe 0); the closing deal MAE -30 and MFE +50,
+   * -30 and +50 points.
+   */
+  dipThenRally: {
+    name: 'dipThenRally',
+    summary: 'a buy falls 30 points, rises 50, and is closed at +20',
+    ...mt5Hedging,
+    async run(world, trader) {
+      const { terminal } = world;
+      const position = await boughtOneLot(world);
+      await world.runFor(10 * SECOND);
+      terminal.quote('EURUSD', 1.0997);
+      await world.runFor(10 * SECOND);
+      await trader.checkpoint('fallen', world);
+      terminal.quote('EURUSD', 1.1005);
+      await world.runFor(10 * SECOND);
+      terminal.close(position, 1.1002);
+      await world.runFor(30 * SECOND);
+    },
+  },
+
+  /**
+   * The trader still runs publisher 1.3.0, which tells no excursions: the same trade as
+   * dipThenRally (1.10000, down to 1.09970, up to 1.10050, closed at 1.10020), and neither its
+   * positions nor its closing deal carry any: the console says so.
+   */
+  olderPublisher: {
+    name: 'olderPublisher',
+    summary: 'publisher 1.3.0: the same trade as dipThenRally, without excursions',
+    ...mt5Hedging,
+    async run(world) {
+      const { terminal } = world;
+      const position = await boughtOneLot(world, EA_VERSION_BEFORE_EXCURSIONS);
+      await world.runFor(10 * SECOND);
+      terminal.quote('EURUSD', 1.0997);
+      await world.runFor(10 * SECOND);
+      terminal.quote('EURUSD', 1.1005);
+      await world.runFor(10 * SECOND);
+      terminal.close(position, 1.1002);
+      await world.runFor(30 * SECOND);
+    },
+  },
+
+  /**
+   * The buy of dipThenRally falls 30 points (1.09970, seen by the EA); at 10:01 the terminal is
+   * closed (the EA's OnDeinit keeps the extremes in the terminal's global variables). While it
+   * is closed the price falls to 1.09900 (-100 points) and comes back to 1.10000; at 10:10 the
+   * terminal starts again and the EA goes on from what it kept. The price rises to 1.10050
+   * (+50) and the position is closed at 1.10020 (+20): MAE -30 and MFE +50, -30 and +50 points;
+   * the fall to -100 while nothing ran is missed (the terminal's own path knows it).
+   */
+  eaRestartedMidPosition: {
+    name: 'eaRestartedMidPosition',
+    summary: 'the terminal closed mid-position while the price makes its low, then started again',
+    ...mt5Hedging,
+    async run(world, trader) {
+      const { terminal } = world;
+      const position = await boughtOneLot(world);
+      await world.runFor(10 * SECOND);
+      terminal.quote('EURUSD', 1.0997);
+      await world.runFor(30 * SECOND);
+      world.detach();
+      world.skipTo('2026-11-04T10:05:00.000Z');
+      terminal.quote('EURUSD', 1.099);
+      world.skipTo('2026-11-04T10:08:00.000Z');
+      terminal.quote('EURUSD', 1.1);
+      await trader.checkpoint('closed', world);
+      world.skipTo('2026-11-04T10:10:00.000Z');
+      terminal.restart();
+      world.attach();
+      await world.runUntilSnapshot();
+      terminal.quote('EURUSD', 1.1005);
+      await world.runFor(10 * SECOND);
+      await trader.checkpoint('restarted', world);
+      terminal.close(position, 1.1002);
+      await world.runFor(30 * SECOND);
     },
   },
 };

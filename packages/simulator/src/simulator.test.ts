@@ -5,6 +5,7 @@ import {
   ingestDealsSchema,
   ingestSnapshotSchema,
   statDealOf,
+  type IngestDeal,
 } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { generateHistory, random, snapshotAt } from './history.ts';
@@ -59,6 +60,41 @@ describe('the generated history', () => {
     expect(snapshot.balance).toBe(history.balance);
     expect(snapshot.credit).toBe(500);
     expect(snapshot.positions).toHaveLength(1);
+    // its position's excursions as publisher 1.4 tells them: beyond where it floats, each way
+    const [position] = snapshot.positions;
+    expect(position!.mae!).toBeLessThanOrEqual(Math.min(0, position!.profit));
+    expect(position!.mfe!).toBeGreaterThanOrEqual(Math.max(0, position!.profit));
+  });
+
+  it('closing deals carry their excursions (from `excursionsFrom` on), the walk unchanged by them', () => {
+    const plain = generateHistory({ seed: 9, platform: 'MT5', from, to });
+    const half = new Date((from.getTime() + to.getTime()) / 2);
+    const later = generateHistory({ seed: 9, platform: 'MT5', from, to, excursionsFrom: half });
+    const without = ({ mae: _a, mfe: _b, mae_points: _c, mfe_points: _d, ...rest }: IngestDeal) =>
+      rest;
+    expect(later.deals.map(without)).toEqual(plain.deals.map(without));
+    const outs = plain.deals.filter((d) => d.entry === 'out');
+    expect(outs.length).toBeGreaterThan(100);
+    for (const d of outs) {
+      const point = 10 ** -d.digits;
+      const open = plain.deals.find((o) => o.position_id === d.position_id && o.entry === 'in')!;
+      const move = ((d.price - open.price) * (d.type === 'sell' ? 1 : -1)) / point;
+      // the close is within the extremes, in points and in money
+      expect(d.mae_points!).toBeLessThanOrEqual(Math.min(0, move) + 1e-6);
+      expect(d.mfe_points!).toBeGreaterThanOrEqual(Math.max(0, move) - 1e-6);
+      expect(d.mae!).toBeLessThanOrEqual(0);
+      expect(d.mfe!).toBeGreaterThanOrEqual(0);
+      expect(d.mae!).toBeLessThanOrEqual(Math.min(0, d.profit) + 0.01);
+      expect(d.mfe!).toBeGreaterThanOrEqual(Math.max(0, d.profit) - 0.01);
+    }
+    // an opening deal or a flow carries none; before `excursionsFrom` a closing deal none either
+    expect(plain.deals.filter((d) => d.entry !== 'out').every((d) => d.mae === undefined)).toBe(
+      true,
+    );
+    const told = later.deals.filter((d) => d.entry === 'out' && d.mae !== undefined);
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.length).toBeLessThan(outs.length);
+    expect(told.every((d) => d.time >= half.toISOString())).toBe(true);
   });
 });
 

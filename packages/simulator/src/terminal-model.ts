@@ -13,6 +13,9 @@ import { INSTRUMENTS, NO_TRADE_FIELDS, tradeProfit, type Instrument } from './hi
  *
  * The trader acts on it (deposit, open, close, a netting trade, widen the history tab, allow
  * the URL in Tools > Options) at the clock's moment; the Expert Advisor model reads it.
+ *
+ * Each open position also keeps the extremes its price really reached (`path`): what a test
+ * compares with what the Expert Advisor, which sees the prices only when it runs, could tell.
  */
 
 export type MarginMode = 'hedging' | 'netting';
@@ -47,6 +50,17 @@ export interface TerminalOrder {
   comment: string;
 }
 
+/**
+ * The worst and best floating result a position has had since it was opened (or, netting,
+ * reversed): its profit in money (at most 0 and at least 0) and its price move in points.
+ */
+export interface PricePath {
+  worst: number;
+  best: number;
+  worstPoints: number;
+  bestPoints: number;
+}
+
 /** An open position (MT5) or open order (MT4). */
 export interface OpenPosition {
   /** MT5: the position id; MT4: the order's ticket. */
@@ -61,7 +75,12 @@ export interface OpenPosition {
   sl: number;
   tp: number;
   swap: number;
+  /** The extremes its price really reached: every quote counts, seen by the EA or not. */
+  path: PricePath;
 }
+
+/** A symbol's point: the smallest price step of its digits (0.00001 for EURUSD). */
+export const pointOf = (digits: number) => 10 ** -digits;
 
 export interface TerminalModelOptions {
   clock: VirtualClock;
@@ -129,6 +148,23 @@ export function createTerminalModel(options: TerminalModelOptions) {
       p.currentPrice,
       p.side === 'buy' ? 1 : -1,
     );
+  /** The position's price move in points now (a buy's up, a sell's down), to 0.1 of a point. */
+  const movePoints = (p: OpenPosition) =>
+    Number(
+      (((p.currentPrice - p.openPrice) * (p.side === 'buy' ? 1 : -1)) / pointOf(p.digits)).toFixed(
+        1,
+      ),
+    );
+  const flatPath = (): PricePath => ({ worst: 0, best: 0, worstPoints: 0, bestPoints: 0 });
+  /** Folds the position's result now into its path. */
+  function walk(p: OpenPosition) {
+    const profit = floating(p);
+    const points = movePoints(p);
+    p.path.worst = Math.min(p.path.worst, profit);
+    p.path.best = Math.max(p.path.best, profit);
+    p.path.worstPoints = Math.min(p.path.worstPoints, points);
+    p.path.bestPoints = Math.max(p.path.bestPoints, points);
+  }
 
   function cashOperation(
     type: 'balance' | 'credit',
@@ -211,6 +247,7 @@ export function createTerminalModel(options: TerminalModelOptions) {
       sl: 0,
       tp: 0,
       swap: 0,
+      path: flatPath(),
     };
     positions.push(position);
     prices.set(symbol, price);
@@ -270,7 +307,7 @@ export function createTerminalModel(options: TerminalModelOptions) {
         }, 0),
       ),
     /** Open positions with their floating profit. */
-    positions: () => positions.map((p) => ({ ...p, profit: floating(p) })),
+    positions: () => positions.map((p) => ({ ...p, path: { ...p.path }, profit: floating(p) })),
     /** MT5: the whole deal history (HistorySelect(0, now)). */
     deals: (): readonly TerminalDeal[] => deals,
     /** MT4: the closed orders the Account History tab shows (OrdersHistoryTotal / MODE_HISTORY). */
@@ -330,7 +367,11 @@ export function createTerminalModel(options: TerminalModelOptions) {
     quote(symbol: string, price: number) {
       tick();
       prices.set(symbol, price);
-      for (const p of positions) if (p.symbol === symbol) p.currentPrice = price;
+      for (const p of positions)
+        if (p.symbol === symbol) {
+          p.currentPrice = price;
+          walk(p);
+        }
     },
     /** Opens a position (hedging, MT4 or MT5) at `price`; its ticket / position id. */
     open(symbol: string, side: Side, volume: number, price: number): number {
@@ -413,6 +454,8 @@ export function createTerminalModel(options: TerminalModelOptions) {
         position.volume = Number((volume - position.volume).toFixed(8));
         position.openPrice = price;
         position.openServerTime = serverNow();
+        // the reversal opens another trade: its path starts again
+        position.path = flatPath();
       }
       terminal.quote(symbol, price);
       return position.ticket;

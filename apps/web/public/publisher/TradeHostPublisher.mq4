@@ -21,15 +21,21 @@
 //| Each snapshot also tells the terminal's last ping to its trade   |
 //| server and whether algorithmic trading is allowed, in the        |
 //| terminal and for this program (1.3).                             |
+//|                                                                  |
+//| It watches each open order's excursions (1.4): its worst and     |
+//| best floating profit and price move in points, sent with the     |
+//| position in each snapshot and on its closing deal, and kept in   |
+//| the terminal's global variables over a restart (the moves while  |
+//| it does not run are missed).                                     |
 //+------------------------------------------------------------------+
 #property copyright "TradeHost"
-#property version   "1.30"
+#property version   "1.40"
 #property strict
 
 input string ActivationKey = "";                       // Activation key (from the console)
 input string ServerUrl     = "https://my.tradehost.example"; // Server URL
 
-#define EA_VERSION "1.3.0"
+#define EA_VERSION "1.4.0"
 #define DEALS_PER_CALL 500          // the server's limit of deals a call
 #define POSITIONS_MAX 1000          // the server's limit of positions a snapshot
 #define CALLS_PER_TICK 3            // deal batches a timer tick at most: the terminal stays responsive
@@ -37,6 +43,8 @@ input string ServerUrl     = "https://my.tradehost.example"; // Server URL
 #define PERMISSION_PAUSE_SEC 30     // WebRequest not allowed for the URL (4014/4060): tried again after this
 #define LIVE_WINDOW_SEC 10          // a balance order this close to the server's clock was seen as it happened
 #define FLOWS_KEPT 64               // equity_before values kept in memory (a retried batch sends the same)
+#define EX_SAVE_SEC 30              // the orders' excursions go to the terminal's global variables this often (and at OnDeinit)
+#define EX_GONE_SEC 60              // a closed order's excursions are forgotten this long after, its deals sent
 #define QUOTE_SPAN_SEC 20           // two quotes at least this far apart on this computer's clock ...
 #define QUOTE_SLACK_SEC 3           // ... and as far apart on the server's, within this: the clock is live
 #define OP_BALANCE 6
@@ -96,6 +104,24 @@ string   g_noticeDeals = "";     // a batch set aside
 string   g_noticePositions = ""; // more positions than a snapshot carries
 string   g_noticeHistory = "";   // the Account History is cut
 int      g_backoff[]   = {1, 2, 5, 15, 60};
+
+// an open order's excursions while watched, by its ticket
+struct Excursion
+  {
+   long     id;                 // the order's ticket
+   int      dir;                // 1 a buy, -1 a sell
+   double   mae;                // the worst floating profit (at most 0) ...
+   double   mfe;                // ... and the best (at least 0), in money
+   double   maePoints;          // the same as price moves, in points
+   double   mfePoints;
+   double   open;               // the open price and the symbol's point (kept as the MQL5 publisher does)
+   double   point;
+   datetime gone;               // 0 while open; when it was first missed among the orders (local time)
+   bool     seen;               // seen in this pass
+   bool     dirty;              // changed since kept in the global variables
+  };
+Excursion g_ex[];
+datetime g_exSavedAt = 0;
 
 //--- JSON, written by hand: keys are the protocol's names --------------------
 // a JSON string's content: \" \\ and every control character escaped (\b \f \n \r \t, \u00XX for the rest)
@@ -219,6 +245,158 @@ string UtcIso(datetime t)
    StringReplace(s, ".", "-");
    StringReplace(s, " ", "T");
    return s + ".000Z";
+  }
+
+//--- excursions (1.4): each open order's worst and best floating result ------------------
+// Its profit (OrderProfit: without swap and commission, as MetaTrader's own MAE/MFE) and its price
+// move in points (a buy's bid above its open price, a sell's ask below it), watched at every tick
+// and timer pass while the terminal is connected: from 0 at first sight, or from what the
+// terminal's global variables kept (the EA restarted: the moves while it did not run are missed).
+// A partial close leaves a new order (a new ticket), watched from then on.
+string ExName(long id, int dir, string field)
+  {
+   return "TradeHost.ex." + IntegerToString(g_login) + "." + IntegerToString(id) + (dir > 0 ? ".b." : ".s.") + field;
+  }
+
+// the entry of an order and direction (-1: none); `hint` is where it usually is
+int ExIndex(long id, int dir, int hint)
+  {
+   int n = ArraySize(g_ex);
+   if(hint >= 0 && hint < n && g_ex[hint].id == id && g_ex[hint].dir == dir) return hint;
+   for(int i = n - 1; i >= 0; i--)
+      if(g_ex[i].id == id && g_ex[i].dir == dir) return i;
+   return -1;
+  }
+
+// what the terminal's global variables kept of an order's excursions (false: nothing)
+bool ExKept(long id, int dir, double &mae, double &mfe, double &maePoints, double &mfePoints)
+  {
+   if(!GlobalVariableCheck(ExName(id, dir, "mae")) || !GlobalVariableCheck(ExName(id, dir, "mfe"))) return false;
+   mae = MathMin(0.0, GlobalVariableGet(ExName(id, dir, "mae")));
+   mfe = MathMax(0.0, GlobalVariableGet(ExName(id, dir, "mfe")));
+   maePoints = GlobalVariableCheck(ExName(id, dir, "maep")) ? MathMin(0.0, GlobalVariableGet(ExName(id, dir, "maep"))) : 0.0;
+   mfePoints = GlobalVariableCheck(ExName(id, dir, "mfep")) ? MathMax(0.0, GlobalVariableGet(ExName(id, dir, "mfep"))) : 0.0;
+   return true;
+  }
+
+// one open order's result now, folded into its extremes
+void ExSee(long id, int dir, double open, double point, double profit, double points, int hint)
+  {
+   int i = ExIndex(id, dir, hint);
+   if(i < 0)
+     {
+      double mae = 0, mfe = 0, maePoints = 0, mfePoints = 0;
+      ExKept(id, dir, mae, mfe, maePoints, mfePoints);
+      i = ArraySize(g_ex);
+      ArrayResize(g_ex, i + 1, 64);
+      g_ex[i].id = id;
+      g_ex[i].dir = dir;
+      g_ex[i].mae = mae;
+      g_ex[i].mfe = mfe;
+      g_ex[i].maePoints = maePoints;
+      g_ex[i].mfePoints = mfePoints;
+      g_ex[i].dirty = true;
+     }
+   g_ex[i].open = open;
+   g_ex[i].point = point;
+   g_ex[i].gone = 0;
+   g_ex[i].seen = true;
+   if(profit < g_ex[i].mae) { g_ex[i].mae = profit; g_ex[i].dirty = true; }
+   if(profit > g_ex[i].mfe) { g_ex[i].mfe = profit; g_ex[i].dirty = true; }
+   if(points < g_ex[i].maePoints) { g_ex[i].maePoints = points; g_ex[i].dirty = true; }
+   if(points > g_ex[i].mfePoints) { g_ex[i].mfePoints = points; g_ex[i].dirty = true; }
+  }
+
+// a closed order's excursions forgotten, in memory and in the global variables
+void ExForget(int k)
+  {
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "mae"));
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "mfe"));
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "maep"));
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "mfep"));
+   int n = ArraySize(g_ex);
+   for(int i = k; i < n - 1; i++) g_ex[i] = g_ex[i + 1];
+   ArrayResize(g_ex, n - 1);
+  }
+
+// the changed excursions to the terminal's global variables, written to disk (a crash keeps them)
+void ExSave()
+  {
+   g_exSavedAt = TimeLocal();
+   bool wrote = false;
+   for(int k = 0; k < ArraySize(g_ex); k++)
+     {
+      if(!g_ex[k].dirty) continue;
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "mae"), g_ex[k].mae);
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "mfe"), g_ex[k].mfe);
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "maep"), g_ex[k].maePoints);
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "mfep"), g_ex[k].mfePoints);
+      g_ex[k].dirty = false;
+      wrote = true;
+     }
+   if(wrote) GlobalVariablesFlush();
+  }
+
+// every open order's result folded into its excursions, at each tick and timer pass; an order no
+// longer open is marked gone (its closing deal carries them) and forgotten once gone EX_GONE_SEC
+// with the history all sent (no round open, none closed since the last). Only while connected: a
+// terminal just started may not have its orders yet.
+void WatchPositions()
+  {
+   if(!IsConnected() || g_login <= 0) return;
+   datetime now = TimeLocal();
+   int n = ArraySize(g_ex);
+   for(int k = 0; k < n; k++) g_ex[k].seen = false;
+   int at = 0;
+   for(int i = 0; i < OrdersTotal(); i++)
+     {
+      if(!OrderSelect(i, SELECT_BY_POS, MODE_TRADES)) continue;
+      if(OrderType() != OP_BUY && OrderType() != OP_SELL) continue;   // pending orders are no positions
+      int dir = OrderType() == OP_BUY ? 1 : -1;
+      double point = MarketInfo(OrderSymbol(), MODE_POINT);
+      double current = dir > 0 ? MarketInfo(OrderSymbol(), MODE_BID) : MarketInfo(OrderSymbol(), MODE_ASK);
+      double points = (point > 0 && current > 0) ? dir * (current - OrderOpenPrice()) / point : 0.0;
+      ExSee(OrderTicket(), dir, OrderOpenPrice(), point, OrderProfit(), points, at);
+      at++;
+     }
+   bool sent = !g_roundOpen && OrdersHistoryTotal() == g_historySeen;
+   for(int k = ArraySize(g_ex) - 1; k >= 0; k--)
+     {
+      if(g_ex[k].seen) continue;
+      if(g_ex[k].gone == 0) g_ex[k].gone = now;
+      else if(now - g_ex[k].gone >= EX_GONE_SEC && sent) ExForget(k);
+     }
+   if(now - g_exSavedAt >= EX_SAVE_SEC) ExSave();
+  }
+
+// the four excursions, or nulls when none are known: money to the currency's digits, points to 0.1
+string ExcursionJson(bool known, double mae, double mfe, double maePoints, double mfePoints, int md)
+  {
+   if(!known) return JNull("mae") + "," + JNull("mfe") + "," + JNull("mae_points") + "," + JNull("mfe_points");
+   return JNum("mae", mae, md) + "," + JNum("mfe", mfe, md) + ","
+          + JNum("mae_points", maePoints, 1) + "," + JNum("mfe_points", mfePoints, 1);
+  }
+
+// the selected closed order's excursions, on its closing deal: as watched (or as the global
+// variables kept them, the EA not running at the close), with its own close price and profit, its
+// last moment, folded in; nulls for an order never watched. Selects no other order.
+string DealExcursions(int md)
+  {
+   int dir = OrderType() == OP_BUY ? 1 : -1;
+   double mae = 0, mfe = 0, maePoints = 0, mfePoints = 0;
+   int i = ExIndex(OrderTicket(), dir, -1);
+   if(i >= 0)
+     {
+      mae = g_ex[i].mae;
+      mfe = g_ex[i].mfe;
+      maePoints = g_ex[i].maePoints;
+      mfePoints = g_ex[i].mfePoints;
+     }
+   else if(!ExKept(OrderTicket(), dir, mae, mfe, maePoints, mfePoints)) return ExcursionJson(false, 0, 0, 0, 0, md);
+   double point = MarketInfo(OrderSymbol(), MODE_POINT);
+   double profit = OrderProfit();
+   double points = point > 0 ? dir * (OrderClosePrice() - OrderOpenPrice()) / point : 0.0;
+   return ExcursionJson(true, MathMin(mae, profit), MathMax(mfe, profit), MathMin(maePoints, points), MathMax(mfePoints, points), md);
   }
 
 //--- the messages -------------------------------------------------------------
@@ -376,7 +554,8 @@ string DealJson(bool closing, double before)
           + JNum("profit", profit, md) + "," + JNum("swap", swap, md) + ","
           + JNum("commission", commission, md) + "," + JNum("fee", 0, md) + ","
           + JInt("magic", OrderMagicNumber()) + "," + JStr("comment", Cut64(OrderComment())) + ","
-          + (before == EMPTY_VALUE ? JNull("equity_before") : JNum("equity_before", before, md)) + "}";
+          + (before == EMPTY_VALUE ? JNull("equity_before") : JNum("equity_before", before, md)) + ","
+          + (closing && !cash ? DealExcursions(md) : ExcursionJson(false, 0, 0, 0, 0, md)) + "}";
   }
 
 // the selected order's deals appended to `batch`; answers how many
@@ -403,17 +582,22 @@ string DealsJson(string deals)
    return "{" + JInt("login", g_login) + ",\"deals\":[" + deals + "]}";
   }
 
-string PositionJson()
+// the selected open order, with its excursions so far (`hint`: its index among the open orders)
+string PositionJson(int hint)
   {
    int pd = PriceDigits(SymbolDigits(OrderSymbol()));
    int md = MoneyDigits();
    bool buy = OrderType() == OP_BUY;
+   int i = ExIndex(OrderTicket(), buy ? 1 : -1, hint);
+   string excursions = i >= 0 ? ExcursionJson(true, g_ex[i].mae, g_ex[i].mfe, g_ex[i].maePoints, g_ex[i].mfePoints, md)
+                              : ExcursionJson(false, 0, 0, 0, 0, md);
    double current = buy ? MarketInfo(OrderSymbol(), MODE_BID) : MarketInfo(OrderSymbol(), MODE_ASK);
    return "{" + JInt("ticket", OrderTicket()) + "," + JStr("symbol", OrderSymbol()) + "," + JStr("type", buy ? "buy" : "sell") + ","
           + JNum("volume", OrderLots(), VOLUME_DIGITS) + "," + JStr("open_time", IsoUtc(OrderOpenTime())) + ","
           + JNum("open_price", OrderOpenPrice(), pd) + "," + JNum("current_price", current, pd) + ","
           + JNum("sl", OrderStopLoss(), pd) + "," + JNum("tp", OrderTakeProfit(), pd) + ","
-          + JNum("profit", OrderProfit(), md) + "," + JNum("swap", OrderSwap(), md) + "}";
+          + JNum("profit", OrderProfit(), md) + "," + JNum("swap", OrderSwap(), md) + ","
+          + excursions + "}";
   }
 
 // the last ping to the trade server in whole milliseconds (TERMINAL_PING_LAST counts
@@ -436,7 +620,7 @@ string SnapshotJson()
       if(OrderType() != OP_BUY && OrderType() != OP_SELL) continue;   // pending orders are no positions
       total++;
       if(sent >= g_positionsMax) continue;
-      positions += (sent == 0 ? "" : ",") + PositionJson();
+      positions += (sent == 0 ? "" : ",") + PositionJson(total - 1);
       sent++;
      }
    g_noticePositions = total > sent
@@ -587,6 +771,8 @@ void StartLogin(int login)
    g_lastSnapshot = 0;
    ArrayResize(g_flowTicket, 0);
    ArrayResize(g_flowEquity, 0);
+   ArrayResize(g_ex, 0);          // the login's orders are watched afresh (from what the globals kept)
+   g_exSavedAt = TimeLocal();
    g_offsetKnown = false;
    g_lastQuote = 0;
    g_anchorQuote = 0;
@@ -834,6 +1020,7 @@ int OnInit()
 
 void OnDeinit(const int reason)
   {
+   if(g_login > 0) ExSave();   // the orders' excursions outlive the stop
    EventKillTimer();
    Comment("");
   }
@@ -856,6 +1043,7 @@ void OnTick()
    if(g_login <= 0) return;
    WatchServerClock();
    WatchAccount();
+   WatchPositions();
   }
 
 void OnTimer()
@@ -866,6 +1054,7 @@ void OnTimer()
      {
       WatchServerClock();
       WatchAccount();
+      WatchPositions();
      }
    if(TimeLocal() >= g_nextTry) Work();
    ShowStatus();

@@ -16,15 +16,21 @@
 //| Each snapshot also tells the terminal's last ping to its trade   |
 //| server and whether algorithmic trading is allowed, in the        |
 //| terminal and for this program (1.3).                             |
+//|                                                                  |
+//| It watches each open position's excursions (1.4): its worst and  |
+//| best floating profit and price move in points, sent with the     |
+//| position in each snapshot and on its closing deal, and kept in   |
+//| the terminal's global variables over a restart (the moves while  |
+//| it does not run are missed).                                     |
 //+------------------------------------------------------------------+
 #property copyright "TradeHost"
-#property version   "1.30"
+#property version   "1.40"
 #property strict
 
 input string ActivationKey = "";                       // Activation key (from the console)
 input string ServerUrl     = "https://my.tradehost.example"; // Server URL
 
-#define EA_VERSION "1.3.0"
+#define EA_VERSION "1.4.0"
 #define DEALS_PER_CALL 500          // the server's limit of deals a call
 #define POSITIONS_MAX 1000          // the server's limit of positions a snapshot
 #define CALLS_PER_TICK 3            // deal batches a timer tick at most: the terminal stays responsive
@@ -32,6 +38,8 @@ input string ServerUrl     = "https://my.tradehost.example"; // Server URL
 #define PERMISSION_PAUSE_SEC 30     // WebRequest not allowed for the URL (4014): tried again after this
 #define LIVE_WINDOW_SEC 10          // a balance deal this close to the server's clock was seen as it happened
 #define FLOWS_KEPT 64               // equity_before values kept in memory (a retried batch sends the same)
+#define EX_SAVE_SEC 30              // the positions' excursions go to the terminal's global variables this often (and at OnDeinit)
+#define EX_GONE_SEC 60              // a closed position's excursions are forgotten this long after, its deals sent
 
 // the outcome of a call
 #define RES_DONE      0             // accepted
@@ -70,6 +78,24 @@ string g_status      = "starting";
 string g_noticeDeals = "";      // a batch set aside
 string g_noticePositions = "";  // more positions than a snapshot carries
 int    g_backoff[]   = {1, 2, 5, 15, 60};
+
+// a position's excursions while watched, per position id and direction (a netting reversal starts another)
+struct Excursion
+  {
+   long     id;
+   int      dir;                // 1 a buy, -1 a sell
+   double   mae;                // the worst floating profit (at most 0) ...
+   double   mfe;                // ... and the best (at least 0), in money
+   double   maePoints;          // the same as price moves, in points
+   double   mfePoints;
+   double   open;               // the open price and the symbol's point: the closing deal's price in points
+   double   point;
+   datetime gone;               // 0 while open; when it was first missed among the positions (local time)
+   bool     seen;               // seen in this pass
+   bool     dirty;              // changed since kept in the global variables
+  };
+Excursion g_ex[];
+datetime g_exSavedAt = 0;
 
 //--- JSON, written by hand: keys are the protocol's names --------------------
 // a JSON string's content: \" \\ and every control character escaped (\b \f \n \r \t, \u00XX for the rest)
@@ -168,6 +194,164 @@ string UtcIso(datetime t, int msc)
    StringReplace(s, ".", "-");
    StringReplace(s, " ", "T");
    return s + "." + StringFormat("%03d", msc) + "Z";
+  }
+
+//--- excursions (1.4): each open position's worst and best floating result ---------------
+// Its profit (without swap and commission, as MetaTrader's own MAE/MFE) and its price move in
+// points (a buy's bid above its open price, a sell's ask below it), watched at every tick and
+// timer pass while the terminal is connected: from 0 at first sight, or from what the terminal's
+// global variables kept (the EA restarted: the moves while it did not run are missed).
+string ExName(long id, int dir, string field)
+  {
+   return "TradeHost.ex." + IntegerToString(g_login) + "." + IntegerToString(id) + (dir > 0 ? ".b." : ".s.") + field;
+  }
+
+// the entry of a position id and direction (-1: none); `hint` is where it usually is
+int ExIndex(long id, int dir, int hint)
+  {
+   int n = ArraySize(g_ex);
+   if(hint >= 0 && hint < n && g_ex[hint].id == id && g_ex[hint].dir == dir) return hint;
+   for(int i = n - 1; i >= 0; i--)
+      if(g_ex[i].id == id && g_ex[i].dir == dir) return i;
+   return -1;
+  }
+
+// what the terminal's global variables kept of a position's excursions (false: nothing)
+bool ExKept(long id, int dir, double &mae, double &mfe, double &maePoints, double &mfePoints)
+  {
+   if(!GlobalVariableCheck(ExName(id, dir, "mae")) || !GlobalVariableCheck(ExName(id, dir, "mfe"))) return false;
+   mae = MathMin(0.0, GlobalVariableGet(ExName(id, dir, "mae")));
+   mfe = MathMax(0.0, GlobalVariableGet(ExName(id, dir, "mfe")));
+   maePoints = GlobalVariableCheck(ExName(id, dir, "maep")) ? MathMin(0.0, GlobalVariableGet(ExName(id, dir, "maep"))) : 0.0;
+   mfePoints = GlobalVariableCheck(ExName(id, dir, "mfep")) ? MathMax(0.0, GlobalVariableGet(ExName(id, dir, "mfep"))) : 0.0;
+   return true;
+  }
+
+// one open position's result now, folded into its extremes
+void ExSee(long id, int dir, double open, double point, double profit, double points, int hint)
+  {
+   int i = ExIndex(id, dir, hint);
+   if(i < 0)
+     {
+      double mae = 0, mfe = 0, maePoints = 0, mfePoints = 0;
+      ExKept(id, dir, mae, mfe, maePoints, mfePoints);
+      i = ArraySize(g_ex);
+      ArrayResize(g_ex, i + 1, 64);
+      g_ex[i].id = id;
+      g_ex[i].dir = dir;
+      g_ex[i].mae = mae;
+      g_ex[i].mfe = mfe;
+      g_ex[i].maePoints = maePoints;
+      g_ex[i].mfePoints = mfePoints;
+      g_ex[i].dirty = true;
+     }
+   g_ex[i].open = open;
+   g_ex[i].point = point;
+   g_ex[i].gone = 0;
+   g_ex[i].seen = true;
+   if(profit < g_ex[i].mae) { g_ex[i].mae = profit; g_ex[i].dirty = true; }
+   if(profit > g_ex[i].mfe) { g_ex[i].mfe = profit; g_ex[i].dirty = true; }
+   if(points < g_ex[i].maePoints) { g_ex[i].maePoints = points; g_ex[i].dirty = true; }
+   if(points > g_ex[i].mfePoints) { g_ex[i].mfePoints = points; g_ex[i].dirty = true; }
+  }
+
+// a closed position's excursions forgotten, in memory and in the global variables
+void ExForget(int k)
+  {
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "mae"));
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "mfe"));
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "maep"));
+   GlobalVariableDel(ExName(g_ex[k].id, g_ex[k].dir, "mfep"));
+   int n = ArraySize(g_ex);
+   for(int i = k; i < n - 1; i++) g_ex[i] = g_ex[i + 1];
+   ArrayResize(g_ex, n - 1);
+  }
+
+// the changed excursions to the terminal's global variables, written to disk (a crash keeps them)
+void ExSave()
+  {
+   g_exSavedAt = TimeLocal();
+   bool wrote = false;
+   for(int k = 0; k < ArraySize(g_ex); k++)
+     {
+      if(!g_ex[k].dirty) continue;
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "mae"), g_ex[k].mae);
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "mfe"), g_ex[k].mfe);
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "maep"), g_ex[k].maePoints);
+      GlobalVariableSet(ExName(g_ex[k].id, g_ex[k].dir, "mfep"), g_ex[k].mfePoints);
+      g_ex[k].dirty = false;
+      wrote = true;
+     }
+   if(wrote) GlobalVariablesFlush();
+  }
+
+// every open position's result folded into its excursions, at each tick and timer pass; a position
+// no longer open is marked gone (its closing deal carries them: a deals round follows) and forgotten
+// once gone EX_GONE_SEC with the deals all sent. Only while connected: a terminal just started may
+// not have its positions yet.
+void WatchPositions()
+  {
+   if(TerminalInfoInteger(TERMINAL_CONNECTED) == 0 || g_login <= 0) return;
+   datetime now = TimeLocal();
+   int n = ArraySize(g_ex);
+   for(int k = 0; k < n; k++) g_ex[k].seen = false;
+   int total = PositionsTotal();
+   for(int i = 0; i < total; i++)
+     {
+      if(PositionGetTicket(i) == 0) continue;
+      string symbol = PositionGetString(POSITION_SYMBOL);
+      int dir = PositionGetInteger(POSITION_TYPE) == POSITION_TYPE_BUY ? 1 : -1;
+      double open = PositionGetDouble(POSITION_PRICE_OPEN);
+      double current = PositionGetDouble(POSITION_PRICE_CURRENT);
+      double point = SymbolInfoDouble(symbol, SYMBOL_POINT);
+      double points = (point > 0 && current > 0) ? dir * (current - open) / point : 0.0;
+      ExSee(PositionGetInteger(POSITION_IDENTIFIER), dir, open, point, PositionGetDouble(POSITION_PROFIT), points, i);
+     }
+   for(int k = ArraySize(g_ex) - 1; k >= 0; k--)
+     {
+      if(g_ex[k].seen) continue;
+      if(g_ex[k].gone == 0)
+        {
+         g_ex[k].gone = now;
+         g_dealsDue = true;
+        }
+      else if(now - g_ex[k].gone >= EX_GONE_SEC && !g_dealsDue) ExForget(k);
+     }
+   if(now - g_exSavedAt >= EX_SAVE_SEC) ExSave();
+  }
+
+// the four excursions, or nulls when none are known: money to the currency's digits, points to 0.1
+string ExcursionJson(bool known, double mae, double mfe, double maePoints, double mfePoints, int md)
+  {
+   if(!known) return JNull("mae") + "," + JNull("mfe") + "," + JNull("mae_points") + "," + JNull("mfe_points");
+   return JNum("mae", mae, md) + "," + JNum("mfe", mfe, md) + ","
+          + JNum("mae_points", maePoints, 1) + "," + JNum("mfe_points", mfePoints, 1);
+  }
+
+// a closing deal's excursions (out, out_by, inout): its position's, by id and the direction it
+// closes (a sell closes a buy), with the deal's own profit and price, its last moment, folded in;
+// from the global variables when the EA did not run at the close (its price then left out: the
+// open price is not kept). Nulls for any other deal, and for a position never watched.
+string DealExcursions(ulong ticket, string type, string entry, int md)
+  {
+   if((type != "buy" && type != "sell") || entry == "in") return ExcursionJson(false, 0, 0, 0, 0, md);
+   long id = HistoryDealGetInteger(ticket, DEAL_POSITION_ID);
+   int dir = type == "sell" ? 1 : -1;
+   double mae = 0, mfe = 0, maePoints = 0, mfePoints = 0, open = 0, point = 0;
+   int i = ExIndex(id, dir, -1);
+   if(i >= 0)
+     {
+      mae = g_ex[i].mae;
+      mfe = g_ex[i].mfe;
+      maePoints = g_ex[i].maePoints;
+      mfePoints = g_ex[i].mfePoints;
+      open = g_ex[i].open;
+      point = g_ex[i].point;
+     }
+   else if(!ExKept(id, dir, mae, mfe, maePoints, mfePoints)) return ExcursionJson(false, 0, 0, 0, 0, md);
+   double profit = HistoryDealGetDouble(ticket, DEAL_PROFIT);
+   double points = point > 0 ? dir * (HistoryDealGetDouble(ticket, DEAL_PRICE) - open) / point : 0.0;
+   return ExcursionJson(true, MathMin(mae, profit), MathMax(mfe, profit), MathMin(maePoints, points), MathMax(mfePoints, points), md);
   }
 
 //--- the messages -------------------------------------------------------------
@@ -348,12 +532,13 @@ string DealJson(ulong ticket)
    string type = DealType(ticket, rawType);
    int digits = SymbolDigits(symbol);
    int md = MoneyDigits();
+   string entry = DealEntry(HistoryDealGetInteger(ticket, DEAL_ENTRY));
    double before = type == "balance" ? EquityBefore(ticket) : EMPTY_VALUE;
    if(type == "balance" || type == "credit") Flow();
    return "{" + JInt("ticket", (long)ticket) + "," + JInt("order", HistoryDealGetInteger(ticket, DEAL_ORDER)) + ","
           + JInt("position_id", HistoryDealGetInteger(ticket, DEAL_POSITION_ID)) + ","
           + JStr("time", IsoUtc(HistoryDealGetInteger(ticket, DEAL_TIME_MSC))) + ","
-          + JStr("type", type) + "," + JStr("entry", DealEntry(HistoryDealGetInteger(ticket, DEAL_ENTRY))) + ","
+          + JStr("type", type) + "," + JStr("entry", entry) + ","
           + JStr("symbol", symbol) + "," + JInt("digits", digits) + ","
           + JNum("volume", HistoryDealGetDouble(ticket, DEAL_VOLUME), VOLUME_DIGITS) + ","
           + JNum("price", HistoryDealGetDouble(ticket, DEAL_PRICE), PriceDigits(digits)) + ","
@@ -363,7 +548,8 @@ string DealJson(ulong ticket)
           + JNum("fee", HistoryDealGetDouble(ticket, DEAL_FEE), md) + ","
           + JStr("magic", IntegerToString(HistoryDealGetInteger(ticket, DEAL_MAGIC))) + ","
           + JStr("comment", Cut64(HistoryDealGetString(ticket, DEAL_COMMENT))) + ","
-          + (before == EMPTY_VALUE ? JNull("equity_before") : JNum("equity_before", before, md)) + "}";
+          + (before == EMPTY_VALUE ? JNull("equity_before") : JNum("equity_before", before, md)) + ","
+          + DealExcursions(ticket, type, entry, md) + "}";
   }
 
 string DealsJson(string deals)
@@ -371,19 +557,24 @@ string DealsJson(string deals)
    return "{" + JInt("login", g_login) + ",\"deals\":[" + deals + "]}";
   }
 
-string PositionJson(ulong ticket)
+// the selected position, with its excursions so far (`hint`: its index among the positions)
+string PositionJson(ulong ticket, int hint)
   {
    string symbol = PositionGetString(POSITION_SYMBOL);
    int pd = PriceDigits(SymbolDigits(symbol));
    int md = MoneyDigits();
    bool buy = PositionGetInteger(POSITION_TYPE) == POSITION_TYPE_BUY;
+   int i = ExIndex(PositionGetInteger(POSITION_IDENTIFIER), buy ? 1 : -1, hint);
+   string excursions = i >= 0 ? ExcursionJson(true, g_ex[i].mae, g_ex[i].mfe, g_ex[i].maePoints, g_ex[i].mfePoints, md)
+                              : ExcursionJson(false, 0, 0, 0, 0, md);
    return "{" + JInt("ticket", (long)ticket) + "," + JStr("symbol", symbol) + "," + JStr("type", buy ? "buy" : "sell") + ","
           + JNum("volume", PositionGetDouble(POSITION_VOLUME), VOLUME_DIGITS) + ","
           + JStr("open_time", IsoUtc(PositionGetInteger(POSITION_TIME_MSC))) + ","
           + JNum("open_price", PositionGetDouble(POSITION_PRICE_OPEN), pd) + ","
           + JNum("current_price", PositionGetDouble(POSITION_PRICE_CURRENT), pd) + ","
           + JNum("sl", PositionGetDouble(POSITION_SL), pd) + "," + JNum("tp", PositionGetDouble(POSITION_TP), pd) + ","
-          + JNum("profit", PositionGetDouble(POSITION_PROFIT), md) + "," + JNum("swap", PositionGetDouble(POSITION_SWAP), md) + "}";
+          + JNum("profit", PositionGetDouble(POSITION_PROFIT), md) + "," + JNum("swap", PositionGetDouble(POSITION_SWAP), md) + ","
+          + excursions + "}";
   }
 
 // the last ping to the trade server in whole milliseconds (TERMINAL_PING_LAST counts
@@ -405,7 +596,7 @@ string SnapshotJson()
      {
       ulong ticket = PositionGetTicket(i);
       if(ticket == 0) continue;
-      positions += (sent == 0 ? "" : ",") + PositionJson(ticket);
+      positions += (sent == 0 ? "" : ",") + PositionJson(ticket, i);
       sent++;
      }
    g_noticePositions = total > sent
@@ -550,6 +741,8 @@ void StartLogin(long login)
    g_lastSnapshot = 0;
    ArrayResize(g_flowTicket, 0);
    ArrayResize(g_flowEquity, 0);
+   ArrayResize(g_ex, 0);          // the login's positions are watched afresh (from what the globals kept)
+   g_exSavedAt = TimeLocal();
    g_offsetKnown = false;
    LoadOffset();
    g_noticeDeals = "";
@@ -741,6 +934,7 @@ int OnInit()
 
 void OnDeinit(const int reason)
   {
+   if(g_login > 0) ExSave();   // the positions' excursions outlive the stop
    EventKillTimer();
    Comment("");
   }
@@ -764,7 +958,9 @@ void WatchAccount()
 
 void OnTick()
   {
-   if(g_login > 0) WatchAccount();
+   if(g_login <= 0) return;
+   WatchAccount();
+   WatchPositions();
   }
 
 void OnTradeTransaction(const MqlTradeTransaction &trans, const MqlTradeRequest &request, const MqlTradeResult &result)
@@ -780,6 +976,7 @@ void OnTimer()
      {
       WatchServerClock();
       WatchAccount();
+      WatchPositions();
      }
    if(TimeLocal() >= g_nextTry) Work();
    ShowStatus();
