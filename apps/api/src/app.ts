@@ -41,7 +41,11 @@ import { createPromocodes } from './modules/partner/partner.promocodes.ts';
 import { createPartnerSettings } from './modules/partner/partner.settings.ts';
 import { createPartnerService } from './modules/partner/partner.service.ts';
 import { monitoringPublicRoutes } from './modules/monitoring/monitoring.public.routes.ts';
+import { monitoringPortfolioRoutes } from './modules/monitoring/monitoring.portfolios.routes.ts';
+import { createPortfolioService } from './modules/monitoring/monitoring.portfolios.service.ts';
 import { createMonitoringReads } from './modules/monitoring/monitoring.reads.ts';
+import { createWidgetReads } from './modules/monitoring/monitoring.widgets.ts';
+import { monitoringWidgetRoutes } from './modules/monitoring/monitoring.widgets.routes.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { createMonitoringService } from './modules/monitoring/monitoring.service.ts';
 import { telegramPlugin } from './modules/telegram/telegram.plugin.ts';
@@ -299,6 +303,13 @@ export function buildApp(config: Config, deps: AppDeps = {}): FastifyInstance {
       const monitoring = createMonitoringService(serviceDeps, reads);
       await api.register(monitoringRoutes, { monitoring, reads, idempotency, config });
       await api.register(monitoringPublicRoutes, { reads, config });
+      // the public account's image and card for other sites
+      const widgets = createWidgetReads(app.db, reads);
+      await api.register(monitoringWidgetRoutes, { widgets, config });
+      await api.register(monitoringPortfolioRoutes, {
+        portfolios: createPortfolioService(serviceDeps),
+        config,
+      });
       const alerts = createAlertsService(serviceDeps, app.monitoringJobs.telegram);
       await api.register(monitoringAlertsRoutes, { alerts, config });
       const monitoringAdmin = createMonitoringAdminService(serviceDeps);

@@ -298,9 +298,10 @@ describe("strategies' names", () => {
       'Grid EA',
     ]);
     const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text.split('\r\n');
-    expect(csv[0]).toMatch(/,magic,strategy$/);
-    expect(csv[1]).toMatch(new RegExp(`,${BIG_MAGIC},Сетка$`));
-    expect(csv[4]).toMatch(/,111,Grid EA$/);
+    // the excursions' four columns after them: none told here
+    expect(csv[0]).toMatch(/,magic,strategy,mae,mfe,mae_points,mfe_points$/);
+    expect(csv[1]).toMatch(new RegExp(`,${BIG_MAGIC},Сетка,,,,$`));
+    expect(csv[4]).toMatch(/,111,Grid EA,,,,$/);
 
     // renamed, then the name taken away (twice: the second takes nothing and is no error)
     expect((await put(account.id, '111', { name: 'Scalper' }, user.token)).body.name).toBe(

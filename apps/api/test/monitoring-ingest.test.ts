@@ -138,6 +138,123 @@ describe('the ingestion protocol', () => {
     expect(stored.rows[0].magic).toBe(magic);
   });
 
+  it('excursions (1.4): kept on the closing deals, as sent; an older publisher’s deals and positions without them; bad ones refused whole', async () => {
+    const { key, account } = await publisherOf(t, 8201);
+    const side = (ticket: number, fields: Record<string, unknown>) =>
+      deal(ticket, {
+        position_id: 70,
+        symbol: 'EURUSD',
+        digits: 5,
+        volume: 1,
+        price: 1.1,
+        profit: 0,
+        comment: '',
+        equity_before: null,
+        ...fields,
+      });
+    const excursions = { mae: -30.25, mfe: 50, mae_points: -30.3, mfe_points: 50 };
+    for (const [what, bad] of [
+      ['an adverse one above 0', { ...excursions, mae: 0.01 }],
+      ['a favourable one below 0', { ...excursions, mfe_points: -1 }],
+      ['some without the others', { mae: -1, mfe: 1 }],
+      ['one as text', { ...excursions, mfe: '50' }],
+    ] as const) {
+      const res = await send(t, DEALS, key, {
+        login: 8201,
+        deals: [deal(1), side(3, { type: 'sell', entry: 'out', ...bad })],
+      });
+      expect(res.status, what).toBe(422);
+    }
+    const none = await t.sql.query(
+      'select count(*)::int as n from monitoring_deals where account_id = $1',
+      [account.id],
+    );
+    expect(none.rows[0].n).toBe(0);
+
+    const res = await send(t, DEALS, key, {
+      login: 8201,
+      deals: [
+        // a deposit and an opening deal telling some: not kept (none belong to them)
+        deal(1, { ...excursions }),
+        side(2, { type: 'buy', entry: 'in', ...excursions }),
+        side(3, { type: 'sell', entry: 'out', price: 1.1002, profit: 20, ...excursions }),
+        // what a 1.3 sends: nothing of them; and explicit nulls
+        side(4, { position_id: 71, type: 'buy', entry: 'in' }),
+        side(5, { position_id: 71, type: 'sell', entry: 'out', price: 1.1001, profit: 10 }),
+        side(6, { position_id: 72, type: 'buy', entry: 'out_by', mae: null, mfe: null }),
+      ],
+    });
+    expect(res.body).toEqual({ accepted: 6, duplicate: 0 });
+    const { rows } = await t.sql.query(
+      `select ticket, mae, mfe, mae_points, mfe_points from monitoring_deals
+       where account_id = $1 order by ticket`,
+      [account.id],
+    );
+    expect(rows.map((r) => [Number(r.ticket), r.mae, r.mfe, r.mae_points, r.mfe_points])).toEqual([
+      [1, null, null, null, null],
+      [2, null, null, null, null],
+      [3, -30.25, 50, -30.3, 50],
+      [4, null, null, null, null],
+      [5, null, null, null, null],
+      [6, null, null, null, null],
+    ]);
+    // a resent closing deal changes nothing, whatever it says now
+    await send(t, DEALS, key, {
+      login: 8201,
+      deals: [side(3, { type: 'sell', entry: 'out', ...excursions, mae: -99 })],
+    });
+    const again = await t.sql.query(
+      'select mae from monitoring_deals where account_id = $1 and ticket = 3',
+      [account.id],
+    );
+    expect(again.rows[0].mae).toBe(-30.25);
+
+    // a snapshot's positions keep theirs; an older publisher's have none
+    await send(t, HELLO, key, hello({ login: 8201 }));
+    const position = {
+      symbol: 'EURUSD',
+      type: 'buy',
+      volume: 1,
+      open_time: at(1),
+      open_price: 1.1,
+      current_price: 1.1002,
+      sl: 0,
+      tp: 0,
+      profit: 20,
+      swap: 0,
+    };
+    const snap = await send(
+      t,
+      SNAPSHOT,
+      key,
+      snapshot({
+        login: 8201,
+        positions: [
+          { ...position, ticket: 80, ...excursions },
+          { ...position, ticket: 81 },
+        ],
+      }),
+    );
+    expect(snap.status).toBe(200);
+    const stored = await t.sql.query('select positions from monitoring_accounts where id = $1', [
+      account.id,
+    ]);
+    expect(stored.rows[0].positions).toEqual([
+      { ...position, ticket: 80, ...excursions },
+      { ...position, ticket: 81 },
+    ]);
+    const refused = await send(
+      t,
+      SNAPSHOT,
+      key,
+      snapshot({
+        login: 8201,
+        positions: [{ ...position, ticket: 82, mae: 1, mfe: 1, mae_points: 0, mfe_points: 0 }],
+      }),
+    );
+    expect(refused.status).toBe(422);
+  });
+
   it('snapshots: the account now, and one equity point a minute with its low and high', async () => {
     const { key, account } = await publisherOf(t, 8201);
     await send(t, SNAPSHOT, key, snapshot({ login: 8201 }));

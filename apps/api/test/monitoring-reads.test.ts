@@ -1,4 +1,4 @@
-import { closedTrades, statDealOf, type IngestDeal } from '@tradehost/contracts';
+import { closedTrades, EXCURSIONS_MAX, statDealOf, type IngestDeal } from '@tradehost/contracts';
 import { describe, expect, it } from 'vitest';
 import { fieldRefusal, quickUser, refusal, useTestApp } from './helpers.ts';
 import { dealsOf, snapshotsOf } from '../src/modules/monitoring/monitoring.statistics.ts';
@@ -146,15 +146,19 @@ describe('the stored figures', () => {
     const live = await get(`${ACCOUNT(account.id)}/statistics`, user.token);
     expect(await t.app.monitoringJobs.recompute(account.id)).toBe(true);
     const stored = await get(`${ACCOUNT(account.id)}/statistics`, user.token);
-    // the same figures, but for the two that run with the clock (computed a moment apart)
+    // the same figures, but for the two that run with the clock (computed a moment apart), and
+    // the verification's points, followed by the job (up to the snapshot's minute)
     const still = (body: typeof live.body) => ({
       ...body,
       daily_gain: null,
       monthly_gain: null,
       trades: { ...body.trades, trades_per_week: null },
       ratios: { ...body.ratios, activity: null },
+      verification: { ...body.verification, checked_at: null },
     });
     expect(still(stored.body)).toEqual(still(live.body));
+    expect(live.body.verification.checked_at).toBeNull();
+    expect(stored.body.verification.checked_at).toBe(at(6));
     for (const figure of ['daily_gain', 'monthly_gain'] as const)
       expect(stored.body[figure]).toBeCloseTo(live.body[figure], 6);
     expect(stored.body.trades.trades_per_week).toBeCloseTo(live.body.trades.trades_per_week, 6);
@@ -256,15 +260,26 @@ describe('trades, positions and CSV', () => {
     ]);
     const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text;
     // position, symbol, direction, open and close time, volume, prices, pips, result, magic,
-    // strategy
+    // strategy, and the excursions (none told: empty)
     const cells = (symbol: string) =>
       csv
         .split('\r\n')
         .find((line) => line.split(',')[1] === symbol)!
         .split(',')
         .slice(6);
-    expect(cells('EURUSD')).toEqual(['1.10000', '1.10300', '30', '300.00', '0', '']);
-    expect(cells('XAUUSD')).toEqual(['2000.00', '2012.00', '', '1200.00', '0', '']);
+    expect(cells('EURUSD')).toEqual([
+      '1.10000',
+      '1.10300',
+      '30',
+      '300.00',
+      '0',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
+    expect(cells('XAUUSD')).toEqual(['2000.00', '2012.00', '', '1200.00', '0', '', '', '', '', '']);
     const statistics = (await get(`${ACCOUNT(account.id)}/statistics`, user.token)).body;
     expect(statistics.trades.pips).toBeCloseTo(30, 9);
   });
@@ -328,7 +343,7 @@ describe('trades, positions and CSV', () => {
     const { user, account } = publisher;
     const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text;
     expect(csv.split('\r\n')[1]).toBe(
-      `2,"'=HYPERLINK(""http://x"")",long,${at(1, 9)},${at(1, 10)},1,1.10000,1.09880,,-12.50,0,`,
+      `2,"'=HYPERLINK(""http://x"")",long,${at(1, 9)},${at(1, 10)},1,1.10000,1.09880,,-12.50,0,,,,,`,
     );
   });
 
@@ -359,7 +374,7 @@ describe('trades, positions and CSV', () => {
     const csv = await get(`${ACCOUNT(publisher.account.id)}/trades.csv`, publisher.user.token);
     expect(csv.status).toBe(200);
     expect(csv.text.trimEnd().split('\r\n')[1]).toBe(
-      '500,USDJPY,long,2026-01-06T09:00:00.000Z,2026-01-06T15:00:00.000Z,0.3,151.167,151.250,8.3,10.00,0,',
+      '500,USDJPY,long,2026-01-06T09:00:00.000Z,2026-01-06T15:00:00.000Z,0.3,151.167,151.250,8.3,10.00,0,,,,,',
     );
   });
 
@@ -371,11 +386,11 @@ describe('trades, positions and CSV', () => {
     expect(csv.headers.get('content-disposition')).toContain('trades-20102.csv');
     const lines = csv.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'position,symbol,direction,open_time,close_time,volume,open_price,close_price,pips,result_USD,magic,strategy',
+      'position,symbol,direction,open_time,close_time,volume,open_price,close_price,pips,result_USD,magic,strategy,mae,mfe,mae_points,mfe_points',
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
-      /^300,EURUSD,long,2026-01-10T09:00:00.000Z,2026-01-10T15:00:00.000Z,1,1.10000,1.10050,5,50.00,0,$/,
+      /^300,EURUSD,long,2026-01-10T09:00:00.000Z,2026-01-10T15:00:00.000Z,1,1.10000,1.10050,5,50.00,0,,,,,$/,
     );
 
     const positions = await get(`${ACCOUNT(account.id)}/positions`, user.token);
@@ -385,8 +400,315 @@ describe('trades, positions and CSV', () => {
     expect(positions.body.at).not.toBeNull();
 
     const stranger = await quickUser(t);
-    for (const path of ['trades', 'trades.csv', 'positions', 'chart'])
+    for (const path of ['trades', 'trades.csv', 'positions', 'chart', 'excursions'])
       expect((await get(`${ACCOUNT(account.id)}/${path}`, stranger.token)).status).toBe(404);
+  });
+});
+
+/** The excursions a closing deal carries: [mae, mfe, mae_points, mfe_points]. */
+const told = (mae: number, mfe: number, maePoints: number, mfePoints: number) => ({
+  mae,
+  mfe,
+  mae_points: maePoints,
+  mfe_points: mfePoints,
+});
+const pick = (row: Record<string, unknown>) => [row.mae, row.mfe, row.mae_points, row.mfe_points];
+
+/**
+ * A publisher of four trades with excursions and one without (MT5, EURUSD and GBPUSD: a point of
+ * 0.00001 is 1.00 on 1 lot):
+ * - 10: buy 1 at 1.10000, closed at 1.10100 (+100, 100 points); its closing deal tells
+ *   MAE -12.50, MFE +130, -12.5 and +130 points (its opening deal tells some too: not kept);
+ * - 20: sell 1 at 1.10000, closed in two halves at 1.09900 (+50) and 1.10060 (-30): +20, closed
+ *   at 1.09980 on average, 20 points; the first half tells (-20, +60, -20, +60), the second
+ *   (-35, +45, -35, +45), as a publisher that lost its memory in between would: the trade's are
+ *   the most adverse MAE and the best MFE, (-35, +60, -35, +60);
+ * - 30: buy 0.1 GBPUSD 1.25000 -> 1.24900 (-10), from before the publisher told them: none;
+ * - 40, netting: buy 1 at 1.10000, sell 2 at 1.10100 (inout: the long lot +100, telling
+ *   (-5, +100, -5, +100)), buy 1 at 1.10050 (the short lot +50, telling (-8, +50, -8, +50)):
+ *   trades 40 and 40#2.
+ */
+async function withExcursions(login: number) {
+  const publisher = await publisherOf(t, login);
+  await send(t, HELLO, publisher.key, hello({ login, margin_mode: 'netting' }));
+  const side = (ticket: number, position: number, fields: Record<string, unknown>) =>
+    tradeDeal(ticket, { position_id: position, symbol: 'EURUSD', digits: 5, volume: 1, ...fields });
+  const sent = await send(t, DEALS, publisher.key, {
+    login,
+    deals: [
+      deal(1, { time: at(0), profit: 10_000, equity_before: 0 }),
+      side(2, 10, { time: at(1, 9), type: 'buy', entry: 'in', price: 1.1, ...told(-1, 1, -1, 1) }),
+      side(3, 10, {
+        time: at(1, 15),
+        type: 'sell',
+        entry: 'out',
+        price: 1.101,
+        profit: 100,
+        ...told(-12.5, 130, -12.5, 130),
+      }),
+      side(4, 20, { time: at(2, 9), type: 'sell', entry: 'in', price: 1.1 }),
+      side(5, 20, {
+        time: at(2, 10),
+        type: 'buy',
+        entry: 'out',
+        volume: 0.5,
+        price: 1.099,
+        profit: 50,
+        ...told(-20, 60, -20, 60),
+      }),
+      side(6, 20, {
+        time: at(2, 11),
+        type: 'buy',
+        entry: 'out',
+        volume: 0.5,
+        price: 1.1006,
+        profit: -30,
+        ...told(-35, 45, -35, 45),
+      }),
+      side(7, 30, {
+        time: at(3, 9),
+        type: 'buy',
+        entry: 'in',
+        symbol: 'GBPUSD',
+        volume: 0.1,
+        price: 1.25,
+      }),
+      side(8, 30, {
+        time: at(3, 10),
+        type: 'sell',
+        entry: 'out',
+        symbol: 'GBPUSD',
+        volume: 0.1,
+        price: 1.249,
+        profit: -10,
+      }),
+      side(9, 40, { time: at(4, 9), type: 'buy', entry: 'in', price: 1.1 }),
+      side(10, 40, {
+        time: at(4, 10),
+        type: 'sell',
+        entry: 'inout',
+        volume: 2,
+        price: 1.101,
+        profit: 100,
+        ...told(-5, 100, -5, 100),
+      }),
+      side(11, 40, {
+        time: at(4, 11),
+        type: 'buy',
+        entry: 'out',
+        price: 1.1005,
+        profit: 50,
+        ...told(-8, 50, -8, 50),
+      }),
+    ],
+  });
+  expect(sent.body).toEqual({ accepted: 11, duplicate: 0 });
+  return publisher;
+}
+
+describe('excursions (MAE and MFE)', () => {
+  it('each trade carries its excursions, the most adverse and the best of its closing deals; an older trade none', async () => {
+    const { user, account } = await withExcursions(20_401);
+    const trades = (await get(`${ACCOUNT(account.id)}/trades`, user.token)).body.data;
+    expect(
+      trades.map((tr: Record<string, unknown>) => [tr.position_id, tr.result, ...pick(tr)]),
+    ).toEqual([
+      ['40#2', 50, -8, 50, -8, 50],
+      ['40', 100, -5, 100, -5, 100],
+      ['30', -10, null, null, null, null],
+      ['20', 20, -35, 60, -35, 60],
+      ['10', 100, -12.5, 130, -12.5, 130],
+    ]);
+    // the CSV's last four columns: money to the cent, points to a tenth; none told: empty
+    const csv = (await get(`${ACCOUNT(account.id)}/trades.csv`, user.token)).text;
+    const line = (position: string) => csv.split('\r\n').find((l) => l.startsWith(`${position},`))!;
+    expect(line('20')).toBe(
+      `20,EURUSD,short,${at(2, 9)},${at(2, 11)},1,1.10000,1.09980,2,20.00,0,,-35.00,60.00,-35,60`,
+    );
+    expect(line('10')).toBe(
+      `10,EURUSD,long,${at(1, 9)},${at(1, 15)},1,1.10000,1.10100,10,100.00,0,,-12.50,130.00,-12.5,130`,
+    );
+    expect(line('30').endsWith(',-10.00,0,,,,,')).toBe(true);
+    // kept on closing deals only: the opening deal's were dropped
+    const { rows } = await t.sql.query(
+      `select ticket, mae, mfe, mae_points, mfe_points from monitoring_deals
+       where account_id = $1 and mae is not null order by ticket`,
+      [account.id],
+    );
+    expect(rows.map((r) => Number(r.ticket))).toEqual([3, 5, 6, 10, 11]);
+  });
+
+  it('the scatter: every closed trade with excursions, newest first, its result in money and points, and how many have none', async () => {
+    const { user, account } = await withExcursions(20_402);
+    const scatter = await get(`${ACCOUNT(account.id)}/excursions`, user.token);
+    expect(scatter.status).toBe(200);
+    expect(scatter.body).toEqual({
+      trades: [
+        {
+          position_id: '40#2',
+          symbol: 'EURUSD',
+          direction: 'short',
+          close_time: at(4, 11),
+          // 1.10100 -> 1.10050 short: 50 points
+          result: 50,
+          result_points: 50,
+          ...told(-8, 50, -8, 50),
+        },
+        {
+          position_id: '40',
+          symbol: 'EURUSD',
+          direction: 'long',
+          close_time: at(4, 10),
+          result: 100,
+          result_points: 100,
+          ...told(-5, 100, -5, 100),
+        },
+        {
+          position_id: '20',
+          symbol: 'EURUSD',
+          direction: 'short',
+          close_time: at(2, 11),
+          // 1.10000 -> 1.09980 on average, short: 20 points
+          result: 20,
+          result_points: 20,
+          ...told(-35, 60, -35, 60),
+        },
+        {
+          position_id: '10',
+          symbol: 'EURUSD',
+          direction: 'long',
+          close_time: at(1, 15),
+          result: 100,
+          result_points: 100,
+          ...told(-12.5, 130, -12.5, 130),
+        },
+      ],
+      total: 4,
+      without: 1,
+    });
+    // another user's account is not found; an account without trades has an empty scatter
+    const stranger = await quickUser(t);
+    expect(await get(`${ACCOUNT(account.id)}/excursions`, stranger.token)).toMatchObject({
+      status: 404,
+      body: refusal('MONITORING_ACCOUNT_NOT_FOUND'),
+    });
+    const empty = await publisherOf(t, 20_403);
+    expect((await get(`${ACCOUNT(empty.account.id)}/excursions`, empty.user.token)).body).toEqual({
+      trades: [],
+      total: 0,
+      without: 0,
+    });
+  });
+
+  it(`the scatter holds the latest ${EXCURSIONS_MAX} trades with excursions and counts the rest`, async () => {
+    const { user, account } = await publisherOf(t, 20_404);
+    // trade g (1 to 5,002) opened at minute g and closed 30 s later; the first without
+    // excursions, the others telling (-g, g, -g, g)
+    await t.sql.query(
+      `insert into monitoring_deals (account_id, ticket, "order", position_id, time, type, entry,
+         symbol, digits, volume, price, profit, swap, commission, fee, magic, comment, mae, mfe,
+         mae_points, mfe_points)
+       select $1, 2 * g + d, 2 * g + d, g,
+         timestamptz '2026-01-01' + g * interval '1 minute' + d * interval '30 seconds',
+         case d when 0 then 'buy' else 'sell' end, case d when 0 then 'in' else 'out' end,
+         'EURUSD', 5, 1, 1.1 + d * 0.0001, d * 10, 0, 0, 0, 0, '',
+         case when d = 1 and g > 1 then -g end, case when d = 1 and g > 1 then g end,
+         case when d = 1 and g > 1 then -g end, case when d = 1 and g > 1 then g end
+       from generate_series(1, 5002) g, generate_series(0, 1) d`,
+      [account.id],
+    );
+    const { body } = await get(`${ACCOUNT(account.id)}/excursions`, user.token);
+    expect(body.total).toBe(5001);
+    expect(body.without).toBe(1);
+    expect(body.trades).toHaveLength(EXCURSIONS_MAX);
+    // newest first: 5,002 down to 3 (2, the oldest with excursions, is past the cap)
+    expect(body.trades[0]).toMatchObject({ position_id: '5002', result: 10, result_points: 10 });
+    expect(pick(body.trades[0])).toEqual([-5002, 5002, -5002, 5002]);
+    expect(body.trades.at(-1).position_id).toBe('3');
+  });
+
+  it('the public page: hidden money leaves the points, a hidden history hides the scatter', async () => {
+    const { user, account } = await withExcursions(20_405);
+    const path = `${PUBLIC(account.monitoring_id)}/excursions`;
+    const missing = await get(`${PUBLIC('AAAAAAAAAAAAAAAA')}/excursions`);
+    expect(missing).toMatchObject({ status: 404, body: refusal('MONITORING_PUBLIC_NOT_FOUND') });
+    // private: as missing
+    expect((await get(path)).body).toEqual(missing.body);
+
+    await patch(account.id, { is_public: true }, user);
+    const owner = await get(`${ACCOUNT(account.id)}/excursions`, user.token);
+    expect((await get(path)).body).toEqual(owner.body);
+
+    await patch(account.id, { hide_money: true }, user);
+    const hidden = (await get(path)).body;
+    expect(hidden.total).toBe(4);
+    expect(hidden.without).toBe(1);
+    expect(
+      hidden.trades.map((tr: Record<string, unknown>) => [
+        tr.result,
+        tr.result_points,
+        ...pick(tr),
+      ]),
+    ).toEqual([
+      [null, 50, null, null, -8, 50],
+      [null, 100, null, null, -5, 100],
+      [null, 20, null, null, -35, 60],
+      [null, 100, null, null, -12.5, 130],
+    ]);
+    const trades = (await get(`${PUBLIC(account.monitoring_id)}/trades`)).body.data;
+    expect(trades.find((tr: { position_id: string }) => tr.position_id === '20')).toMatchObject({
+      result: null,
+      mae: null,
+      mfe: null,
+      mae_points: -35,
+      mfe_points: 60,
+    });
+    expect(JSON.stringify(hidden)).not.toMatch(/"(?:mae|mfe|result)":-?\d/);
+
+    await patch(account.id, { hide_money: false, hide_history: true }, user);
+    expect((await get(path)).body).toEqual(missing.body);
+  });
+
+  it('the open positions carry their excursions so far; an older publisher’s none; hidden money hides the money ones', async () => {
+    const publisher = await publisherOf(t, 20_406);
+    const { user, account } = publisher;
+    await send(t, HELLO, publisher.key, hello({ login: 20_406 }));
+    const position = {
+      type: 'buy' as const,
+      volume: 1,
+      open_time: at(6, 10),
+      open_price: 1.1,
+      current_price: 1.1002,
+      sl: 0,
+      tp: 0,
+      profit: 20,
+      swap: 0,
+    };
+    const stored = await send(
+      t,
+      SNAPSHOT,
+      publisher.key,
+      snapshot({
+        login: 20_406,
+        time: at(6, 11),
+        positions: [
+          { ...position, ticket: 501, symbol: 'EURUSD', ...told(-30, 50, -30, 50) },
+          { ...position, ticket: 502, symbol: 'GBPUSD' },
+        ],
+      }),
+    );
+    expect(stored.status).toBe(200);
+    const { body } = await get(`${ACCOUNT(account.id)}/positions`, user.token);
+    expect(body.positions.map((p: Record<string, unknown>) => [p.ticket, ...pick(p)])).toEqual([
+      [501, -30, 50, -30, 50],
+      [502, null, null, null, null],
+    ]);
+    await patch(account.id, { is_public: true, hide_money: true }, user);
+    const open = (await get(`${PUBLIC(account.monitoring_id)}/positions`)).body;
+    expect(open.positions.map((p: Record<string, unknown>) => [p.ticket, ...pick(p)])).toEqual([
+      [501, null, null, -30, 50],
+      [502, null, null, null, null],
+    ]);
   });
 });
 

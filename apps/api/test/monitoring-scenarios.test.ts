@@ -13,7 +13,7 @@ import { FREE } from './monitoring-fixtures.ts';
 
 /**
  * The terminal's awkward habits (packages/simulator's scenarios) end to end: a simulated
- * MetaTrader terminal with the publisher Expert Advisor 1.3 attached publishes to this API over
+ * MetaTrader terminal with the publisher Expert Advisor 1.4 attached publishes to this API over
  * HTTP, on a virtual clock (no test waits), and the trader's fixes are made through the console's
  * own routes. Each test then reads what the trader sees: the accounts list, the statistics as
  * the statistics job stores them, the trades and the open positions.
@@ -163,7 +163,7 @@ const statusesOf = (calls: readonly EaCall[], path?: EaCall['path']) =>
   calls.filter((c) => !path || c.path === path).map((c) => c.status);
 
 /**
- * What every publishing account shows: data from the 1.3 publisher, the terminal connected with
+ * What every publishing account shows: data from the 1.4 publisher, the terminal connected with
  * its ping, algorithmic trading allowed.
  */
 function expectPublishing(listed: Json) {
@@ -475,6 +475,82 @@ describe('the terminal’s habits, end to end', () => {
       const { listed } = await played.sees();
       expectPublishing(listed);
       expect(listed.ping_ms).toBe(260);
+    },
+    SLOW,
+  );
+});
+
+/** The trades' excursions as the pages show them: [position's result, mae, mfe, points...]. */
+const excursionsOf = (row: Json) => [row.result, row.mae, row.mfe, row.mae_points, row.mfe_points];
+
+describe('the excursions, end to end', () => {
+  it(
+    'dipThenRally: the open position shows MAE -30 while down, the closed trade MAE -30 and MFE +50, and the scatter has it',
+    async () => {
+      let fallen: Json;
+      const played = await play('dipThenRally', 60_018, async (world, seesNow) => {
+        await world.runUntilSnapshot();
+        fallen = (await seesNow()).positions.positions[0];
+      });
+      // a buy of 1 lot EURUSD at 1.10000 quoted at 1.09970: -30.00, -30 points, nothing better yet
+      expect(fallen).toMatchObject({
+        profit: -30,
+        mae: -30,
+        mfe: 0,
+        mae_points: -30,
+        mfe_points: 0,
+      });
+      const { trades, listed } = await played.sees();
+      expectPublishing(listed);
+      // closed at 1.10020 (+20) after rising to 1.10050 (+50)
+      expect(trades.meta.total).toBe(1);
+      expect(excursionsOf(trades.data[0])).toEqual([20, -30, 50, -30, 50]);
+      const scatter = await t.api.get(`${ACCOUNT(played.accountId())}/excursions`, {
+        token: played.user.token,
+      });
+      expect(scatter.body).toEqual({
+        trades: [
+          expect.objectContaining({
+            direction: 'long',
+            result: 20,
+            result_points: 20,
+            mae: -30,
+            mfe: 50,
+            mae_points: -30,
+            mfe_points: 50,
+          }),
+        ],
+        total: 1,
+        without: 0,
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    'olderPublisher: a 1.3.0 publishes as before; its trade and position say they have no excursions',
+    async () => {
+      const played = await play('olderPublisher', 60_019);
+      expect(statusesOf(played.calls).every((s) => s === 200)).toBe(true);
+      const { trades, listed } = await played.sees();
+      expect(listed.ea_version).toBe('1.3.0');
+      expect(excursionsOf(trades.data[0])).toEqual([20, null, null, null, null]);
+      const scatter = await t.api.get(`${ACCOUNT(played.accountId())}/excursions`, {
+        token: played.user.token,
+      });
+      expect(scatter.body).toEqual({ trades: [], total: 0, without: 1 });
+    },
+    SLOW,
+  );
+
+  it(
+    'eaRestartedMidPosition: the trade keeps the MAE seen before the stop and the MFE after the restart',
+    async () => {
+      const played = await play('eaRestartedMidPosition', 60_020);
+      const { trades, listed } = await played.sees();
+      expectPublishing(listed);
+      // -30 seen before the stop (the -100 while the terminal was closed missed), +50 after it
+      expect(excursionsOf(trades.data[0])).toEqual([20, -30, 50, -30, 50]);
     },
     SLOW,
   );

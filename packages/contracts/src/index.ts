@@ -12,6 +12,7 @@ export * from './monitoring-analysis.ts';
 export * from './monitoring.ts';
 export * from './monitoring-ingest.ts';
 export * from './monitoring-alerts.ts';
+export * from './monitoring-portfolio.ts';
 export * from './latency.ts';
 export * from './partner.ts';
 export * from './telegram.ts';

@@ -370,6 +370,57 @@ const riskOfRuinSchema = z.object({
 });
 export type RiskOfRuinResponse = z.infer<typeof riskOfRuinSchema>;
 
+/** Why an account does not carry "verified by the host" (VerificationResponse['reason']). */
+export const VERIFICATION_REASONS = [
+  'not_hosted',
+  'gap',
+  'elsewhere',
+  'silent_now',
+  'history_incomplete',
+] as const;
+export type VerificationReason = (typeof VERIFICATION_REASONS)[number];
+
+/**
+ * "Verified by the host" (the API's monitoring.verification.ts says how it is reckoned): the
+ * account is verified when one unbroken run of its publisher on our servers (snapshots from the
+ * address of one of our VPS servers, none from elsewhere, no silence longer than
+ * VERIFICATION_GAP_MINUTES of market time) began with the account's first equity point and still
+ * goes on, and its deals add up to its balance. The deals before the first equity point (the
+ * history the publisher sent from the terminal) add up, but nobody watched them happen: `covered`
+ * says how much of the displayed period (`period_from`, the first deal or equity point, to now,
+ * in market time) the run covers. It proves where the publisher ran, not who holds the trading
+ * password. Nothing in it is private: no address, no server.
+ */
+const verificationSchema = z.object({
+  verified: z.boolean(),
+  /**
+   * Null when verified; else why not, the first that applies: `not_hosted` (no run on our
+   * servers, or it began after the first equity point with no break seen: the points before it
+   * are from before this was kept), `gap` or `elsewhere` (the last run was broken: a silence in
+   * market hours, or snapshots from another address; `broken_from`..`broken_to` its span),
+   * `silent_now` (nothing from our servers for longer than the window), `history_incomplete`
+   * (the deals do not add up to the terminal's balance).
+   */
+  reason: z.nullable(z.enum(VERIFICATION_REASONS)),
+  /** The current run's first point (null: none running). */
+  since: z.nullable(z.string()),
+  /** The latest point from our servers followed. */
+  last_hosted_at: z.nullable(z.string()),
+  /** The displayed period's start: the first deal or equity point. */
+  period_from: z.nullable(z.string()),
+  /** The share (0 to 1) of the period's market time, to now, that the current run covers. */
+  covered: z.number(),
+  /** The points are followed up to here (a few minutes behind now). */
+  checked_at: z.nullable(z.string()),
+  /**
+   * With `gap`: the last point before the silence and the first after it; with `elsewhere`: the
+   * first and the latest point from elsewhere. Null with the other reasons.
+   */
+  broken_from: z.nullable(z.string()),
+  broken_to: z.nullable(z.string()),
+});
+export type VerificationResponse = z.infer<typeof verificationSchema>;
+
 export const statisticsResponseSchema = z.object({
   currency: z.nullable(z.string()),
   gain: z.number(),
@@ -431,6 +482,8 @@ export const statisticsResponseSchema = z.object({
   monthly: z.array(periodRowSchema),
   breakdowns: breakdownsSchema,
   risk_of_ruin: riskOfRuinSchema,
+  /** Of the whole history, whatever the range asked for; read at each request, so current. */
+  verification: verificationSchema,
   last_data_at: z.nullable(z.string()),
 });
 export type StatisticsResponse = z.infer<typeof statisticsResponseSchema>;
@@ -502,9 +555,51 @@ export const tradeSchema = z.object({
   /** Its opening deal's magic number ('0': placed by hand) and the name its owner gave it. */
   magic: z.string(),
   strategy: z.nullable(z.string()),
+  /**
+   * Its excursions as the publisher watched the position (1.4 on): the worst and best floating
+   * profit in money (mae at most 0, mfe at least 0; null on the public page when money is hidden)
+   * and in price points; for a position closed in several deals the most adverse mae and the best
+   * mfe among its closing deals. All four null when the publisher told none (before 1.4).
+   */
+  mae: hideable,
+  mfe: hideable,
+  mae_points: nullableNumber,
+  mfe_points: nullableNumber,
 });
 export type MonitoringTrade = z.infer<typeof tradeSchema>;
 export const tradesResponseSchema = pageOf(tradeSchema);
+
+/** The most trades the excursions' scatter gets: the latest closed. */
+export const EXCURSIONS_MAX = 5000;
+
+/**
+ * GET .../accounts/:id/excursions (and the public page's, unless the owner hides the history):
+ * every closed trade with excursions, for the scatter of result against MAE (MQL5's "Risks"),
+ * newest first, at most EXCURSIONS_MAX. Money (result, mae, mfe) is null on the public page when
+ * hidden: `result_points` (the trade's price move in points of its symbol, as the excursions'
+ * points) and the points stay.
+ */
+export const excursionsResponseSchema = z.object({
+  trades: z.array(
+    z.object({
+      position_id: z.string(),
+      symbol: z.string(),
+      direction: z.enum(['long', 'short']),
+      close_time: z.string(),
+      result: hideable,
+      result_points: z.number(),
+      mae: hideable,
+      mfe: hideable,
+      mae_points: z.number(),
+      mfe_points: z.number(),
+    }),
+  ),
+  /** Closed trades with excursions (`trades` holds the latest EXCURSIONS_MAX of them). */
+  total: z.int(),
+  /** Closed trades without: closed before the publisher told them (before 1.4), or unseen. */
+  without: z.int(),
+});
+export type ExcursionsResponse = z.infer<typeof excursionsResponseSchema>;
 
 /** The longest name of a strategy (a magic number). */
 export const STRATEGY_NAME_MAX = 40;
@@ -565,6 +660,14 @@ export const positionSchema = z.object({
    * publisher's positions do not carry it); null when no deal in it is stored yet.
    */
   digits: z.nullable(z.int()),
+  /**
+   * Its excursions so far as the publisher watched it (1.4 on; all null before): the worst and
+   * best floating profit (null on the public page when money is hidden) and price move in points.
+   */
+  mae: hideable,
+  mfe: hideable,
+  mae_points: nullableNumber,
+  mfe_points: nullableNumber,
 });
 export const positionsResponseSchema = z.object({
   at: z.nullable(z.string()),
@@ -667,6 +770,11 @@ export type AdminExtendRequest = z.infer<typeof adminExtendRequestSchema>;
 
 /** A publisher that has sent nothing for this long is shown as silent. */
 export const PUBLISHER_SILENT_AFTER_MS = 10 * 60_000;
+/**
+ * "Verified by the host": the longest silence of the publisher, in market minutes, that does
+ * not break its run (the silent-terminal window).
+ */
+export const VERIFICATION_GAP_MINUTES = PUBLISHER_SILENT_AFTER_MS / 60_000;
 /** The publisher's state in the operator's list: sending, silent, or never heard from. */
 export const PUBLISHER_STATES = ['reporting', 'silent', 'never'] as const;
 export type PublisherState = (typeof PUBLISHER_STATES)[number];

@@ -8,6 +8,7 @@ import { AppError, isUniqueViolation } from '../../lib/errors.ts';
 import type { AlertEngine, RawRule, StoredSnapshot } from './monitoring.alerts.engine.ts';
 import { tradeSessionsOf } from './monitoring.alerts.evaluate.ts';
 import { EQUITY_BEFORE_REACH_MS } from './monitoring.statistics.ts';
+import { HOSTED_REACH_MS, VERIFICATION_SETTLE_MS } from './monitoring.verification.ts';
 
 /** How often the publisher sends a snapshot. */
 export const SNAPSHOT_EVERY_SEC = 10;
@@ -147,7 +148,8 @@ export function createIngest(
 
     /**
      * Upserted on (account, ticket): a resent batch changes nothing. The new deposits and
-     * withdrawals move the alert rules' bases.
+     * withdrawals move the alert rules' bases. A position's excursions are kept on its closing
+     * deals only (a trade's, out, out_by or inout).
      */
     async deals(keyHash: string, batch: IngestDeals) {
       const account = await resolve(keyHash, batch.login);
@@ -162,14 +164,19 @@ export function createIngest(
         with stored as (
           insert into monitoring_deals (account_id, ticket, "order", position_id, time, type,
             entry, symbol, digits, volume, price, profit, swap, commission, fee, magic, comment,
-            equity_before, received_at)
+            equity_before, received_at, mae, mfe, mae_points, mfe_points)
           select ${account.id}, d.ticket, d."order", d.position_id, d.time, d.type, d.entry,
             d.symbol, d.digits, d.volume, d.price, d.profit, d.swap, d.commission, d.fee, d.magic,
-            d.comment, d.equity_before, ${received}
+            d.comment, d.equity_before, ${received}, case when c.closing then d.mae end,
+            case when c.closing then d.mfe end, case when c.closing then d.mae_points end,
+            case when c.closing then d.mfe_points end
           from json_to_recordset(${JSON.stringify(batch.deals)}::json) as d(ticket bigint,
             "order" bigint, position_id bigint, time timestamptz, type text, entry text,
             symbol text, digits int, volume float8, price float8, profit float8, swap float8,
-            commission float8, fee float8, magic bigint, comment text, equity_before float8)
+            commission float8, fee float8, magic bigint, comment text, equity_before float8,
+            mae float8, mfe float8, mae_points float8, mfe_points float8)
+          cross join lateral (
+            select d.type in ('buy', 'sell') and d.entry <> 'in' as closing) c
           on conflict (account_id, ticket) do nothing
           returning ticket, type, time, profit + swap + commission + fee as amount, equity_before),
         -- new cash flows: the account's next snapshot starts a new equity point, so none holds
@@ -253,6 +260,14 @@ const storedSnapshot = (row: StoredRow, snapshot: IngestSnapshot): StoredSnapsho
  * per account; none, the usual case, costs nothing more) with what they need from before the
  * update: the previous positions (when positions are watched), whether it had published. A
  * statement prepared once per connection: planned once, not per batch.
+ *
+ * Each snapshot's `hosted` ("verified by the host", monitoring.verification.ts): false from an
+ * address that is no server of ours (active or blocked; any owner's), null from ours when it
+ * arrived more than HOSTED_REACH_MS from its own time (it proves nothing of that time), else true:
+ * one probe of the servers' host index a snapshot. The minute's point is hosted only if all its
+ * snapshots are (true and null is null). A snapshot from elsewhere in a minute the statistics job
+ * has already followed (sent late) breaks the run it falls in, as the job would have: looked up
+ * only for such snapshots, past the settling time, so none of the usual ones pays for it.
  */
 const STORE_SNAPSHOTS = `
   with input as (
@@ -263,7 +278,13 @@ const STORE_SNAPSHOTS = `
   target as (
     select input.*, a.id as account_id, a.flows, a.alerts_enabled, a.positions as old_positions,
       a.last_data_at is not null as had_data, a.time_zone, a.alert_email, a.alert_telegram,
-      a.user_id, a.server
+      a.user_id, a.server,
+      case
+        when not exists (select 1 from vps_servers s
+          where s.host = input.ip and s.status in ('active', 'blocked')) then false
+        when input.time between $2::timestamptz - interval '${HOSTED_REACH_MS} milliseconds'
+          and $2::timestamptz + interval '${HOSTED_REACH_MS} milliseconds' then true
+      end as hosted
     from input
     join monitoring_subscriptions sub on sub.key_hash = input.key_hash
       and (sub.ends_at is null or sub.ends_at > $2)
@@ -276,15 +297,25 @@ const STORE_SNAPSHOTS = `
     from target t where a.id = t.account_id),
   minute as (
     insert into monitoring_equity (account_id, at, segment, last_at, balance, equity, equity_low,
-      equity_high, margin, credit)
+      equity_high, margin, credit, hosted)
     select account_id, date_trunc('minute', time), flows, time, balance, equity, equity_low,
-      equity_high, margin, credit
+      equity_high, margin, credit, hosted
     from target
     on conflict (account_id, at, segment) do update set last_at = excluded.last_at,
       balance = excluded.balance, equity = excluded.equity, margin = excluded.margin,
       credit = excluded.credit,
       equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
-      equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high)),
+      equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high),
+      hosted = monitoring_equity.hosted and excluded.hosted),
+  late as (
+    update monitoring_verification v set run_started_at = null, broken_reason = 'elsewhere',
+      broken_from = m.at, broken_to = m.at, updated_at = $2
+    from (select account_id, min(date_trunc('minute', time)) as at from target
+      where not hosted
+        and date_trunc('minute', time)
+          <= $2::timestamptz - interval '${VERIFICATION_SETTLE_MS} milliseconds'
+      group by account_id) m
+    where v.account_id = m.account_id and v.run_started_at <= m.at and m.at <= v.checked_until),
   -- a connected terminal's ping, once a minute: the minute's first snapshot telling one (the
   -- probe of its minute before the insert, so that the owner's server at the address, what the
   -- latency map needs, is looked up only for a new point: once a minute, not at each snapshot)

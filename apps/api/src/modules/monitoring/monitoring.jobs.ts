@@ -160,23 +160,28 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
 
     // each hour older than MINUTE_POINTS_DAYS keeps one point per cash-flow segment: the
     // hour's last balance, equity and credit (and their time), its lowest low, highest high and
-    // largest margin
+    // largest margin, and whether it was hosted: the AND of its minutes' (bool_and, but an
+    // unknown minute leaves the hour unknown unless another was from elsewhere, as `and` does;
+    // bool_and alone would skip it and call the hour hosted)
     const thinned = await db.execute(sql`
       with moved as (
         delete from monitoring_equity
         where at < ${daysFrom(now, -MINUTE_POINTS_DAYS)} and at <> date_trunc('hour', at)
         returning *)
       insert into monitoring_equity (account_id, at, segment, last_at, balance, equity,
-        equity_low, equity_high, margin, credit)
+        equity_low, equity_high, margin, credit, hosted)
       select account_id, date_trunc('hour', at), segment, max(coalesce(last_at, at)),
         (array_agg(balance order by at desc))[1], (array_agg(equity order by at desc))[1],
-        min(equity_low), max(equity_high), max(margin), (array_agg(credit order by at desc))[1]
+        min(equity_low), max(equity_high), max(margin), (array_agg(credit order by at desc))[1],
+        case when not bool_and(hosted) then false when bool_or(hosted is null) then null
+          else true end
       from moved group by account_id, date_trunc('hour', at), segment
       on conflict (account_id, at, segment) do update set last_at = excluded.last_at,
         balance = excluded.balance, equity = excluded.equity, credit = excluded.credit,
         equity_low = least(monitoring_equity.equity_low, excluded.equity_low),
         equity_high = greatest(monitoring_equity.equity_high, excluded.equity_high),
-        margin = greatest(monitoring_equity.margin, excluded.margin)`);
+        margin = greatest(monitoring_equity.margin, excluded.margin),
+        hosted = monitoring_equity.hosted and excluded.hosted`);
 
     // and of pings, the hour's mean (its minute-00 point, kept in place, counted in), with the
     // trade server and location of its latest: the latency map reads only the last 30 days

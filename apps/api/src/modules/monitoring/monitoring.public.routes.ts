@@ -1,5 +1,6 @@
 import {
   chartResponseSchema,
+  excursionsResponseSchema,
   monitoringIdParamsSchema,
   positionsResponseSchema,
   publicAccountResponseSchema,
@@ -71,6 +72,21 @@ export async function monitoringPublicRoutes(
       },
     },
     async (request) => reads.publicTrades(request.params.monitoringId, request.query),
+  );
+
+  r.get(
+    '/monitoring/:monitoringId/excursions',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          "A public account's closed trades with their excursions (MAE and MFE), unless its owner hides the history",
+        params,
+        response: { 200: excursionsResponseSchema, ...errorResponses(404, 429) },
+      },
+    },
+    async (request) => reads.publicExcursions(request.params.monitoringId),
   );
 
   r.get(

@@ -4,6 +4,8 @@ import {
   PING_PERIOD_DAYS,
   PING_STEP_SEC,
   type ChartResponse,
+  type ExcursionsResponse,
+  EXCURSIONS_MAX,
   type PingPeriod,
   type PingResponse,
   type MonitoringTrade,
@@ -19,13 +21,17 @@ import { AppError } from '../../lib/errors.ts';
 import { csvFile } from '../../lib/csv.ts';
 import { utcDay } from './monitoring.jobs.ts';
 import { monitoringRepository as repo, type AccountRow } from './monitoring.repository.ts';
+import { FOREX_WEEK } from './monitoring.alerts.evaluate.ts';
 import {
   accountStatistics,
   chartOf,
+  type StatisticsFigures,
   statisticsResponse,
   storedStatistics,
+  verificationStateOf,
   withoutMoney,
 } from './monitoring.statistics.ts';
+import { verificationOf } from './monitoring.verification.ts';
 
 /**
  * What an account shows, to its owner and (less what the owner hid) on its public page: the
@@ -46,11 +52,20 @@ interface TradeRow {
   result: number;
   magic: string;
   strategy: string | null;
+  mae: number | null;
+  mfe: number | null;
+  mae_points: number | null;
+  mfe_points: number | null;
   total: string;
   [key: string]: unknown;
 }
 
+/** A figure as JSON writes it: -0 (a publisher's "-0.00") as 0. */
+const plain = <T extends number | null>(value: T): T => (value === null ? value : value + 0) as T;
+
 const iso = (at: Date | string) => new Date(at).toISOString();
+
+type Excursion = 'mae' | 'mfe' | 'mae_points' | 'mfe_points';
 
 /** Lots are traded in steps of 0.01 at the finest; a sum of them can carry binary noise. */
 const LOT_DECIMALS = 2;
@@ -70,15 +85,17 @@ const csvPrice = (price: number, digits: number | null) =>
 
 export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
   /**
-   * The closed trades, newest first: the buy and sell deals of a position once its closing
+   * The closed trades (a subquery): the buy and sell deals of a position once its closing
    * volume has reached its opening volume (closedTrades of the statistics, in SQL). A netting
    * reversal (`inout`) is two parts: the close of the position's net volume before it (with the
-   * deal's whole result), and the opening of the rest as the position's next trade (`id#2`).
+   * deal's whole result and excursions), and the opening of the rest as the position's next trade
+   * (`id#2`). A trade's excursions are the most adverse mae and the best mfe of its closing deals
+   * (the publisher tracks the whole position: each closing deal carries them so far).
    */
-  async function tradeRows(accountId: number, limit: number | null, offset: number) {
-    const closed = sql`(
+  const closedTrades = (accountId: number) => sql`(
         with d as (
           select position_id, ticket, time, type, entry, symbol, digits, volume, price, magic,
+            mae, mfe, mae_points, mfe_points,
             profit + swap + commission + fee as money,
             -- the net volume before the deal (buys add, sells take), and the reversals so far
             coalesce(sum(case when type = 'buy' then volume else -volume end) over earlier, 0)
@@ -90,15 +107,16 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
             rows between unbounded preceding and 1 preceding)),
         parts as (
           select position_id, reversals as trade, ticket, time, type, entry, symbol, digits,
-            volume, price, magic, money
+            volume, price, magic, money, mae, mfe, mae_points, mfe_points
           from d where entry <> 'inout'
           union all
           select position_id, reversals, ticket, time, type, 'out', symbol, digits,
-            abs(net_before), price, magic, money
+            abs(net_before), price, magic, money, mae, mfe, mae_points, mfe_points
           from d where entry = 'inout'
           union all
           select position_id, reversals + 1, ticket, time, type, 'in', symbol, digits,
-            abs(net_before + case when type = 'buy' then volume else -volume end), price, magic, 0
+            abs(net_before + case when type = 'buy' then volume else -volume end), price, magic, 0,
+            null, null, null, null
           from d where entry = 'inout')
         select case when trade = 0 then position_id::text
             else position_id::text || '#' || (trade + 1) end as position_id,
@@ -114,14 +132,22 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
             / nullif(sum(volume) filter (where entry = 'in'), 0) as open_price,
           sum(price * volume) filter (where entry <> 'in')
             / nullif(sum(volume) filter (where entry <> 'in'), 0) as close_price,
-          sum(money) as result
+          sum(money) as result,
+          min(mae) filter (where entry <> 'in') as mae,
+          max(mfe) filter (where entry <> 'in') as mfe,
+          min(mae_points) filter (where entry <> 'in') as mae_points,
+          max(mfe_points) filter (where entry <> 'in') as mfe_points
         from parts
         group by position_id, trade) p
       where open_time is not null and close_time is not null and closed + 1e-9 >= volume`;
+
+  /** The closed trades, newest first (`limit` null: all). */
+  async function tradeRows(accountId: number, limit: number | null, offset: number) {
+    const closed = closedTrades(accountId);
     // the count is a window over the rows the sort needs all of anyway
     const { rows } = await db.execute<TradeRow>(sql`
       select position_id, symbol, type, digits, open_time, close_time, volume, open_price,
-        close_price, result, magic::text as magic,
+        close_price, result, magic::text as magic, mae, mfe, mae_points, mfe_points,
         (select s.name from monitoring_strategies s
           where s.account_id = ${accountId} and s.magic = p.magic) as strategy,
         count(*) over () as total
@@ -152,16 +178,81 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
         pips: pipsOf(r.symbol, r.digits, (closePrice - openPrice) * sign),
         magic: r.magic,
         strategy: r.strategy,
+        mae: plain(r.mae),
+        mfe: plain(r.mfe),
+        mae_points: plain(r.mae_points),
+        mfe_points: plain(r.mfe_points),
       };
     });
     return { trades, total };
   }
 
   /**
+   * The scatter's trades: the latest EXCURSIONS_MAX closed trades with excursions, newest first,
+   * each with its result in money and its price move in points (as the excursions' points: the
+   * symbol's digits); how many have them, and how many do not (closed before the publisher told
+   * them). One query: the counts come with the rows, or alone when there are none.
+   */
+  async function excursions(accountId: number): Promise<ExcursionsResponse> {
+    const { rows } = await db.execute<{
+      total: string;
+      without: string;
+      position_id: string | null;
+      symbol: string;
+      type: 'buy' | 'sell';
+      digits: number;
+      close_time: Date | string;
+      open_price: number;
+      close_price: number;
+      result: number;
+      mae: number;
+      mfe: number;
+      mae_points: number;
+      mfe_points: number;
+    }>(sql`
+      with t as materialized (select * from ${closedTrades(accountId)}),
+      counts as (
+        select count(*) filter (where mae is not null) as total,
+          count(*) filter (where mae is null) as without
+        from t)
+      select counts.total, counts.without, x.*
+      from counts left join lateral (
+        select position_id, symbol, type, digits, close_time, open_price, close_price, result,
+          mae, mfe, mae_points, mfe_points
+        from t where mae is not null
+        order by close_time desc, length(position_id) desc, position_id desc
+        limit ${EXCURSIONS_MAX}) x on true`);
+    const first = rows[0];
+    return {
+      trades: rows
+        .filter((r) => r.position_id !== null)
+        .map((r) => {
+          const sign = r.type === 'buy' ? 1 : -1;
+          return {
+            position_id: r.position_id!,
+            symbol: r.symbol,
+            direction: r.type === 'buy' ? 'long' : 'short',
+            close_time: iso(r.close_time),
+            result: r.result,
+            result_points: plain(
+              Number((((r.close_price - r.open_price) * sign) / 10 ** -r.digits).toFixed(1)),
+            ),
+            mae: plain(r.mae),
+            mfe: plain(r.mfe),
+            mae_points: plain(r.mae_points),
+            mfe_points: plain(r.mfe_points),
+          };
+        }),
+      total: Number(first?.total ?? 0),
+      without: Number(first?.without ?? 0),
+    };
+  }
+
+  /**
    * The names the owner gave the strategies of these rows, read now (not stored with the
    * figures), so a rename shows at once.
    */
-  async function named(accountId: number, figures: StatisticsResponse) {
+  async function named(accountId: number, figures: StatisticsFigures) {
     const magics = figures.breakdowns.strategies.map((row) => row.key).filter((m) => m !== '0');
     if (magics.length === 0) return figures;
     const { rows } = await db.execute<{ magic: string; name: string }>(sql`
@@ -180,26 +271,54 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     };
   }
 
+  /**
+   * "Verified by the host" now (monitoring.verification.ts), from the state the statistics job
+   * stored and the figures' first equity point and reconciliation: read at each request, so the
+   * mark goes as soon as the publisher falls silent, not at the job's next run.
+   */
+  async function verification(account: AccountRow, figures: StatisticsFigures) {
+    const [state, first] = await Promise.all([
+      verificationStateOf(db, account.id),
+      // down the (account, time, ticket) index: one row
+      db.execute<{ time: Date | string | null }>(sql`
+        select min(time) as time from monitoring_deals where account_id = ${account.id}`),
+    ]);
+    const firstDeal = first.rows[0]?.time;
+    const equitySince = figures.equity_since === null ? null : Date.parse(figures.equity_since);
+    const starts = [firstDeal ? new Date(firstDeal).getTime() : null, equitySince].filter(
+      (at): at is number => at !== null,
+    );
+    return verificationOf(state, {
+      now: now().getTime(),
+      periodFrom: starts.length > 0 ? Math.min(...starts) : null,
+      equitySince,
+      historyIncomplete: figures.history_incomplete,
+      sessions: account.tradeSessions ?? FOREX_WEEK,
+    });
+  }
+
   async function statistics(
     account: AccountRow,
     range: { from?: string; to?: string } = {},
   ): Promise<StatisticsResponse> {
     const last = account.lastDataAt?.toISOString() ?? null;
+    let figures: StatisticsFigures | undefined;
     if (range.from === undefined && range.to === undefined) {
       const stored = (await storedStatistics(db, account.id, 'figures')) as
-        Partial<StatisticsResponse> | undefined;
+        Partial<StatisticsFigures> | undefined;
       // figures stored before the breakdowns existed are computed afresh until the job's next run
       if (stored?.breakdowns && stored.risk_of_ruin)
-        return named(account.id, { ...(stored as StatisticsResponse), last_data_at: last });
+        figures = { ...(stored as StatisticsFigures), last_data_at: last };
     }
-    const figures = await accountStatistics(db, account, now());
-    return named(
-      account.id,
-      statisticsResponse(account, figures, {
-        from: range.from === undefined ? undefined : Date.parse(range.from),
-        to: range.to === undefined ? undefined : Date.parse(range.to),
-      }),
-    );
+    figures ??= statisticsResponse(account, await accountStatistics(db, account, now()), {
+      from: range.from === undefined ? undefined : Date.parse(range.from),
+      to: range.to === undefined ? undefined : Date.parse(range.to),
+    });
+    const [withNames, verified] = await Promise.all([
+      named(account.id, figures),
+      verification(account, figures),
+    ]);
+    return { ...withNames, verification: verified };
   }
 
   async function chart(account: AccountRow): Promise<ChartResponse> {
@@ -243,7 +362,9 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
    * positions do not carry them, the deals do (the latest deal in the symbol; null before any).
    */
   async function positions(account: AccountRow): Promise<PositionsResponse> {
-    const open = account.positions as Omit<PositionsResponse['positions'][number], 'digits'>[];
+    type Stored = Omit<PositionsResponse['positions'][number], 'digits' | Excursion> &
+      Partial<Record<Excursion, number | null>>;
+    const open = account.positions as Stored[];
     const symbols = [...new Set(open.map((p) => p.symbol))];
     const digitsOf = new Map<string, number>();
     if (symbols.length > 0) {
@@ -260,7 +381,15 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     }
     return {
       at: account.lastDataAt?.toISOString() ?? null,
-      positions: open.map((p) => ({ ...p, digits: digitsOf.get(p.symbol) ?? null })),
+      // a publisher before 1.4 tells no excursions: null
+      positions: open.map((p) => ({
+        ...p,
+        digits: digitsOf.get(p.symbol) ?? null,
+        mae: plain(p.mae ?? null),
+        mfe: plain(p.mfe ?? null),
+        mae_points: plain(p.mae_points ?? null),
+        mfe_points: plain(p.mfe_points ?? null),
+      })),
     };
   }
 
@@ -283,6 +412,10 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
       `result_${account.currency ?? ''}`.replace(/_$/, ''),
       'magic',
       'strategy',
+      'mae',
+      'mfe',
+      'mae_points',
+      'mfe_points',
     ];
     const rows = all.map((t) => [
       t.position_id,
@@ -297,6 +430,10 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
       t.result === null ? null : t.result.toFixed(2),
       t.magic,
       t.strategy,
+      t.mae === null ? null : t.mae.toFixed(2),
+      t.mfe === null ? null : t.mfe.toFixed(2),
+      t.mae_points === null ? null : decimals(t.mae_points, 1),
+      t.mfe_points === null ? null : decimals(t.mfe_points, 1),
     ]);
     return csvFile(header, rows);
   }
@@ -336,6 +473,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     positions,
     tradesCsv,
     publicAccount,
+    excursions: (account: AccountRow) => excursions(account.id),
 
     /** The public page's account and figures, less what the owner hid; counts the visit. */
     async publicPage(
@@ -382,8 +520,21 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
       if (row.hideHistory) throw new AppError(404, 'MONITORING_PUBLIC_NOT_FOUND');
       const page = await trades(row, paging);
       return row.hideMoney
-        ? { ...page, data: page.data.map((t) => ({ ...t, result: null })) }
+        ? { ...page, data: page.data.map((t) => ({ ...t, result: null, mae: null, mfe: null })) }
         : page;
+    },
+
+    /** The scatter of a public account, unless the owner hides the history; money when shown. */
+    async publicExcursions(monitoringId: string): Promise<ExcursionsResponse> {
+      const row = await publicAccount(monitoringId);
+      if (row.hideHistory) throw new AppError(404, 'MONITORING_PUBLIC_NOT_FOUND');
+      const all = await excursions(row.id);
+      return row.hideMoney
+        ? {
+            ...all,
+            trades: all.trades.map((t) => ({ ...t, result: null, mae: null, mfe: null })),
+          }
+        : all;
     },
 
     async publicPositions(monitoringId: string): Promise<PositionsResponse> {
@@ -391,7 +542,16 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
       if (row.hidePositions) throw new AppError(404, 'MONITORING_PUBLIC_NOT_FOUND');
       const open = await positions(row);
       return row.hideMoney
-        ? { ...open, positions: open.positions.map((p) => ({ ...p, profit: null, swap: null })) }
+        ? {
+            ...open,
+            positions: open.positions.map((p) => ({
+              ...p,
+              profit: null,
+              swap: null,
+              mae: null,
+              mfe: null,
+            })),
+          }
         : open;
     },
   };

@@ -1,6 +1,7 @@
 import {
   chartResponseSchema,
   enlargeRequestSchema,
+  excursionsResponseSchema,
   extendRequestSchema,
   positionsResponseSchema,
   tradesQuerySchema,
@@ -341,6 +342,23 @@ export async function monitoringRoutes(
         .header('cache-control', 'no-store')
         .send(csv);
     },
+  );
+
+  r.get(
+    '/user/monitoring/accounts/:id/excursions',
+    {
+      ...route,
+      schema: {
+        tags,
+        summary:
+          "An account's closed trades with their excursions (MAE and MFE), the latest 5,000, for the scatter of result against MAE; and how many closed trades have none",
+        security,
+        params: idParamsSchema,
+        response: { 200: excursionsResponseSchema, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) =>
+      reads.excursions(await monitoring.ownAccount(currentUser(request).id, request.params.id)),
   );
 
   r.get(

@@ -18,11 +18,23 @@ import {
   type Statistics,
   type StatisticsResponse,
 } from '@tradehost/contracts';
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { monitoringAccounts, monitoringStatistics } from '../../db/schema/index.ts';
+import {
+  monitoringAccounts,
+  monitoringStatistics,
+  monitoringVerification,
+} from '../../db/schema/index.ts';
 import { isForeignKeyViolation } from '../../lib/errors.ts';
+import { FOREX_WEEK } from './monitoring.alerts.evaluate.ts';
 import type { AccountRow } from './monitoring.repository.ts';
+import {
+  advanceVerification,
+  type BreakReason,
+  NOT_FOLLOWED,
+  VERIFICATION_SETTLE_MS,
+  type VerificationState,
+} from './monitoring.verification.ts';
 
 /**
  * Reads rows whose fields PostgreSQL has joined with commas into one text column (`line`), each
@@ -160,12 +172,18 @@ export async function accountStatistics(db: Executor, account: AccountRow, now: 
   });
 }
 
+/**
+ * The figures as the job stores them: the statistics response but its `verification`, which
+ * each read adds from the verification's own row (monitoring.reads.ts), so it is current.
+ */
+export type StatisticsFigures = Omit<StatisticsResponse, 'verification'>;
+
 /** The API's shape of the figures (snake_case; percentages as fractions). */
 export function statisticsResponse(
   account: AccountRow,
   s: Statistics,
   range: { from?: number; to?: number },
-): StatisticsResponse {
+): StatisticsFigures {
   return {
     currency: account.currency,
     gain: s.gain,
@@ -319,7 +337,7 @@ const moneyless = <T extends BreakdownRowResponse>(row: T): T => ({
 });
 
 /** The statistics of the public page when its owner hides money figures: percentages only. */
-export function withoutMoney(r: StatisticsResponse): StatisticsResponse {
+export function withoutMoney<T extends StatisticsFigures>(r: T): T {
   return {
     ...r,
     currency: null,
@@ -355,7 +373,8 @@ export function withoutMoney(r: StatisticsResponse): StatisticsResponse {
 
 /**
  * What the statistics job does for one account: compute its figures over the whole history and
- * store them with the list's summary and the chart. An account deleted meanwhile stores nothing.
+ * store them with the list's summary and the chart, and follow its verification over the equity
+ * points since it last did. An account deleted meanwhile stores nothing.
  */
 export async function storeStatistics(db: Executor, accountId: number, now: Date) {
   const [account] = await db
@@ -381,6 +400,88 @@ export async function storeStatistics(db: Executor, accountId: number, now: Date
       .onConflictDoUpdate({ target: monitoringStatistics.accountId, set: row });
   } catch (error) {
     // the account was deleted while its figures were computed
+    if (isForeignKeyViolation(error)) return false;
+    throw error;
+  }
+  return followVerification(db, account, now);
+}
+
+const timeOrNull = (at: Date | null) => (at === null ? null : at.getTime());
+const dateOrNull = (at: number | null) => (at === null ? null : new Date(at));
+
+/** An account's stored verification state (none followed yet: NOT_FOLLOWED). */
+export async function verificationStateOf(
+  db: Executor,
+  accountId: number,
+): Promise<VerificationState & { updatedAt: Date | null }> {
+  const [row] = await db
+    .select()
+    .from(monitoringVerification)
+    .where(eq(monitoringVerification.accountId, accountId));
+  if (!row) return { ...NOT_FOLLOWED, updatedAt: null };
+  return {
+    runStartedAt: timeOrNull(row.runStartedAt),
+    lastHostedAt: timeOrNull(row.lastHostedAt),
+    checkedUntil: row.checkedUntil.getTime(),
+    brokenReason: row.brokenReason as BreakReason | null,
+    brokenFrom: timeOrNull(row.brokenFrom),
+    brokenTo: timeOrNull(row.brokenTo),
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * "Verified by the host" (monitoring.verification.ts): the account's run advanced over its
+ * equity points after the last followed one, up to those settled (VERIFICATION_SETTLE_MS), read
+ * before the maintenance thins them to hours. Written only if nobody changed the row meanwhile (a
+ * job for the account at the same time, the snapshots' statement breaking the run): else that
+ * write stands and the next job goes on from it. False when the account is gone.
+ */
+export async function followVerification(
+  db: Executor,
+  account: AccountRow,
+  now: Date,
+): Promise<boolean> {
+  const { updatedAt, ...before } = await verificationStateOf(db, account.id);
+  const after = before.checkedUntil === null ? null : new Date(before.checkedUntil);
+  const { rows } = await db.execute<{ at: string; hosted: boolean | null }>(sql`
+    select ${epochMs(sql`at`)} as at, hosted from monitoring_equity
+    where account_id = ${account.id} and at <= ${new Date(now.getTime() - VERIFICATION_SETTLE_MS)}
+      ${after === null ? sql`` : sql`and at > ${after}`}
+    order by at, segment`);
+  if (rows.length === 0) return true;
+  const state = advanceVerification(
+    before,
+    rows.map((r) => ({ at: Number(r.at), hosted: r.hosted })),
+    account.tradeSessions ?? FOREX_WEEK,
+  );
+  const values = {
+    runStartedAt: dateOrNull(state.runStartedAt),
+    lastHostedAt: dateOrNull(state.lastHostedAt),
+    checkedUntil: new Date(state.checkedUntil!),
+    brokenReason: state.brokenReason,
+    brokenFrom: dateOrNull(state.brokenFrom),
+    brokenTo: dateOrNull(state.brokenTo),
+    updatedAt: now,
+  };
+  try {
+    if (updatedAt === null)
+      await db
+        .insert(monitoringVerification)
+        .values({ accountId: account.id, ...values })
+        .onConflictDoNothing();
+    else
+      await db
+        .update(monitoringVerification)
+        .set(values)
+        .where(
+          and(
+            eq(monitoringVerification.accountId, account.id),
+            eq(monitoringVerification.updatedAt, updatedAt),
+            sql`${monitoringVerification.runStartedAt} is not distinct from ${dateOrNull(before.runStartedAt)}`,
+          ),
+        );
+  } catch (error) {
     if (isForeignKeyViolation(error)) return false;
     throw error;
   }
