@@ -1,6 +1,11 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createVerifiedUser, signIn } from '../support/app.ts';
-import { monitoredAccount, publishingTerminal } from '../support/monitoring.ts';
+import {
+  monitoredAccount,
+  publishingTerminal,
+  uniqueLogin,
+  type MonitoredAccount,
+} from '../support/monitoring.ts';
 import { randomUUID } from 'node:crypto';
 import {
   ApiSession,
@@ -26,6 +31,7 @@ const signedOut = [
   '/public-offer',
   '/privacy-policy',
   '/online-monitoring/1',
+  '/online-monitoring/portfolios/1',
 ];
 const signedIn = [
   '/vps',
@@ -35,6 +41,8 @@ const signedIn = [
   '/online-monitoring/accounts',
   '/online-monitoring/guide',
   '/online-monitoring/1',
+  '/online-monitoring/portfolios',
+  '/online-monitoring/portfolios/1',
   '/partner-program',
   '/balance-operations',
   '/support',
@@ -604,5 +612,96 @@ for (const scheme of ['light', 'dark'] as const) {
       alerts.getByText('Enter a percentage greater than 0 and less than 100'),
       scheme,
     );
+  });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation on a monitoring portfolio (${scheme})`, async ({
+    browser,
+    page,
+    request,
+    baseURL,
+  }) => {
+    // two published accounts (the free plan's and a paid plan's), combined and shared
+    const monitored = await monitoredAccount(request, { accountName: 'Axe swing' });
+    await publishingTerminal(baseURL!, monitored);
+    await topUpByCard(request, monitored.user.email, '10');
+    const { subscription } = await monitored.api.json<{ subscription: { id: number } }>(
+      'POST',
+      '/api/user/monitoring/subscriptions',
+      201,
+      { data: { accounts: 1, months: 1 }, idempotencyKey: randomUUID() },
+    );
+    const { key } = await monitored.api.json<{ key: string }>(
+      'POST',
+      `/api/user/monitoring/subscriptions/${subscription.id}/key`,
+      200,
+    );
+    const login = uniqueLogin();
+    const second = await monitored.api.json<{ account: MonitoredAccount['account'] }>(
+      'POST',
+      '/api/user/monitoring/accounts',
+      201,
+      {
+        data: {
+          subscription_id: subscription.id,
+          login,
+          platform: 'MT5',
+          name: 'Axe scalper',
+          email: monitored.user.email,
+        },
+      },
+    );
+    await publishingTerminal(baseURL!, { ...monitored, account: second.account, login, key });
+    const { portfolio } = await monitored.api.json<{
+      portfolio: { id: number; monitoring_id: string };
+    }>('POST', '/api/user/monitoring/portfolios', 201, {
+      data: { name: 'Axe book', account_ids: [monitored.account.id, second.account.id] },
+    });
+    await monitored.api.json('PATCH', `/api/user/monitoring/portfolios/${portfolio.id}`, 200, {
+      data: { is_public: true },
+    });
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, monitored.user.email);
+
+    await expectClean(
+      page,
+      '/online-monitoring/portfolios',
+      page.getByRole('link', { name: 'Axe book' }),
+      scheme,
+    );
+    await page.getByRole('button', { name: 'New portfolio' }).click();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expectCleanState(
+      page,
+      'the new portfolio refused',
+      page.getByText('Enter the portfolio name'),
+      scheme,
+    );
+    await page.keyboard.press('Escape');
+    await expectClean(
+      page,
+      `/online-monitoring/portfolios/${portfolio.monitoring_id}`,
+      page.getByRole('table', { name: 'Accounts in the portfolio' }),
+      scheme,
+    );
+    await page.getByRole('button', { name: 'Delete this portfolio' }).click();
+    await expectCleanState(
+      page,
+      'the deletion asked to confirm',
+      page.getByRole('dialog', { name: 'Delete the portfolio “Axe book”?' }),
+      scheme,
+    );
+
+    // its public page, signed out
+    const visitor = await browser.newPage();
+    await visitor.emulateMedia({ colorScheme: scheme });
+    await expectClean(
+      visitor,
+      `/online-monitoring/portfolios/${portfolio.monitoring_id}`,
+      visitor.getByRole('table', { name: 'Accounts in the portfolio' }),
+      scheme,
+    );
+    await visitor.close();
   });
 }

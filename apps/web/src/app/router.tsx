@@ -61,6 +61,11 @@ export const signedOutRoutes: RouteObject[] = [
             lazy: () =>
               withTexts('monitoring', import('../features/monitoring/pages/public-account-page')),
           },
+          {
+            path: 'online-monitoring/portfolios/:monitoringId',
+            lazy: () =>
+              withTexts('monitoring', import('../features/monitoring/pages/public-portfolio-page')),
+          },
           { path: '*', ...redirectTo('/') },
         ],
       },
@@ -338,6 +343,14 @@ export const signedInRoutes: RouteObject[] = [
                     lazy: () => import('../features/monitoring/pages/accounts-page'),
                   },
                   { path: 'guide', lazy: () => import('../features/monitoring/pages/guide-page') },
+                  {
+                    path: 'portfolios',
+                    lazy: () => import('../features/monitoring/pages/portfolios-page'),
+                  },
+                  {
+                    path: 'portfolios/:monitoringId',
+                    lazy: () => import('../features/monitoring/pages/portfolio-page'),
+                  },
                   {
                     path: ':monitoringId',
                     lazy: () => import('../features/monitoring/pages/account-page'),

@@ -6,10 +6,14 @@ import { SectionNav } from '../../../shared/ui/section-nav/section-nav';
 const TABS = [
   { to: '/online-monitoring', label: 'tabs.subscription', end: true },
   { to: '/online-monitoring/accounts', label: 'tabs.accounts', end: false },
+  { to: '/online-monitoring/portfolios', label: 'portfolio.tab', end: false },
   { to: '/online-monitoring/guide', label: 'tabs.guide', end: false },
 ] as const;
 
-/** Route module (lazy): the monitoring heading and its sections (subscription, my accounts, guide). */
+/**
+ * Route module (lazy): the monitoring heading and its sections (subscription, my accounts,
+ * portfolios, guide).
+ */
 export function Component() {
   const { t } = useTranslation('monitoring');
   return (
