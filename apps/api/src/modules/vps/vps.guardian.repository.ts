@@ -89,17 +89,34 @@ export const guardianRepository = {
     };
   },
 
-  /** The account an incident is about, as its message names it. */
+  /**
+   * The account an incident is about, as its message names it, and how many servers its alert
+   * named (0 without one: several means one address, so a reboot might hit the wrong server).
+   */
   async incidentAccount(
     db: Executor,
     accountId: number,
-  ): Promise<Pick<SilentAlert, 'userId' | 'accountName' | 'login' | 'platform'> | undefined> {
+    alertEventId: number | null,
+  ): Promise<
+    | (Pick<SilentAlert, 'userId' | 'accountName' | 'login' | 'platform'> & {
+        serversNamed: number;
+      })
+    | undefined
+  > {
     const { rows } = await db.execute<{
       user_id: string;
       name: string;
       login: string;
       platform: Platform;
-    }>(sql`select user_id, name, login, platform from monitoring_accounts where id = ${accountId}`);
+      servers_named: number | null;
+    }>(sql`
+      select a.user_id, a.name, a.login, a.platform,
+             (select jsonb_array_length(e.details->'servers')
+                from monitoring_alert_events e
+               where e.id = ${alertEventId} and e.kind = 'no_data'
+                 and e.details->>'last_data_at' is not null
+                 and jsonb_typeof(e.details->'servers') = 'array') as servers_named
+        from monitoring_accounts a where a.id = ${accountId}`);
     const row = rows[0];
     if (!row) return undefined;
     return {
@@ -107,6 +124,7 @@ export const guardianRepository = {
       accountName: row.name,
       login: Number(row.login),
       platform: row.platform,
+      serversNamed: row.servers_named ?? 0,
     };
   },
 

@@ -88,6 +88,15 @@ const OPERATION_OF: Record<Exclude<GuardianAction, 'none'>, OperationKind> = {
   reboot: 'reboot',
 };
 
+/**
+ * What `claim` read of an alert: the alert, and the servers it looked at (one read but not the
+ * owner's usable server: undefined), for the take right after it.
+ */
+interface ClaimRead {
+  alert: SilentAlert;
+  servers: Map<number, GuardedServer | undefined>;
+}
+
 /** The processes of `image` in a `tasklist /fo csv /nh` listing (its lines start `"<image>",`). */
 export function runningCount(listing: string, image: string): number {
   const start = `"${image.toLowerCase()}",`;
@@ -242,9 +251,16 @@ export function createGuardian(deps: GuardianDeps) {
     );
   }
 
+  /** The server as `read` has it, else read now. */
+  async function serverOf(alert: SilentAlert, serverId: number, read?: ClaimRead) {
+    return read?.servers.has(serverId)
+      ? read.servers.get(serverId)
+      : repo.server(db, serverId, alert.userId);
+  }
+
   /** Takes up one alert for one server: opens the incident, diagnoses, acts or tells. */
-  async function takeUp(alert: SilentAlert, serverId: number): Promise<void> {
-    const server = await repo.server(db, serverId, alert.userId);
+  async function takeUp(alert: SilentAlert, serverId: number, read?: ClaimRead): Promise<void> {
+    const server = await serverOf(alert, serverId, read);
     const terminal = await repo.terminal(db, alert.accountId);
     if (!server || !terminal) return;
     // the terminal spoke again since the alert: nothing to repair
@@ -280,7 +296,7 @@ export function createGuardian(deps: GuardianDeps) {
 
   /** An open incident after a minute more: resolved, escalated, rebooted, or still waited on. */
   async function follow(incident: IncidentRow): Promise<void> {
-    const alert = await repo.incidentAccount(db, incident.accountId);
+    const alert = await repo.incidentAccount(db, incident.accountId, incident.alertEventId);
     const terminal = await repo.terminal(db, incident.accountId);
     const server = alert && (await repo.server(db, incident.serverId, alert.userId));
     if (!alert || !terminal || !server) {
@@ -308,14 +324,30 @@ export function createGuardian(deps: GuardianDeps) {
       return close(incident, server, alert, { kind: 'escalated', why: 'positions_open' });
     // behind one address (a NAT) the alert names every server there: a reboot might hit the
     // wrong one, so it is left to the owner
-    const named = incident.alertEventId
-      ? await repo.silentAlert(db, incident.alertEventId)
-      : undefined;
-    if ((named?.serverIds.length ?? 0) > 1)
+    if (alert.serversNamed > 1)
       return close(incident, server, alert, { kind: 'escalated', why: 'shared' });
     if (await tooSoon(server.id)) return; // the gap after the last action is not over yet
     await act(incident, server, 'reboot');
   }
+
+  /** Takes up a silent-terminal alert for each server it names (from `read` when given). */
+  async function takeAlert(eventId: number, read?: ClaimRead): Promise<void> {
+    const alert = read?.alert ?? (await repo.silentAlert(db, eventId));
+    if (!alert) return;
+    for (const serverId of alert.serverIds) {
+      try {
+        await takeUp(alert, serverId, read);
+      } catch (error) {
+        log.error({ err: error, serverId, eventId }, 'the guardian failed on a silence');
+      }
+    }
+  }
+
+  /**
+   * What the last `claim` read, by event id. Only the last claim's: with a queue the alerts are
+   * taken by its jobs instead (on any instance, later), which read them afresh.
+   */
+  let lastClaim = new Map<number, ClaimRead>();
 
   return {
     /**
@@ -325,11 +357,16 @@ export function createGuardian(deps: GuardianDeps) {
      */
     async claim(eventIds: number[]): Promise<number[]> {
       const claimed: number[] = [];
+      const reads = new Map<number, ClaimRead>();
+      lastClaim = reads;
       for (const eventId of eventIds) {
         const alert = await repo.silentAlert(db, eventId);
         if (!alert) continue;
+        const read: ClaimRead = { alert, servers: new Map() };
+        reads.set(eventId, read);
         for (const serverId of alert.serverIds) {
           const server = await repo.server(db, serverId, alert.userId);
+          read.servers.set(serverId, server);
           if (server && server.policy !== 'notify') {
             claimed.push(eventId);
             break;
@@ -339,17 +376,17 @@ export function createGuardian(deps: GuardianDeps) {
       return claimed;
     },
 
-    /** Silent-terminal alerts (their event ids) that name the owner's servers. */
-    async take(eventId: number): Promise<void> {
-      const alert = await repo.silentAlert(db, eventId);
-      if (!alert) return;
-      for (const serverId of alert.serverIds) {
-        try {
-          await takeUp(alert, serverId);
-        } catch (error) {
-          log.error({ err: error, serverId, eventId }, 'the guardian failed on a silence');
-        }
-      }
+    /** A silent-terminal alert (its event id) that names the owner's servers, read afresh (a job). */
+    take: (eventId: number): Promise<void> => takeAlert(eventId),
+
+    /**
+     * The same for an alert `claim` has just read (no queue: at once after it), with what it read:
+     * the alert and the servers it looked at are not read again.
+     */
+    async takeClaimed(eventId: number): Promise<void> {
+      const read = lastClaim.get(eventId);
+      lastClaim.delete(eventId);
+      await takeAlert(eventId, read);
     },
 
     /** Every open incident, once (a schedule every minute). */

@@ -139,9 +139,10 @@ export function createVpsJobs(deps: VpsJobsDeps): VpsJobs {
       ...guardian,
       async silent(eventIds) {
         for (const eventId of eventIds) {
-          // with no workers here (the tests, an HTTP-only instance) it runs at once
+          // with no workers here (the tests, an HTTP-only instance) it runs at once, with what
+          // `claim` has just read of it
           if (deps.config.vps.jobs) await silences.send({ eventId });
-          else await guardian.take(eventId);
+          else await guardian.takeClaimed(eventId);
         }
       },
     },

@@ -8,9 +8,11 @@ import {
   snapshotParamsSchema,
   snapshotRequestSchema,
   snapshotsResponseSchema,
+  type OperationResponse,
 } from '@tradehost/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type * as z from 'zod/mini';
 import type { Config } from '../../config.ts';
 import { currentUser } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/error-handler.ts';
@@ -86,6 +88,37 @@ export async function vpsMachineRoutes(
 
   const operated = { 202: operationResponseSchema, ...errorResponses(401, 404, 409, 422, 429) };
 
+  /**
+   * A repair of the owner's server: a queued operation answered 202. `call` asks for it as the
+   * signed-in user with the path's params (and the body, for a route with `body`), which the
+   * schemas have checked.
+   */
+  function operationRoute<
+    Params extends z.ZodMiniType,
+    Body extends z.ZodMiniType = z.ZodMiniUndefined,
+  >(
+    method: 'POST' | 'DELETE',
+    url: string,
+    summary: string,
+    schemas: { params: Params; body?: Body },
+    call: (
+      userId: number,
+      params: z.infer<Params>,
+      body: z.infer<Body>,
+    ) => Promise<OperationResponse>,
+  ) {
+    app.route({
+      method,
+      url,
+      config: routeConfig,
+      schema: { tags, summary, security, ...schemas, response: operated },
+      handler: async (request, reply) => {
+        const { params, body } = request as { params: z.infer<Params>; body: z.infer<Body> };
+        return reply.code(202).send(await call(currentUser(request).id, params, body));
+      },
+    });
+  }
+
   r.get(
     '/user/vps/servers/:id/snapshots',
     {
@@ -101,97 +134,43 @@ export async function vpsMachineRoutes(
     async (request) => machine.snapshots(currentUser(request).id, request.params.id),
   );
 
-  r.post(
+  operationRoute(
+    'POST',
     '/user/vps/servers/:id/snapshots',
-    {
-      config: routeConfig,
-      schema: {
-        tags,
-        summary: 'Take a snapshot of the server (at most VPS_SNAPSHOTS_MAX): a queued operation',
-        security,
-        params: idParamsSchema,
-        body: snapshotRequestSchema,
-        response: operated,
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          await machine.takeSnapshot(currentUser(request).id, request.params.id, request.body.name),
-        ),
+    'Take a snapshot of the server (at most VPS_SNAPSHOTS_MAX): a queued operation',
+    { params: idParamsSchema, body: snapshotRequestSchema },
+    (userId, { id }, { name }) => machine.takeSnapshot(userId, id, name),
   );
 
-  r.post(
+  operationRoute(
+    'POST',
     '/user/vps/servers/:id/snapshots/:snapshotId/rollback',
-    {
-      config: routeConfig,
-      schema: {
-        tags,
-        summary:
-          'Return the server to the snapshot (what was written since is lost): a queued operation',
-        security,
-        params: snapshotParamsSchema,
-        response: operated,
-      },
-    },
-    async (request, reply) => {
-      const { id, snapshotId } = request.params;
-      return reply.code(202).send(await machine.rollback(currentUser(request).id, id, snapshotId));
-    },
+    'Return the server to the snapshot (what was written since is lost): a queued operation',
+    { params: snapshotParamsSchema },
+    (userId, { id, snapshotId }) => machine.rollback(userId, id, snapshotId),
   );
 
-  r.delete(
+  operationRoute(
+    'DELETE',
     '/user/vps/servers/:id/snapshots/:snapshotId',
-    {
-      config: routeConfig,
-      schema: {
-        tags,
-        summary: 'Delete the snapshot: a queued operation',
-        security,
-        params: snapshotParamsSchema,
-        response: operated,
-      },
-    },
-    async (request, reply) => {
-      const { id, snapshotId } = request.params;
-      return reply
-        .code(202)
-        .send(await machine.deleteSnapshot(currentUser(request).id, id, snapshotId));
-    },
+    'Delete the snapshot: a queued operation',
+    { params: snapshotParamsSchema },
+    (userId, { id, snapshotId }) => machine.deleteSnapshot(userId, id, snapshotId),
   );
 
-  r.post(
+  operationRoute(
+    'POST',
     '/user/vps/servers/:id/reinstall',
-    {
-      config: routeConfig,
-      schema: {
-        tags,
-        summary:
-          "Reinstall Windows from the rate's template, keeping the server's number, address and paid period (a snapshot first when there is room): a queued operation",
-        security,
-        params: idParamsSchema,
-        response: operated,
-      },
-    },
-    async (request, reply) =>
-      reply.code(202).send(await machine.reinstall(currentUser(request).id, request.params.id)),
+    "Reinstall Windows from the rate's template, keeping the server's number, address and paid period (a snapshot first when there is room): a queued operation",
+    { params: idParamsSchema },
+    (userId, { id }) => machine.reinstall(userId, id),
   );
 
-  r.post(
+  operationRoute(
+    'POST',
     '/user/vps/servers/:id/password-reset',
-    {
-      config: routeConfig,
-      schema: {
-        tags,
-        summary:
-          'Set a new generated Windows password (the server must be running); shown on request like the first: a queued operation',
-        security,
-        params: idParamsSchema,
-        response: operated,
-      },
-    },
-    async (request, reply) =>
-      reply.code(202).send(await machine.resetPassword(currentUser(request).id, request.params.id)),
+    'Set a new generated Windows password (the server must be running); shown on request like the first: a queued operation',
+    { params: idParamsSchema },
+    (userId, { id }) => machine.resetPassword(userId, id),
   );
 }

@@ -1,4 +1,4 @@
-import type { OperationKind, PowerState } from '@tradehost/contracts';
+import type { PowerState } from '@tradehost/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/client.ts';
@@ -17,6 +17,7 @@ import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
 import { auditServer } from './vps.effects.ts';
 import type { OperationRow } from './vps.operations.ts';
 import { randomServerPassword } from './vps.password.ts';
+import type { OperationOf } from './vps.runner.ts';
 import { vpsRepository, type ServerContext } from './vps.repository.ts';
 import {
   machineSnapshotName,
@@ -30,19 +31,6 @@ import {
  * the hypervisor calls outside any transaction (transient failures retried), then one
  * transaction records the outcome with its effects only if the operation is still running.
  */
-
-export const MACHINE_KINDS = [
-  'snapshot',
-  'rollback',
-  'snapshot_delete',
-  'reinstall',
-  'password_reset',
-  'terminal_restart',
-] as const satisfies readonly OperationKind[];
-export type MachineKind = (typeof MACHINE_KINDS)[number];
-
-export const isMachineKind = (kind: OperationKind): kind is MachineKind =>
-  (MACHINE_KINDS as readonly OperationKind[]).includes(kind);
 
 /** What the runner lends: its retries, its power steps and how it records an outcome. */
 export interface MachineRunnerTools {
@@ -118,7 +106,7 @@ export function createMachineRunner(tools: MachineRunnerTools) {
   }
 
   return {
-    async run(op: OperationRow & { kind: MachineKind }, ctx: ServerContext) {
+    async run(op: OperationOf<'machine'>, ctx: ServerContext) {
       const { server, rate, owner } = ctx;
       const machineId = server.machineId;
       const snapshot = await snapshotOf(op);

@@ -25,14 +25,9 @@ import {
 } from '../../integrations/mail/templates.ts';
 import { SEALED, sealIn } from '../../db/sealed.ts';
 import { rateLabel, serversLink } from '../../lib/vps-labels.ts';
-import {
-  powerOutcomeMessage,
-  type FailureWhy,
-  type PowerAction,
-  type PowerOutcome,
-} from './vps.chat.ts';
+import { powerOutcomeMessage, type FailureWhy, type PowerOutcome } from './vps.chat.ts';
 import { auditServer } from './vps.effects.ts';
-import { createMachineRunner, isMachineKind } from './vps.machine.runner.ts';
+import { createMachineRunner } from './vps.machine.runner.ts';
 import { notify } from '../../integrations/mail/notify.ts';
 import { failCreate, failUpgrade, tellFailure, upgradeDetails } from './vps.failures.ts';
 import type { OperationRow } from './vps.operations.ts';
@@ -122,8 +117,37 @@ function failureWhy(error: unknown): FailureWhy {
   return error.kind === 'failed' ? 'refused' : error.kind;
 }
 
-const POWER_ACTIONS: readonly OperationKind[] = ['start', 'shutdown', 'reboot'];
-const isPowerAction = (kind: OperationKind): kind is PowerAction => POWER_ACTIONS.includes(kind);
+/**
+ * Which part of the runner runs each kind of operation: the one list of it (a new kind must name
+ * its part). `power`: a control whose order's chat hears how it ended (vps.chat.ts words those);
+ * `machine`: the owner's repairs (vps.machine.runner.ts).
+ */
+const PART_OF = {
+  create: 'create',
+  upgrade: 'upgrade',
+  start: 'power',
+  shutdown: 'power',
+  reboot: 'power',
+  block: 'control',
+  reactivate: 'control',
+  revoke: 'control',
+  snapshot: 'machine',
+  rollback: 'machine',
+  snapshot_delete: 'machine',
+  reinstall: 'machine',
+  password_reset: 'machine',
+  terminal_restart: 'machine',
+} as const satisfies Record<OperationKind, string>;
+
+type Part = (typeof PART_OF)[OperationKind];
+
+/** An operation that `P` runs, its kind narrowed to that part's. */
+export type OperationOf<P extends Part> = OperationRow & {
+  kind: { [K in OperationKind]: (typeof PART_OF)[K] extends P ? K : never }[OperationKind];
+};
+
+const runBy = <P extends Part>(op: OperationRow, part: P): op is OperationOf<P> =>
+  PART_OF[op.kind] === part;
 
 /** The chat an operation's order came from (its payload's `tell_chat`), if any. */
 function chatToTell(op: OperationRow): TelegramPurpose | undefined {
@@ -343,7 +367,7 @@ export function createRunner(deps: RunnerDeps): Runner {
 
   // ---- start, shutdown, reboot, block, reactivate, revoke ----------------------------------
 
-  async function control(op: OperationRow, ctx: ServerContext): Promise<Ended> {
+  async function control(op: OperationOf<'power' | 'control'>, ctx: ServerContext): Promise<Ended> {
     const { server, rate, owner } = ctx;
     const id = server.machineId;
     let error: unknown = null;
@@ -369,8 +393,6 @@ export function createRunner(deps: RunnerDeps): Runner {
           await removeMachine(id);
           power = 'stopped';
           break;
-        default:
-          throw new RunnerFailure(`the runner cannot ${op.kind} this way`);
       }
     } catch (caught) {
       error = caught;
@@ -401,7 +423,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     if (!recorded) return null;
     const { reactivated } = recorded;
     const chat = chatToTell(op);
-    if (chat && isPowerAction(op.kind)) {
+    if (chat && runBy(op, 'power')) {
       const outcome = {
         serverId: server.id,
         action: op.kind,
@@ -557,6 +579,16 @@ export function createRunner(deps: RunnerDeps): Runner {
     }
   }
 
+  const parts: { [P in Part]: (op: OperationOf<P>, ctx: ServerContext) => Promise<Ended> } = {
+    create,
+    upgrade,
+    power: control,
+    control,
+    machine: machine.run,
+  };
+  const runPart = <P extends Part>(part: P, op: OperationOf<P>, ctx: ServerContext) =>
+    parts[part](op, ctx);
+
   return {
     async run(operationId) {
       const op = await inTransaction(db, (tx) => vpsJobsRepository.claim(tx, operationId, now()));
@@ -567,14 +599,7 @@ export function createRunner(deps: RunnerDeps): Runner {
           await finishOnly(op, new RunnerFailure('the server no longer exists'));
           return;
         }
-        const ended =
-          op.kind === 'create'
-            ? await create(op, ctx)
-            : op.kind === 'upgrade'
-              ? await upgrade(op, ctx)
-              : isMachineKind(op.kind)
-                ? await machine.run({ ...op, kind: op.kind }, ctx)
-                : await control(op, ctx);
+        const ended = await runPart(PART_OF[op.kind], op, ctx);
         await tellConsoles(op, ended);
       } catch (error) {
         // the recording itself failed (the database went away): the operation stays running and
