@@ -145,17 +145,29 @@ export function createAlertJobs(deps: AlertJobsDeps) {
     return { silent, requeued: stale.length };
   }
 
+  /** The tick's runs under way (one at most: a singleton), which a stop waits for. */
+  const running = new Set<Promise<void>>();
+  async function tickAndChecks() {
+    log.info({ report: await tick() }, 'monitoring alerts tick');
+    for (let check = 1; check < SILENT_CHECKS && !stopping.signal.aborted; check += 1) {
+      await pause(SILENT_CHECK_MS);
+      if (!stopping.signal.aborted) await engine.checkSilent();
+    }
+  }
   jobs.define({
     queue: ALERTS_TICK_QUEUE,
     policy: 'singleton',
     expireInSeconds: 5 * 60,
     cron: '* * * * *',
-    run: async () => {
-      log.info({ report: await tick() }, 'monitoring alerts tick');
-      for (let check = 1; check < SILENT_CHECKS && !stopping.signal.aborted; check += 1) {
-        await pause(SILENT_CHECK_MS);
-        if (!stopping.signal.aborted) await engine.checkSilent();
-      }
+    run: () => {
+      // a stopping instance's worker may still be handed a tick it fetched meanwhile: it does
+      // nothing, as its queries could come after the pool's end
+      if (stopping.signal.aborted) return Promise.resolve();
+      const run = tickAndChecks();
+      running.add(run);
+      const done = () => void running.delete(run);
+      run.then(done, done);
+      return run;
     },
   });
   jobs.define({
@@ -170,8 +182,14 @@ export function createAlertJobs(deps: AlertJobsDeps) {
   return {
     engine,
     delivery,
-    /** Ends the tick's waits between its checks, so a stopping instance is not held for them. */
-    stop: () => stopping.abort(),
+    /**
+     * Ends the tick's waits between its checks, so a stopping instance is not held for them, and
+     * resolves once a tick under way has ended (its check in progress done): before the pool ends.
+     */
+    async stop() {
+      stopping.abort();
+      await Promise.allSettled(running);
+    },
     /** The minute's tick (the tests call it with jobs off). */
     tick,
     /** The reports' tick: answers the reports it claimed (the tests deliver them by hand). */

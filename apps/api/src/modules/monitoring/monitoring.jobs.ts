@@ -238,13 +238,16 @@ export function createMonitoringJobs(deps: MonitoringJobsDeps) {
     /** The statistics job's work for one account (the tests call it with jobs off). */
     recompute: (accountId: number) => storeStatistics(db, accountId, deps.now()),
     tick,
-    /** Stops the flushes; marks not yet sent are dropped (the next data marks again). */
-    stop() {
-      alerts.stop();
+    /**
+     * Stops the flushes (marks not yet sent are dropped: the next data marks again), and
+     * resolves once a running alerts tick has ended, so the pool is not ended under it.
+     */
+    async stop() {
       live.stop();
       if (timer) clearInterval(timer);
       timer = undefined;
       marked.clear();
+      await alerts.stop();
     },
   };
 }
