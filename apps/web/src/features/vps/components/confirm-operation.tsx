@@ -1,8 +1,7 @@
 import type { Server } from '@tradehost/contracts';
 import { useState, type ReactNode } from 'react';
 import { useFailure } from '../../../shared/lib/use-failure';
-import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
-import { Button } from '../../../shared/ui/form';
+import { Dialog, DialogConfirmActions } from '../../../shared/ui/dialog/dialog';
 import { useVpsFormat, type VpsFormat } from '../lib/use-vps-format';
 import { FailureAlert } from './failure-alert';
 
@@ -79,19 +78,15 @@ export function ConfirmOperationDialog({
     >
       {children}
       <FailureAlert failure={failure} alertRef={alertRef} />
-      <DialogActions>
-        <Button variant="secondary" disabled={sending} onClick={onClose}>
-          {t('cancel')}
-        </Button>
-        <Button
-          variant={danger ? 'danger' : 'primary'}
-          loading={sending}
-          loadingText={t('actions.sending')}
-          onClick={() => void confirm()}
-        >
-          {confirmLabel}
-        </Button>
-      </DialogActions>
+      <DialogConfirmActions
+        cancelLabel={t('cancel')}
+        onCancel={onClose}
+        confirmLabel={confirmLabel}
+        onConfirm={() => void confirm()}
+        busy={sending}
+        busyLabel={t('actions.sending')}
+        danger={danger}
+      />
     </Dialog>
   );
 }

@@ -9,7 +9,7 @@ import type {
 import { useId, useRef, useState } from 'react';
 import { isApiRequestError } from '../../../shared/lib/api-error';
 import { useFormIntent, type FormIntent } from '../../../shared/lib/form-intent';
-import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
+import { Dialog, DialogConfirmActions } from '../../../shared/ui/dialog/dialog';
 import { Button } from '../../../shared/ui/form';
 import { useOrderVpsServerMutation } from '../api/vps-api';
 import { useFailure } from '../../../shared/lib/use-failure';
@@ -280,18 +280,14 @@ function OrderConfirmDialog({
       busy={isLoading}
     >
       <FailureAlert failure={failure} alertRef={alertRef} />
-      <DialogActions>
-        <Button variant="secondary" disabled={isLoading} onClick={onClose}>
-          {t('cancel')}
-        </Button>
-        <Button
-          loading={isLoading}
-          loadingText={t('confirm.paying')}
-          onClick={() => void confirm()}
-        >
-          {payLabel}
-        </Button>
-      </DialogActions>
+      <DialogConfirmActions
+        cancelLabel={t('cancel')}
+        onCancel={onClose}
+        confirmLabel={payLabel}
+        onConfirm={() => void confirm()}
+        busy={isLoading}
+        busyLabel={t('confirm.paying')}
+      />
     </Dialog>
   );
 }

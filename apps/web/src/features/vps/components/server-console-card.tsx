@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Button, buttonClassName } from '../../../shared/ui/form';
 import { useVpsFormat, type VpsFormat } from '../lib/use-vps-format';
 import styles from './server-sections.module.css';
+import vpsStyles from './vps.module.css';
 
 /**
  * Why the console cannot show this server's screen, or null when it can: the API gives tickets
@@ -26,8 +27,8 @@ export function ServerConsoleCard({ server }: { server: Server }) {
   const headingId = useId();
   const reasonId = useId();
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.sectionTitle}>
+    <section className={vpsStyles.section} aria-labelledby={headingId}>
+      <h2 id={headingId} className={vpsStyles.sectionTitle}>
         {t('console.title')}
       </h2>
       <p className={styles.lead}>{t('console.lead')}</p>

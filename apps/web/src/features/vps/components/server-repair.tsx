@@ -1,6 +1,7 @@
 import type { Server } from '@tradehost/contracts';
 import { useId, useState } from 'react';
 import { Button } from '../../../shared/ui/form';
+import panel from '../../../shared/ui/panel/panel.module.css';
 import { notify } from '../../../shared/ui/toast/notify';
 import {
   useGetVpsSnapshotsQuery,
@@ -10,6 +11,7 @@ import {
 import { useVpsFormat } from '../lib/use-vps-format';
 import { ConfirmOperationDialog, operationBlockText } from './confirm-operation';
 import styles from './server-sections.module.css';
+import vpsStyles from './vps.module.css';
 
 /**
  * A server's page's "Repair": Reinstall (Windows from the template again) and New password (a
@@ -27,8 +29,8 @@ export function ServerRepair({ server }: { server: Server }) {
   const close = () => setAsked(null);
 
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.sectionTitle}>
+    <section className={vpsStyles.section} aria-labelledby={headingId}>
+      <h2 id={headingId} className={vpsStyles.sectionTitle}>
         {t('repair.title')}
       </h2>
       <p className={styles.lead}>{t('repair.lead')}</p>
@@ -71,8 +73,8 @@ function RepairCard({
   const titleId = useId();
   const reasonId = useId();
   return (
-    <div className={styles.repairCard} role="group" aria-labelledby={titleId}>
-      <h3 id={titleId} className={styles.cardTitle}>
+    <div className={`${panel.panel} ${styles.repairCard}`} role="group" aria-labelledby={titleId}>
+      <h3 id={titleId} className={vpsStyles.cardTitle}>
         {title}
       </h3>
       <p className={styles.cardText}>{text}</p>

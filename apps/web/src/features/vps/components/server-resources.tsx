@@ -178,9 +178,9 @@ export function ServerResources({ server, now, onUpgraded }: ServerResourcesProp
     );
 
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
+    <section className={vpsStyles.section} aria-labelledby={headingId}>
       <div className={styles.sectionHead}>
-        <h2 id={headingId} className={styles.sectionTitle}>
+        <h2 id={headingId} className={vpsStyles.sectionTitle}>
           {t('resources.title')}
         </h2>
         <fieldset className={segments.segments} aria-label={t('resources.timeframe')}>
@@ -322,7 +322,7 @@ function ResourceChart({
   return (
     <div className={styles.chartCard}>
       <div className={styles.chartHead}>
-        <h3 className={styles.chartTitle}>{title}</h3>
+        <h3 className={vpsStyles.cardTitle}>{title}</h3>
         <span className={styles.chartMoment}>
           {hovered !== null && point ? (
             <time dateTime={point.at}>{formatMoment(point.at, language, moment)}</time>

@@ -86,9 +86,9 @@ export function ServerSnapshots({ server }: { server: Server }) {
     );
 
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
+    <section className={vpsStyles.section} aria-labelledby={headingId}>
       <div className={styles.sectionHead}>
-        <h2 id={headingId} className={styles.sectionTitle}>
+        <h2 id={headingId} className={vpsStyles.sectionTitle}>
           {t('snapshots.title')}
         </h2>
         {data ? (

@@ -76,8 +76,8 @@ export function TerminalGuardian({ server }: { server: Server }) {
   );
 
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.sectionTitle}>
+    <section className={vpsStyles.section} aria-labelledby={headingId}>
+      <h2 id={headingId} className={vpsStyles.sectionTitle}>
         {t('guardian.title')}
       </h2>
       <p className={styles.lead}>{t('guardian.lead')}</p>

@@ -6,6 +6,7 @@ import { routeIdOf } from '../../../shared/lib/route-id';
 import type { RouteHandle } from '../../../shared/lib/route-handle';
 import { buttonClassName } from '../../../shared/ui/form';
 import { Page, useDocumentTitle } from '../../../shared/ui/page/page';
+import panel from '../../../shared/ui/panel/panel.module.css';
 import { EmptyState, ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import { useGetVpsServerQuery, vpsApi } from '../api/vps-api';
 import { AutoRenewSwitch } from '../components/auto-renew-switch';
@@ -162,7 +163,7 @@ function ServerDetails({ server, now }: { server: Server; now: Date }) {
   const headingId = useId();
   useFollow(server);
   return (
-    <section className={styles.serverDetails} aria-labelledby={headingId}>
+    <section className={panel.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className="visually-hidden">
         {t('serverPage.details')}
       </h2>

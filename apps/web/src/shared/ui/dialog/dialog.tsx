@@ -2,6 +2,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useDispatch } from 'react-redux';
 import { modalDisplayed } from '../../model/ui-slice';
+import { Button } from '../form/button';
 import { ICON_PATHS, StrokeIcon } from '../icon/stroke-icon';
 import styles from './dialog.module.css';
 
@@ -93,4 +94,49 @@ export function Dialog({
 /** The dialog's buttons: the cancel first in the DOM, the main action last (right, or on top on phones). */
 export function DialogActions({ children }: { children: ReactNode }) {
   return <div className={styles.actions}>{children}</div>;
+}
+
+export interface DialogConfirmActionsProps {
+  /** Cancel's words: it closes the dialog (`onCancel`). */
+  cancelLabel: string;
+  onCancel: () => void;
+  /** The main button's words: what it does ("Pay $12.00", "Reinstall"). */
+  confirmLabel: ReactNode;
+  onConfirm: () => void;
+  /** The call runs: the main button says `busyLabel` with its spinner, and Cancel is off. */
+  busy: boolean;
+  busyLabel: ReactNode;
+  /** Something that cannot be undone: the main button in the danger colour. */
+  danger?: boolean;
+  /** The main action cannot be asked for yet (a price still unknown). */
+  disabled?: boolean;
+}
+
+/** A confirmation's buttons: Cancel, then the main action, which shows while its call runs. */
+export function DialogConfirmActions({
+  cancelLabel,
+  onCancel,
+  confirmLabel,
+  onConfirm,
+  busy,
+  busyLabel,
+  danger = false,
+  disabled,
+}: DialogConfirmActionsProps) {
+  return (
+    <DialogActions>
+      <Button variant="secondary" disabled={busy} onClick={onCancel}>
+        {cancelLabel}
+      </Button>
+      <Button
+        variant={danger ? 'danger' : 'primary'}
+        loading={busy}
+        loadingText={busyLabel}
+        disabled={disabled}
+        onClick={onConfirm}
+      >
+        {confirmLabel}
+      </Button>
+    </DialogActions>
+  );
 }
