@@ -136,7 +136,10 @@ test('a trader takes the free plan, adds an account, copies the key; the termina
   await page.getByLabel('Hide money figures (percentages only)').check();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Saved', { exact: true })).toBeVisible();
-  await expect(page.getByText(`/online-monitoring/${monitoringId}`)).toBeVisible();
+  // the link under the settings (the widgets' snippets below hold it too)
+  await expect(
+    page.getByRole('region', { name: 'Settings' }).getByText(`/online-monitoring/${monitoringId}`),
+  ).toBeVisible();
 
   // signed out, the public page: percentages only, one view
   const visitor = await browser.newContext();

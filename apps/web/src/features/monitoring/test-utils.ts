@@ -40,18 +40,36 @@ export function monitoringAccount(overrides: Partial<MonitoringAccount> = {}): M
   };
 }
 
-/**
- * The analysis in the statistics of an account without closed trades: no breakdown, and too few
- * trades for the risk of ruin.
- */
-export const NO_ANALYSIS: Pick<StatisticsResponse, 'breakdowns' | 'risk_of_ruin'> = {
-  breakdowns: { symbols: [], hours: [], weekdays: [], directions: [], strategies: [] },
-  risk_of_ruin: { reason: 'too_few_trades', estimate: null },
+/** "Verified by the host" of an account whose publisher has never run on our servers. */
+export const NOT_HOSTED: StatisticsResponse['verification'] = {
+  verified: false,
+  reason: 'not_hosted',
+  since: null,
+  last_hosted_at: null,
+  period_from: null,
+  covered: 0,
+  checked_at: null,
+  broken_from: null,
+  broken_to: null,
 };
 
 /**
+ * The analysis in the statistics of an account without closed trades: no breakdown, and too few
+ * trades for the risk of ruin; and its publisher not on our servers (not verified).
+ */
+export const NO_ANALYSIS: Pick<StatisticsResponse, 'breakdowns' | 'risk_of_ruin' | 'verification'> =
+  {
+    breakdowns: { symbols: [], hours: [], weekdays: [], directions: [], strategies: [] },
+    risk_of_ruin: { reason: 'too_few_trades', estimate: null },
+    verification: NOT_HOSTED,
+  };
+
+/** The excursions of an account without closed trades. */
+export const NO_EXCURSIONS = { trades: [], total: 0, without: 0 };
+
+/**
  * The page of `account` (`/online-monitoring/<its monitoring_id>`): the account, no subscription
- * listed, no trades, positions, chart points or ping; `more` adds or replaces calls ("$" in a key
+ * listed, no trades, excursions, positions, chart points or ping; `more` adds or replaces calls ("$" in a key
  * is the account's path, `/user/monitoring/accounts/<id>`).
  */
 export function stubAccountPage(
@@ -66,6 +84,7 @@ export function stubAccountPage(
       'GET /user/monitoring/subscriptions': { body: { subscriptions: [] } },
       [`GET ${base}/trades`]: { body: { data: [], meta: { page: 1, per_page: 20, total: 0 } } },
       [`GET ${base}/positions`]: { body: { at: null, positions: [] } },
+      [`GET ${base}/excursions`]: { body: NO_EXCURSIONS },
       [`GET ${base}/chart`]: { body: { points: [] } },
       [`GET ${base}/ping`]: { body: { period: 'day', step_sec: 60, points: [] } },
       ...Object.fromEntries(

@@ -1,6 +1,7 @@
 import type {
   ChartResponse,
   EnlargeRequest,
+  ExcursionsResponse,
   ExtendRequest,
   MonitoringAccount,
   MonitoringPlans,
@@ -218,6 +219,12 @@ export const monitoringApi = api.injectEndpoints({
       providesTags: ['MonitoringAccounts'],
       extraOptions: SILENT,
     }),
+    /** The closed trades with excursions (MAE, MFE) for the Risks scatter. */
+    getExcursions: build.query<ExcursionsResponse, number>({
+      query: (id) => `/user/monitoring/accounts/${id}/excursions`,
+      providesTags: ['MonitoringAccounts'],
+      extraOptions: SILENT,
+    }),
     /** The trades' CSV file as text (the page saves it). */
     getTradesCsv: build.query<string, number>({
       query: (id) => ({
@@ -261,6 +268,11 @@ export const monitoringApi = api.injectEndpoints({
       }),
       extraOptions: SILENT,
     }),
+    /** A public account's scatter of result against MAE (404 when the owner hides the history). */
+    getPublicExcursions: build.query<ExcursionsResponse, string>({
+      query: (monitoringId) => `/monitoring/${monitoringId}/excursions`,
+      extraOptions: SILENT,
+    }),
     getPublicPositions: build.query<PositionsResponse, string>({
       query: (monitoringId) => `/monitoring/${monitoringId}/positions`,
       extraOptions: SILENT,
@@ -287,6 +299,7 @@ export const {
   useGetPingQuery,
   useGetTradesQuery,
   useGetPositionsQuery,
+  useGetExcursionsQuery,
   useLazyGetTradesCsvQuery,
   useRenameStrategyMutation,
   useClearStrategyNameMutation,
@@ -294,4 +307,5 @@ export const {
   useGetPublicChartQuery,
   useGetPublicTradesQuery,
   useGetPublicPositionsQuery,
+  useGetPublicExcursionsQuery,
 } = monitoringApi;

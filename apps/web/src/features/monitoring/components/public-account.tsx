@@ -5,6 +5,7 @@ import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import {
   useGetPublicAccountQuery,
   useGetPublicChartQuery,
+  useGetPublicExcursionsQuery,
   useGetPublicPositionsQuery,
   useGetPublicTradesQuery,
 } from '../api/monitoring-api';
@@ -14,8 +15,10 @@ import { AccountCharts } from './charts';
 import styles from './monitoring.module.css';
 import { PeriodTables } from './period-tables';
 import { RiskOfRuin } from './risk-of-ruin';
+import { Risks } from './risks';
 import { StatisticsView } from './statistics-view';
 import { PositionsTable, TradesTable } from './trades-table';
+import { Verification } from './verification';
 
 /**
  * An account's public page, signed in or out: the figures less what its owner hid, and the
@@ -31,6 +34,9 @@ export function PublicAccount({ monitoringId }: { monitoringId: string }) {
   const chart = useGetPublicChartQuery(monitoringId, { skip: !account });
   const positions = useGetPublicPositionsQuery(monitoringId, { skip: !account?.shows_positions });
   const trades = useGetPublicTradesQuery({ monitoringId, page }, { skip: !account?.shows_history });
+  const excursions = useGetPublicExcursionsQuery(monitoringId, {
+    skip: !account?.shows_history,
+  });
 
   if (found.isError) {
     if (isApiRequestError(found.error) && found.error.status === 404)
@@ -77,6 +83,7 @@ export function PublicAccount({ monitoringId }: { monitoringId: string }) {
           {t('public.updated', { at: f.dateTime(account.last_data_at) })}
         </p>
       </div>
+      <Verification verification={statistics.verification} />
       {account.shows_money ? null : <p className={styles.muted}>{t('public.percentOnly')}</p>}
       <StatisticsView s={statistics} />
       <RiskOfRuin ruin={statistics.risk_of_ruin} />
@@ -99,6 +106,14 @@ export function PublicAccount({ monitoringId }: { monitoringId: string }) {
           timeZone={account.time_zone}
         />
       </section>
+      {account.shows_history && excursions.data ? (
+        <section className={styles.section} aria-labelledby="public-risks">
+          <h2 id="public-risks" className={styles.sectionTitle}>
+            {t('risks.title')}
+          </h2>
+          <Risks excursions={excursions.data} currency={account.currency} />
+        </section>
+      ) : null}
       {account.shows_positions && positions.data ? (
         <section className={styles.section} aria-labelledby="public-positions">
           <h2 id="public-positions" className={styles.sectionTitle}>

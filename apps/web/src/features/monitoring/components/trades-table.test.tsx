@@ -23,6 +23,11 @@ const TRADES: MonitoringTrade[] = [
     // placed by hand
     magic: '0',
     strategy: null,
+    // 8.00 against it (40 points) before closing 24.00 up; 30.00 (150 points) at its best
+    mae: -8,
+    mfe: 30,
+    mae_points: -40,
+    mfe_points: 150,
   },
   {
     position_id: '2',
@@ -38,6 +43,10 @@ const TRADES: MonitoringTrade[] = [
     pips: 3.4,
     magic: '12345',
     strategy: 'Grid bot',
+    mae: -1.5,
+    mfe: 2.25,
+    mae_points: -23,
+    mfe_points: 34,
   },
   {
     position_id: '3',
@@ -54,6 +63,11 @@ const TRADES: MonitoringTrade[] = [
     // an Expert Advisor its owner has not named
     magic: '-777',
     strategy: null,
+    // closed before publisher 1.4: no excursions
+    mae: null,
+    mfe: null,
+    mae_points: null,
+    mfe_points: null,
   },
 ];
 
@@ -73,6 +87,10 @@ const POSITIONS: PositionsResponse = {
       profit: 1,
       swap: 0,
       digits: 5,
+      mae: -3.5,
+      mfe: 1.2,
+      mae_points: -35,
+      mfe_points: 12,
     },
     {
       // no deal in the symbol yet: its digits are unknown
@@ -88,6 +106,11 @@ const POSITIONS: PositionsResponse = {
       profit: -1,
       swap: 0,
       digits: null,
+      // a publisher before 1.4
+      mae: null,
+      mfe: null,
+      mae_points: null,
+      mfe_points: null,
     },
   ],
 };
@@ -248,7 +271,8 @@ describe('the trade tables on a phone', () => {
     const cards = await showOnPhone(
       <TradesTable
         page={{
-          data: TRADES.map((trade) => ({ ...trade, result: null })),
+          // as the public page gives them: the money of the excursions hidden too
+          data: TRADES.map((trade) => ({ ...trade, result: null, mae: null, mfe: null })),
           meta: { page: 1, per_page: 50, total: TRADES.length },
         }}
         currency="USD"
@@ -272,5 +296,125 @@ describe('the trade tables on a phone', () => {
     expect(first).toHaveTextContent('Открытие → сейчас1,08500 → 1,08510');
     expect(first).toHaveTextContent('SL / TP1,08000 / —');
     expect(second).toHaveTextContent(/^GBPUSDПродажа 0,10Прибыль−1,00\s\$/);
+  });
+});
+
+describe("the trades' MAE and MFE", () => {
+  const page = (data: MonitoringTrade[]) => ({
+    data,
+    meta: { page: 1, per_page: 50, total: data.length },
+  });
+  const FOOTNOTE =
+    'MAE and MFE are a trade’s worst and best floating result while it was open. They are recorded from publisher 1.4 on: a trade closed before shows a dash.';
+
+  it('are a muted line under the result, no column of their own; a trade from before 1.4 a dash, which the footnote explains', async () => {
+    await show(
+      <TradesTable
+        page={page(TRADES)}
+        currency="USD"
+        onPageChange={() => undefined}
+        labelledBy="table"
+      />,
+      'en',
+    );
+    expect(screen.getAllByRole('columnheader')).toHaveLength(8);
+    expect(rows().map((cells) => cells[7])).toEqual([
+      '$24.00MAE −$8.00 MFE $30.00',
+      '$2.25MAE −$1.50 MFE $2.25',
+      '$0.07MAE/MFE —',
+    ]);
+    // the line keeps the muted colour, not the result's
+    const line = screen.getByText('MAE −$8.00').parentElement!;
+    expect(line).toHaveClass(styles.excursionLine!);
+    expect(screen.getByText(FOOTNOTE)).toBeVisible();
+  });
+
+  it('say nothing of older trades when every trade has them', async () => {
+    await show(
+      <TradesTable
+        page={page(TRADES.slice(0, 2))}
+        currency="USD"
+        onPageChange={() => undefined}
+        labelledBy="table"
+      />,
+      'en',
+    );
+    expect(rows()[0]![7]).toBe('$24.00MAE −$8.00 MFE $30.00');
+    expect(screen.queryByText(/recorded from publisher 1\.4/)).toBeNull();
+  });
+
+  it('are in points under the pips where the money is hidden (Russian)', async () => {
+    await show(
+      <TradesTable
+        page={page(TRADES.map((trade) => ({ ...trade, result: null, mae: null, mfe: null })))}
+        currency="USD"
+        onPageChange={() => undefined}
+        labelledBy="table"
+      />,
+      'ru',
+    );
+    expect(screen.getAllByRole('columnheader')).toHaveLength(7);
+    expect(rows().map((cells) => cells[6])).toEqual([
+      '12,0MAE −40 пп. MFE 150 пп.',
+      '3,4MAE −23 пп. MFE 34 пп.',
+      '0,7MAE/MFE —',
+    ]);
+    expect(screen.getByText(/^MAE и MFE — худший и лучший/)).toBeVisible();
+  });
+
+  it('are two facts of a card on a phone, a dash before 1.4', async () => {
+    render(
+      <TradesTable
+        page={page(TRADES)}
+        currency="USD"
+        onPageChange={() => undefined}
+        labelledBy="table"
+      />,
+      'en',
+      375,
+    );
+    const cards = within(await screen.findByRole('list', { name: 'Table' }));
+    const [first, , old] = cards.getAllByRole('listitem');
+    expect(first).toHaveTextContent('MAE−$8.00MFE$30.00');
+    expect(old).toHaveTextContent('MAE—MFE—');
+    expect(screen.getByText(FOOTNOTE)).toBeVisible();
+  });
+
+  it("of open positions so far: under the profit, a dash for a publisher before 1.4, and a footnote of the positions' own", async () => {
+    await show(<PositionsTable positions={POSITIONS} currency="USD" labelledBy="table" />, 'en');
+    expect(rows().map((cells) => cells[7])).toEqual([
+      '$1.00MAE −$3.50 MFE $1.20',
+      '−$1.00MAE/MFE —',
+    ]);
+    expect(
+      screen.getByText(
+        'MAE and MFE are a position’s worst and best floating result so far. They are recorded from publisher 1.4 on: a position that publisher has not watched shows a dash.',
+      ),
+    ).toBeVisible();
+  });
+
+  it('of open positions in points under the price where the money is hidden', async () => {
+    await show(
+      <PositionsTable
+        positions={{
+          ...POSITIONS,
+          positions: POSITIONS.positions.map((p) => ({
+            ...p,
+            profit: null,
+            swap: null,
+            mae: null,
+            mfe: null,
+          })),
+        }}
+        currency="USD"
+        labelledBy="table"
+      />,
+      'en',
+    );
+    expect(rows().map((cells) => cells[5])).toEqual([
+      '1.08510MAE −35 pts MFE 12 pts',
+      '1.25013MAE/MFE —',
+    ]);
+    expect(screen.queryByText(/\$/)).toBeNull();
   });
 });

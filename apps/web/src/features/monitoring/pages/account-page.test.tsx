@@ -3,7 +3,7 @@ import type { MonitoringAccount, StatisticsResponse } from '@tradehost/contracts
 import { describe, expect, it } from 'vitest';
 import { openSignedIn } from '../../../test/signed-in';
 import { monitoringApi } from '../api/monitoring-api';
-import { monitoringAccount, NO_ANALYSIS, stubAccountPage } from '../test-utils';
+import { monitoringAccount, NO_ANALYSIS, NO_EXCURSIONS, stubAccountPage } from '../test-utils';
 
 const ACCOUNT = monitoringAccount({
   id: 9,
@@ -206,5 +206,82 @@ describe('the period of the days and months and of the analysis', () => {
     expect(month).toHaveFocus();
     expect(analysis.getByRole('radio', { name: 'Month' })).toBeChecked();
     expect(analysis.getByRole('radio', { name: 'Week' })).not.toBeChecked();
+  });
+});
+
+describe("the owner's page: the mark, the risks and the widgets", () => {
+  const now = '2026-11-29T10:00:00.000Z';
+  const live = { ...ACCOUNT, last_data_at: now, balance: 1000, equity: 1000 };
+  const trade = {
+    position_id: '1',
+    symbol: 'EURUSD',
+    direction: 'long' as const,
+    close_time: now,
+    result: 24,
+    result_points: 120,
+    mae: -8,
+    mfe: 30,
+    mae_points: -40,
+    mfe_points: 150,
+  };
+
+  it('says under the title why the account is not verified, draws the risks and offers the widgets once public', async () => {
+    stubAccountPage(
+      { ...live, is_public: true },
+      {
+        'GET $/statistics': {
+          body: {
+            ...statistics(now),
+            verification: {
+              ...NO_ANALYSIS.verification,
+              reason: 'gap',
+              broken_from: '2026-11-10T09:00:00.000Z',
+              broken_to: '2026-11-10T10:30:00.000Z',
+            },
+          },
+        },
+        'GET $/excursions': { body: { trades: [trade], total: 1, without: 2 } },
+      },
+    );
+    await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`);
+    const mark = await screen.findByTestId('verification', {}, { timeout: 5000 });
+    expect(mark).toHaveTextContent(
+      /^Not verified by the host the publisher was silent for a while/,
+    );
+    // under the title, before the figures
+    const title = screen.getByRole('heading', { name: 'New scalper', level: 2 });
+    expect(title.compareDocumentPosition(mark) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const risks = within(screen.getByRole('region', { name: 'Risks' }));
+    expect(
+      await risks.findByRole('img', { name: /^Result against MAE of 1 trade \(1 won, 0 lost\)/ }),
+    ).toBeVisible();
+    expect(
+      risks.getByText('2 older trades have no excursions: they closed before publisher 1.4.'),
+    ).toBeVisible();
+    const embed = within(screen.getByRole('region', { name: 'Share and embed' }));
+    expect(embed.getByRole('button', { name: 'Copy the HTML' })).toBeVisible();
+  });
+
+  it('without a trade with excursions, asks a terminal on publisher 1.3 for 1.4; a private account says where to share it', async () => {
+    stubAccountPage(
+      { ...live, ea_version: '1.3.0' },
+      {
+        'GET $/statistics': { body: statistics(now) },
+        'GET $/excursions': { body: NO_EXCURSIONS },
+      },
+      'ru',
+    );
+    await openSignedIn(`/online-monitoring/${ACCOUNT.monitoring_id}`, { language: 'ru' });
+    const risks = within(await screen.findByRole('region', { name: 'Риски' }, { timeout: 5000 }));
+    expect(await risks.findByText('Закрытых сделок с MAE и MFE пока нет.')).toBeVisible();
+    expect(risks.getByRole('link', { name: 'Как обновить' })).toHaveAttribute(
+      'href',
+      '/online-monitoring/guide#guide-update',
+    );
+    const embed = within(screen.getByRole('region', { name: 'Поделиться и встроить' }));
+    expect(
+      embed.getByText(/^Виджеты заработают, когда публичная страница будет включена/),
+    ).toBeVisible();
+    expect(embed.queryByRole('img')).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ import { ErrorState, LoadingState } from '../../../shared/ui/states/states';
 import {
   monitoringApi,
   useGetChartQuery,
+  useGetExcursionsQuery,
   useGetOwnMonitoringAccountQuery,
   useGetPositionsQuery,
   useGetStatisticsQuery,
@@ -25,16 +26,19 @@ import { AccountSettings as Settings } from '../components/account-settings';
 import { AlertsSection as Alerts } from '../components/alerts-section';
 import { Breakdowns as Analysis } from '../components/breakdowns';
 import { AccountCharts as Charts } from '../components/charts';
+import { EmbedSection as Embed } from '../components/embed-section';
 import styles from '../components/monitoring.module.css';
 import { PingChart as Ping } from '../components/ping-chart';
 import { AlgoTradingNotice, algoTradingOff, TerminalState } from '../components/terminal-state';
-import { isOutdatedPublisher } from '../lib/publisher-version';
+import { isOutdatedPublisher, tellsExcursions } from '../lib/publisher-version';
 import { WaitingForData } from '../components/waiting-for-data';
 import { PeriodTables as Periods } from '../components/period-tables';
 import { PublicAccount } from '../components/public-account';
 import { RiskOfRuin as Ruin } from '../components/risk-of-ruin';
+import { Risks as Excursions } from '../components/risks';
 import { StatisticsView as Statistics } from '../components/statistics-view';
 import { PositionsTable as Positions, TradesTable as Trades } from '../components/trades-table';
+import { Verification as Verified } from '../components/verification';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { useFallbackPolling } from '../../../shared/live/live-state';
 
@@ -48,6 +52,9 @@ const PingChart = memo(Ping);
 const PeriodTables = memo(Periods);
 const Breakdowns = memo(Analysis);
 const RiskOfRuin = memo(Ruin);
+const Risks = memo(Excursions);
+const Verification = memo(Verified);
+const EmbedSection = memo(Embed);
 const StatisticsView = memo(Statistics);
 const PositionsTable = memo(Positions);
 const TradesTable = memo(Trades);
@@ -120,6 +127,7 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
   const chart = useGetChartQuery(account.id, poll);
   const positions = useGetPositionsQuery(account.id, poll);
   const trades = useGetTradesQuery({ id: account.id, page }, poll);
+  const excursions = useGetExcursionsQuery(account.id, poll);
   const [csv, csvState] = useLazyGetTradesCsvQuery();
   const subscriptions = useGetSubscriptionsQuery();
   const ended = subscriptions.data?.find((s) => s.id === account.subscription_id)?.active === false;
@@ -163,6 +171,9 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           )}
         </p>
       </div>
+      {statistics.data && !waiting ? (
+        <Verification verification={statistics.data.verification} owner />
+      ) : null}
       {ended ? (
         <FormAlert tone="warning">
           <p>
@@ -239,6 +250,21 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
             )}
           </section>
 
+          <section className={styles.section} aria-labelledby="risks-title">
+            <h2 id="risks-title" className={styles.sectionTitle}>
+              {t('risks.title')}
+            </h2>
+            {excursions.data ? (
+              <Risks
+                excursions={excursions.data}
+                currency={account.currency}
+                guide={tellsExcursions(account.ea_version)}
+              />
+            ) : (
+              <LoadingState>{t('loading')}</LoadingState>
+            )}
+          </section>
+
           <section className={styles.section} aria-labelledby="positions-title">
             <h2 id="positions-title" className={styles.sectionTitle}>
               {t('positions.title')}
@@ -276,6 +302,8 @@ function OwnAccount({ account }: { account: MonitoringAccount }) {
           </section>
         </>
       )}
+
+      <EmbedSection account={account} />
 
       <AlertsSection account={account} />
 
