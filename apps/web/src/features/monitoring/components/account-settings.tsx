@@ -2,12 +2,11 @@ import type { MonitoringAccount } from '@tradehost/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useFailure } from '../../../shared/lib/use-failure';
-import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
-import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, Checkbox, SelectField, TextField } from '../../../shared/ui/form';
 import { useDeleteAccountMutation, useUpdateAccountMutation } from '../api/monitoring-api';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { FailureAlert } from './failure';
+import { RemovalZone, ShareLink } from './settings-parts';
 import styles from './monitoring.module.css';
 
 const HIDES = [
@@ -40,8 +39,6 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
   const [update, updating] = useUpdateAccountMutation();
   const [remove, removing] = useDeleteAccountMutation();
   const saved = useFailure();
-  const removal = useFailure();
-  const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState(false);
   const [values, setValues] = useState({
     name: account.name,
@@ -51,7 +48,6 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
     ...Object.fromEntries(HIDES.map((h) => [h, account[h]])),
   } as Record<string, string | boolean>);
   const zones = useMemo(() => timeZones(account.time_zone), [account.time_zone]);
-  const link = `${window.location.origin}/online-monitoring/${account.monitoring_id}`;
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -100,15 +96,7 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
         <fieldset className={styles.group}>
           <legend className={styles.legend}>{t('settings.publicPage')}</legend>
           {account.is_public ? (
-            <div className={`${styles.row} ${styles.shareLink}`}>
-              <span className={styles.muted}>{t('settings.shareLink')}</span>
-              <a href={link}>{link}</a>
-              <CopyButton
-                text={link}
-                label={t('settings.copyLink')}
-                messages={{ copied: t('key.copied'), failed: t('key.copyFailed') }}
-              />
-            </div>
+            <ShareLink path={`/online-monitoring/${account.monitoring_id}`} />
           ) : null}
           <Checkbox
             label={t('settings.is_public')}
@@ -137,49 +125,21 @@ export function AccountSettings({ account }: { account: MonitoringAccount }) {
           </Button>
         </div>
       </form>
-      <section className={styles.dangerZone} aria-labelledby="remove-title">
-        <h3 id="remove-title" className={styles.groupTitle}>
-          {t('settings.removeTitle')}
-        </h3>
-        <p className={styles.muted}>{t('settings.removeLead')}</p>
-        <FailureAlert failure={removal.failure} alertRef={removal.alertRef} />
-        <div className={styles.row}>
-          <Button variant="danger" onClick={() => setConfirming(true)}>
-            {t('settings.remove')}
-          </Button>
-        </div>
-      </section>
-      {confirming ? (
-        <Dialog
-          open
-          onOpenChange={() => setConfirming(false)}
-          closeLabel={t('close')}
-          title={t('settings.deleteTitle', { name: account.name, login: account.login })}
-          description={t('settings.deleteLead')}
-          busy={removing.isLoading}
-        >
-          <DialogActions>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              {t('cancel')}
-            </Button>
-            <Button
-              variant="danger"
-              loading={removing.isLoading}
-              onClick={() =>
-                void remove(account.id)
-                  .unwrap()
-                  .then(() => navigate('/online-monitoring/accounts'))
-                  .catch((error: unknown) => {
-                    setConfirming(false);
-                    removal.fail(error);
-                  })
-              }
-            >
-              {t('settings.deleteConfirm')}
-            </Button>
-          </DialogActions>
-        </Dialog>
-      ) : null}
+      <RemovalZone
+        id="remove-title"
+        title={t('settings.removeTitle')}
+        lead={t('settings.removeLead')}
+        action={t('settings.remove')}
+        confirmTitle={t('settings.deleteTitle', { name: account.name, login: account.login })}
+        confirmLead={t('settings.deleteLead')}
+        confirmLabel={t('settings.deleteConfirm')}
+        busy={removing.isLoading}
+        remove={() =>
+          remove(account.id)
+            .unwrap()
+            .then(() => navigate('/online-monitoring/accounts'))
+        }
+      />
     </section>
   );
 }

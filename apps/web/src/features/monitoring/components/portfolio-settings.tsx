@@ -2,12 +2,11 @@ import type { MonitoringAccount, PortfolioSummary } from '@tradehost/contracts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useFailure } from '../../../shared/lib/use-failure';
-import { CopyButton } from '../../../shared/ui/copy-button/copy-button';
-import { Dialog, DialogActions } from '../../../shared/ui/dialog/dialog';
 import { Button, Checkbox } from '../../../shared/ui/form';
 import { useDeletePortfolioMutation, useUpdatePortfolioMutation } from '../api/portfolios-api';
 import { useMonitoringFormat } from '../lib/use-monitoring-format';
 import { FailureAlert } from './failure';
+import { RemovalZone, ShareLink } from './settings-parts';
 import styles from './monitoring.module.css';
 import {
   checkPortfolio,
@@ -15,10 +14,6 @@ import {
   portfolioFieldErrors,
   type PortfolioErrors,
 } from './portfolio-form';
-
-/** The public page of a portfolio (signed in or out). */
-export const portfolioLink = (monitoringId: string) =>
-  `${window.location.origin}/online-monitoring/portfolios/${monitoringId}`;
 
 /**
  * The owner's settings of a portfolio: its name and accounts, the public page (with its link to
@@ -37,8 +32,6 @@ export function PortfolioSettings({
   const [update, updating] = useUpdatePortfolioMutation();
   const [remove, removing] = useDeletePortfolioMutation();
   const saved = useFailure();
-  const removal = useFailure();
-  const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState(false);
   const [values, setValues] = useState({
     name: portfolio.name,
@@ -47,7 +40,6 @@ export function PortfolioSettings({
     hideMoney: portfolio.hide_money,
   });
   const [errors, setErrors] = useState<PortfolioErrors>({});
-  const link = portfolioLink(portfolio.monitoring_id);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -87,15 +79,7 @@ export function PortfolioSettings({
         <fieldset className={styles.group}>
           <legend className={styles.legend}>{t('settings.publicPage')}</legend>
           {portfolio.is_public ? (
-            <div className={`${styles.row} ${styles.shareLink}`}>
-              <span className={styles.muted}>{t('settings.shareLink')}</span>
-              <a href={link}>{link}</a>
-              <CopyButton
-                text={link}
-                label={t('settings.copyLink')}
-                messages={{ copied: t('key.copied'), failed: t('key.copyFailed') }}
-              />
-            </div>
+            <ShareLink path={`/online-monitoring/portfolios/${portfolio.monitoring_id}`} />
           ) : null}
           <Checkbox
             label={t('portfolio.settings.isPublic')}
@@ -122,49 +106,21 @@ export function PortfolioSettings({
           </Button>
         </div>
       </form>
-      <section className={styles.dangerZone} aria-labelledby="portfolio-remove-title">
-        <h3 id="portfolio-remove-title" className={styles.groupTitle}>
-          {t('portfolio.settings.removeTitle')}
-        </h3>
-        <p className={styles.muted}>{t('portfolio.settings.removeLead')}</p>
-        <FailureAlert failure={removal.failure} alertRef={removal.alertRef} />
-        <div className={styles.row}>
-          <Button variant="danger" onClick={() => setConfirming(true)}>
-            {t('portfolio.settings.remove')}
-          </Button>
-        </div>
-      </section>
-      {confirming ? (
-        <Dialog
-          open
-          onOpenChange={() => setConfirming(false)}
-          closeLabel={t('close')}
-          title={t('portfolio.settings.deleteTitle', { name: portfolio.name })}
-          description={t('portfolio.settings.deleteLead')}
-          busy={removing.isLoading}
-        >
-          <DialogActions>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              {t('cancel')}
-            </Button>
-            <Button
-              variant="danger"
-              loading={removing.isLoading}
-              onClick={() =>
-                void remove(portfolio.id)
-                  .unwrap()
-                  .then(() => navigate('/online-monitoring/portfolios'))
-                  .catch((error: unknown) => {
-                    setConfirming(false);
-                    removal.fail(error);
-                  })
-              }
-            >
-              {t('portfolio.settings.deleteConfirm')}
-            </Button>
-          </DialogActions>
-        </Dialog>
-      ) : null}
+      <RemovalZone
+        id="portfolio-remove-title"
+        title={t('portfolio.settings.removeTitle')}
+        lead={t('portfolio.settings.removeLead')}
+        action={t('portfolio.settings.remove')}
+        confirmTitle={t('portfolio.settings.deleteTitle', { name: portfolio.name })}
+        confirmLead={t('portfolio.settings.deleteLead')}
+        confirmLabel={t('portfolio.settings.deleteConfirm')}
+        busy={removing.isLoading}
+        remove={() =>
+          remove(portfolio.id)
+            .unwrap()
+            .then(() => navigate('/online-monitoring/portfolios'))
+        }
+      />
     </section>
   );
 }
