@@ -15,8 +15,9 @@ import {
   type StatisticsResponse,
   DAY_MS,
 } from '@tradehost/contracts';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { monitoringStatistics } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { csvFile } from '../../lib/csv.ts';
 import { utcDay } from './monitoring.jobs.ts';
@@ -297,19 +298,37 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
     });
   }
 
+  /**
+   * The whole history's figures as the statistics job stored them, and when: none when not
+   * computed yet, or stored before the breakdowns existed (those are computed afresh until the
+   * job's next run).
+   */
+  async function storedFigures(
+    account: AccountRow,
+  ): Promise<{ figures: StatisticsFigures; computedAt: Date } | undefined> {
+    const [row] = await db
+      .select({
+        figures: monitoringStatistics.figures,
+        computedAt: monitoringStatistics.computedAt,
+      })
+      .from(monitoringStatistics)
+      .where(eq(monitoringStatistics.accountId, account.id));
+    const stored = row?.figures as Partial<StatisticsFigures> | undefined;
+    if (!row || !stored?.breakdowns || !stored.risk_of_ruin) return undefined;
+    const last = account.lastDataAt?.toISOString() ?? null;
+    return {
+      figures: { ...(stored as StatisticsFigures), last_data_at: last },
+      computedAt: row.computedAt,
+    };
+  }
+
   async function statistics(
     account: AccountRow,
     range: { from?: string; to?: string } = {},
   ): Promise<StatisticsResponse> {
-    const last = account.lastDataAt?.toISOString() ?? null;
     let figures: StatisticsFigures | undefined;
-    if (range.from === undefined && range.to === undefined) {
-      const stored = (await storedStatistics(db, account.id, 'figures')) as
-        Partial<StatisticsFigures> | undefined;
-      // figures stored before the breakdowns existed are computed afresh until the job's next run
-      if (stored?.breakdowns && stored.risk_of_ruin)
-        figures = { ...(stored as StatisticsFigures), last_data_at: last };
-    }
+    if (range.from === undefined && range.to === undefined)
+      figures = (await storedFigures(account))?.figures;
     figures ??= statisticsResponse(account, await accountStatistics(db, account, now()), {
       from: range.from === undefined ? undefined : Date.parse(range.from),
       to: range.to === undefined ? undefined : Date.parse(range.to),
@@ -467,6 +486,20 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
 
   return {
     statistics,
+
+    /**
+     * For the widgets: the job's stored figures with the mark of now, and when they were
+     * stored; none when not stored (nothing is computed for a picture).
+     */
+    async storedWithVerification(account: AccountRow) {
+      const stored = await storedFigures(account);
+      if (!stored) return undefined;
+      return {
+        figures: stored.figures,
+        computedAt: stored.computedAt,
+        verification: await verification(account, stored.figures),
+      };
+    },
     chart,
     ping,
     trades,

@@ -723,8 +723,8 @@ export function widgetCard(
 /**
  * The widgets' reads: the account, and the figures and chart the statistics job stored (through
  * the public page's own reads, so the widget says what the page says). An account without
- * stored figures, or with figures stored before the breakdowns existed (which the reads would
- * compute afresh), is `pending`: nothing is computed for a widget.
+ * stored figures the reads would serve as they are is `pending`: nothing is computed for a
+ * widget.
  */
 export function createWidgetReads(db: Db, reads: MonitoringReads) {
   return {
@@ -733,25 +733,19 @@ export function createWidgetReads(db: Db, reads: MonitoringReads) {
       if (!MONITORING_ID_PATTERN.test(monitoringId)) return { kind: 'unavailable' };
       const account = await repo.byMonitoringId(db, monitoringId);
       if (!account || !account.isPublic) return { kind: 'unavailable' };
-      const { rows } = await db.execute<{ computed_at: Date | string; current: boolean }>(sql`
-        select computed_at, (figures ? 'breakdowns' and figures ? 'risk_of_ruin') as current
-        from monitoring_statistics where account_id = ${account.id}`);
-      const stored = rows[0];
-      if (!stored?.current) return { kind: 'pending', account };
-      const figures = await reads.statistics(account);
-      // "verified by the host", read with the statistics (the reads add it to the figures)
-      const verified =
-        (figures as { verification?: { verified?: boolean } }).verification?.verified === true;
+      const stored = await reads.storedWithVerification(account);
+      if (!stored) return { kind: 'pending', account };
+      const { figures } = stored;
       const balance = account.hideMoney ? null : (figures.balance ?? null);
       return {
         kind: 'figures',
         account,
-        computedAt: new Date(stored.computed_at),
+        computedAt: stored.computedAt,
         gain: figures.gain,
         maxDrawdown: figures.max_drawdown,
         balance,
         currency: balance === null ? null : (figures.currency ?? account.currency),
-        verified,
+        verified: stored.verification.verified,
       };
     },
 
