@@ -1,4 +1,3 @@
-import { createHash, createHmac } from 'node:crypto';
 import {
   combinePortfolio,
   PORTFOLIOS_MAX,
@@ -16,6 +15,7 @@ import { inTransaction, type Executor } from '../../db/transaction.ts';
 import { AppError, fieldError, isForeignKeyViolation } from '../../lib/errors.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { utcDay } from './monitoring.jobs.ts';
+import { visitorHash } from './monitoring.visitors.ts';
 import {
   portfoliosRepository as repo,
   type MemberAccount,
@@ -144,11 +144,7 @@ export function createPortfolioService(deps: ServiceDeps) {
    */
   async function firstViewToday(portfolioId: number, visitor: { ip: string; agent: string }) {
     const day = utcDay(now());
-    const salt = createHmac('sha256', secret).update(`portfolio views ${day}`).digest();
-    const hash = createHash('sha256')
-      .update(salt)
-      .update(`${visitor.ip}\n${visitor.agent}`)
-      .digest('base64url');
+    const hash = visitorHash(secret, 'portfolio views', day, visitor);
     const mark = `${prefix}monitoring:portfolio-views:${portfolioId}:${day}:${hash}`;
     if (redis) {
       try {

@@ -1,4 +1,3 @@
-import { createHash, createHmac } from 'node:crypto';
 import {
   pipsOf,
   PING_PERIOD_DAYS,
@@ -33,6 +32,7 @@ import {
   withoutMoney,
 } from './monitoring.statistics.ts';
 import { verificationOf } from './monitoring.verification.ts';
+import { visitorHash } from './monitoring.visitors.ts';
 
 /**
  * What an account shows, to its owner and (less what the owner hid) on its public page: the
@@ -470,11 +470,7 @@ export function createMonitoringReads(db: Db, now: () => Date, secret: string) {
    */
   async function countView(account: AccountRow, visitor: { ip: string; agent: string }) {
     const day = utcDay(now());
-    const salt = createHmac('sha256', secret).update(`views ${day}`).digest();
-    const hash = createHash('sha256')
-      .update(salt)
-      .update(`${visitor.ip}\n${visitor.agent}`)
-      .digest('base64url');
+    const hash = visitorHash(secret, 'views', day, visitor);
     const { rows } = await db.execute<{ views: number }>(sql`
       with seen as (
         insert into monitoring_views (account_id, day, visitor)
